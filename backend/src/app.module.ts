@@ -1,0 +1,28 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { HttpExceptionFilter } from './common/http-exception.filter.js';
+import { createValidationPipe } from './common/validation.js';
+import type { AppConfig } from './config/config.js';
+import { ConfigModule } from './config/config.module.js';
+import { DatabaseModule } from './database/database.module.js';
+import type { DatabaseTarget } from './database/database.options.js';
+import { HealthModule } from './modules/health/health.module.js';
+
+export interface AppModuleOptions {
+  config: AppConfig;
+  database: DatabaseTarget;
+}
+
+@Module({})
+export class AppModule {
+  static forRoot({ config, database }: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(database), HealthModule],
+      providers: [
+        { provide: APP_FILTER, useClass: HttpExceptionFilter },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+      ],
+    };
+  }
+}

@@ -1,0 +1,32 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+
+/**
+ * An error a person can act on: a short sentence plus a stable machine-readable code.
+ * Services throw these; the global filter turns them into `{error, code}`.
+ */
+export class AppError extends HttpException {
+  constructor(
+    status: HttpStatus,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super({ error: message, code }, status);
+  }
+
+  static badRequest(message: string, code = 'BAD_REQUEST'): AppError {
+    return new AppError(HttpStatus.BAD_REQUEST, code, message);
+  }
+  static unauthorized(message = 'Please sign in.', code = 'UNAUTHORIZED'): AppError {
+    return new AppError(HttpStatus.UNAUTHORIZED, code, message);
+  }
+  static forbidden(message: string, code = 'FORBIDDEN'): AppError {
+    return new AppError(HttpStatus.FORBIDDEN, code, message);
+  }
+  static notFound(message: string, code = 'NOT_FOUND'): AppError {
+    return new AppError(HttpStatus.NOT_FOUND, code, message);
+  }
+  static conflict(message: string, code = 'CONFLICT'): AppError {
+    return new AppError(HttpStatus.CONFLICT, code, message);
+  }
+}

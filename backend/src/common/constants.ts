@@ -1,0 +1,100 @@
+/**
+ * The product's constants, named for what they mean. Money is integer cents; time is UTC.
+ * Every price, limit and default of the brief lives here and nowhere else.
+ */
+
+/** The brief's four model tiers. The tier is what the owner picks and what the visitor pays. */
+export const MODEL_TIERS = ['gpt-3.5-turbo', 'gpt-4-turbo', 'gpt-4o', 'gpt-4o-mini'] as const;
+export type ModelTier = (typeof MODEL_TIERS)[number];
+
+export interface ModelTierInfo {
+  tier: ModelTier;
+  label: string;
+  priceCents: number;
+  /**
+   * The upstream model called for this tier by default. gpt-3.5-turbo and gpt-4-turbo were shut
+   * down upstream on 2026-10-23, so their tiers call current models; OPENAI_MODEL_MAP overrides.
+   */
+  defaultUpstreamModel: string;
+}
+
+export const MODEL_CATALOGUE: Record<ModelTier, ModelTierInfo> = {
+  'gpt-3.5-turbo': {
+    tier: 'gpt-3.5-turbo',
+    label: 'GPT-3.5 Turbo',
+    priceCents: 3,
+    defaultUpstreamModel: 'gpt-4.1-nano',
+  },
+  'gpt-4-turbo': { tier: 'gpt-4-turbo', label: 'GPT-4 Turbo', priceCents: 4, defaultUpstreamModel: 'gpt-4.1' },
+  'gpt-4o': { tier: 'gpt-4o', label: 'GPT-4 Omni', priceCents: 5, defaultUpstreamModel: 'gpt-4o' },
+  'gpt-4o-mini': { tier: 'gpt-4o-mini', label: 'GPT-4o Mini', priceCents: 4, defaultUpstreamModel: 'gpt-4o-mini' },
+};
+
+export const DEFAULT_MODEL_TIER: ModelTier = 'gpt-3.5-turbo';
+
+/** $5 of free credits for every new account, spent before anything is billed. */
+export const FREE_CREDITS_CENTS = 500;
+
+/** Monthly usage runs from the 3rd of a month, 00:00 UTC, to the next 3rd. */
+export const BILLING_PERIOD_START_DAY = 3;
+
+/** The usage charts cover this many calendar days (UTC), oldest first. */
+export const USAGE_HISTORY_DAYS = 10;
+
+export const PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*[!@#$%^&*])[A-Za-z\d!@#$%^&*]{8,}$/;
+export const PASSWORD_HINT =
+  'Minimum 8 characters, including one uppercase letter, one lowercase letter, and one special character';
+
+export const VERIFY_EMAIL_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+export const RESET_PASSWORD_TOKEN_TTL_MS = 60 * 60 * 1000;
+
+export const ICON_MAX_BYTES = 512_000;
+export const DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
+
+export const MAX_TOKENS_RANGE = { min: 1, max: 2000 } as const;
+export const TEMPERATURE_RANGE = { min: 0, max: 2 } as const;
+
+export const GRADIENT_DIRECTIONS = ['to right', 'to bottom', '135deg', 'to left', 'to top'] as const;
+export const ANIMATIONS = ['none', 'blowup', 'glow', 'slide', 'rotate', 'shake', 'drop', 'roll'] as const;
+export const WIDGET_POSITIONS = ['left', 'right'] as const;
+
+export type Animation = (typeof ANIMATIONS)[number];
+export type WidgetPosition = (typeof WIDGET_POSITIONS)[number];
+
+/** A colour as the brief stores it: a gradient, solid when both stops are equal. */
+export function solidGradient(hex: string): string {
+  return `linear-gradient(to right, ${hex}, ${hex})`;
+}
+
+/** Every default of the brief's section 9 for a new bot. */
+export const BOT_DEFAULTS = {
+  prompt: '',
+  customGreeting: 'Hi! How can I help you today?',
+  model: DEFAULT_MODEL_TIER,
+  allowedDomain: '',
+  bubbleIcon: '',
+  bubbleColor: solidGradient('#2ecc71'),
+  bubbleTextColor: solidGradient('#ffffff'),
+  bubbleBorderRadius: '50%',
+  chatWindowBorderRadius: '10px',
+  bannerColor: solidGradient('#2ecc71'),
+  bannerTextColor: solidGradient('#ffffff'),
+  bannerDisclaimer: '',
+  placeholderText: 'Type your message here...',
+  placeholderTextColor: solidGradient('#000000'),
+  sendButtonColor: solidGradient('#2ecc71'),
+  sendArrowColor: solidGradient('#ffffff'),
+  widgetBubbleColor: solidGradient('#ff9800'),
+  assistantBubbleColor: solidGradient('#f1f0f0'),
+  assistantBubbleTextColor: solidGradient('#000000'),
+  widgetBackgroundColor: solidGradient('#ffffff'),
+  animation: 'none' as Animation,
+  widgetPosition: 'right' as WidgetPosition,
+  maxTokens: 300,
+  temperature: 0.3,
+  usageLimitDollars: 0,
+} as const;
+
+/** The demo bot on the landing page is bot 1, owned by the system account. */
+export const DEMO_BOT_ID = 1;
+export const SYSTEM_ACCOUNT_EMAIL = 'system@botsmith.internal';

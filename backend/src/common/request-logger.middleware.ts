@@ -1,0 +1,17 @@
+import { Logger } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+
+const logger = new Logger('HTTP');
+
+/** One structured line per request: method, path (no query string), status, duration. */
+export function requestLogger(req: Request, res: Response, next: NextFunction): void {
+  const started = process.hrtime.bigint();
+  res.on('finish', () => {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    const path = req.originalUrl.split('?', 1)[0];
+    const line = `${req.method} ${path} ${res.statusCode} ${Math.round(ms * 10) / 10}ms`;
+    if (res.statusCode >= 500) logger.error(line);
+    else logger.log(line);
+  });
+  next();
+}

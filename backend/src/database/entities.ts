@@ -1,0 +1,24 @@
+import { AuthTokenEntity } from '../modules/auth/auth-token.entity.js';
+import { WebhookEventEntity } from '../modules/billing/webhook-event.entity.js';
+import { BotEntity } from '../modules/bots/bot.entity.js';
+import { CategoryEntity } from '../modules/categories/category.entity.js';
+import { ConversationEntity } from '../modules/chat/conversation.entity.js';
+import { MessageEntity } from '../modules/chat/message.entity.js';
+import { BotDocumentEntity } from '../modules/uploads/bot-document.entity.js';
+import { DocumentChunkEntity } from '../modules/uploads/document-chunk.entity.js';
+import { UsageEventEntity } from '../modules/usage/usage-event.entity.js';
+import { UserEntity } from '../modules/users/user.entity.js';
+
+/** Every entity, listed by hand so the ESM build needs no glob loading. */
+export const ENTITIES = [
+  UserEntity,
+  AuthTokenEntity,
+  CategoryEntity,
+  BotEntity,
+  BotDocumentEntity,
+  DocumentChunkEntity,
+  ConversationEntity,
+  MessageEntity,
+  UsageEventEntity,
+  WebhookEventEntity,
+];

@@ -1,0 +1,4 @@
+import { InitialSchema1763769600000 } from './1763769600000-initial-schema.js';
+
+/** Migrations in the order they run. Listed by hand so the ESM build needs no glob loading. */
+export const MIGRATIONS = [InitialSchema1763769600000];

@@ -1,0 +1,36 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+@Entity('users')
+@Index('users_email_active_key', ['email'], { unique: true, where: 'deleted_at IS NULL' })
+export class UserEntity {
+  @PrimaryGeneratedColumn() id!: number;
+
+  /** Always stored lowercased. Unique among accounts that are not deleted. */
+  @Column({ type: 'varchar', length: 254 }) email!: string;
+
+  @Column({ name: 'password_hash', type: 'text' }) passwordHash!: string;
+
+  @Column({ name: 'email_verified_at', type: 'timestamptz', nullable: true }) emailVerifiedAt!: Date | null;
+
+  @Column({ name: 'stripe_customer_id', type: 'varchar', length: 255, nullable: true }) stripeCustomerId!:
+    string | null;
+
+  @Column({ name: 'stripe_subscription_id', type: 'varchar', length: 255, nullable: true })
+  stripeSubscriptionId!: string | null;
+
+  @Column({ name: 'subscription_item_id', type: 'varchar', length: 255, nullable: true })
+  subscriptionItemId!: string | null;
+
+  /** null until the first subscription exists; false after a failed payment (brief section 4). */
+  @Column({ name: 'has_paid', type: 'boolean', nullable: true }) hasPaid!: boolean | null;
+
+  /** Free credits left, in cents; spent before anything is billed. Never below zero. */
+  @Column({ name: 'credits_cents', type: 'integer', default: 500 }) creditsCents!: number;
+
+  /** The system account that owns the landing page's demo bot; never billed. */
+  @Column({ name: 'is_system', type: 'boolean', default: false }) isSystem!: boolean;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
+  @Column({ name: 'last_login_at', type: 'timestamptz', nullable: true }) lastLoginAt!: Date | null;
+  @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true }) deletedAt!: Date | null;
+}
