@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
 import { AppModule } from './app.module.js';
+import { configureSessions } from './modules/auth/sessions.js';
 import { requestLogger } from './common/request-logger.middleware.js';
 import type { AppConfig } from './config/config.js';
 import type { DatabaseTarget } from './database/database.options.js';
@@ -59,6 +60,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   app.use(requestLogger);
   app.setGlobalPrefix('api');
   app.useBodyParser('json', { limit: '256kb' });
+  configureSessions(app, config);
   mountStaticSite(app.getHttpAdapter().getInstance(), config.staticRoots);
   app.enableShutdownHooks();
   return app;

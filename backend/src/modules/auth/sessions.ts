@@ -1,0 +1,80 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { INestApplication } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import session from 'express-session';
+import passport from 'passport';
+import { DataSource } from 'typeorm';
+import type { AppConfig } from '../../config/config.js';
+import { TypeOrmSessionStore } from './typeorm-session.store.js';
+
+export const SESSION_COOKIE = 'botsmith.sid';
+
+declare module 'express-session' {
+  interface SessionData {
+    /** When the owner signed in; the absolute lifetime counts from here. */
+    authenticatedAt?: number;
+  }
+}
+
+/**
+ * Cookie sessions stored in PostgreSQL: HttpOnly, SameSite=Lax, Secure behind https, an idle
+ * lifetime (rolling cookie) and an absolute one (checked on every request).
+ */
+export function configureSessions(app: INestApplication, config: AppConfig): void {
+  const idleMs = config.session.idleMinutes * 60_000;
+  const absoluteMs = config.session.absoluteHours * 3_600_000;
+  const secure = config.publicUrl.startsWith('https://');
+  app.use(
+    session({
+      name: SESSION_COOKIE,
+      secret: sessionSecret(config),
+      store: new TypeOrmSessionStore(app.get(DataSource), idleMs),
+      resave: false,
+      saveUninitialized: false,
+      rolling: true,
+      proxy: secure,
+      cookie: { httpOnly: true, sameSite: 'lax', secure, maxAge: idleMs, path: '/' },
+    }),
+  );
+  app.use(passport.initialize());
+  app.use(passport.session());
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    if (!req.user) return next();
+    req.session.authenticatedAt ??= Date.now();
+    if (Date.now() - req.session.authenticatedAt <= absoluteMs) return next();
+    endSession(req).then(() => next(), next);
+  });
+}
+
+/** Logs the request's owner out and deletes the session row. */
+export function endSession(req: Request): Promise<void> {
+  return new Promise((resolve, reject) => {
+    req.logout((logoutError) => {
+      if (logoutError) return reject(logoutError as Error);
+      if (!req.session) return resolve();
+      req.session.destroy((destroyError) => (destroyError ? reject(destroyError as Error) : resolve()));
+    });
+  });
+}
+
+/**
+ * Production must set SESSION_SECRET (config validation requires 32+ characters). On a fresh
+ * machine a random secret is made once and kept in the data folder, so restarts keep sessions.
+ */
+function sessionSecret(config: AppConfig): string {
+  if (config.session.secret) return config.session.secret;
+  if (config.env === 'production') {
+    throw new Error('SESSION_SECRET must be set in production (32 or more random characters).');
+  }
+  const file = path.join(config.dataDir, 'session-secret');
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    const secret = crypto.randomBytes(32).toString('base64url');
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    fs.writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}

@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, type EntityManager, type Repository } from 'typeorm';
+import { UserEntity } from './user.entity.js';
+
+/** The only place that queries `users`. Deleted accounts are invisible to every method here. */
+@Injectable()
+export class UsersRepository {
+  constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {}
+
+  findActiveById(id: number): Promise<UserEntity | null> {
+    return this.users.findOneBy({ id, deletedAt: IsNull() });
+  }
+
+  findActiveByEmail(email: string): Promise<UserEntity | null> {
+    return this.users.findOneBy({ email: email.toLowerCase(), deletedAt: IsNull() });
+  }
+
+  create(fields: Pick<UserEntity, 'email' | 'passwordHash'> & Partial<UserEntity>, manager?: EntityManager) {
+    const repo = manager ? manager.getRepository(UserEntity) : this.users;
+    return repo.save(repo.create({ ...fields, email: fields.email.toLowerCase() }));
+  }
+
+  async update(id: number, fields: Partial<UserEntity>, manager?: EntityManager): Promise<void> {
+    const repo = manager ? manager.getRepository(UserEntity) : this.users;
+    await repo.update({ id }, fields);
+  }
+}
