@@ -1,0 +1,14 @@
+import { apiFetch } from './client';
+import type { Subscription, UrlResponse } from './types';
+
+export const billingApi = {
+  /** Creates the payment-provider customer and returns the hosted page where the card is entered. */
+  createStripeCustomer: () => apiFetch<UrlResponse>('/api/auth/create-stripe-customer', { method: 'POST', body: {} }),
+  hasPaymentMethod: () => apiFetch<{ hasPaymentMethod: boolean }>('/api/auth/has-payment-method'),
+  createPaymentMethodSession: () =>
+    apiFetch<UrlResponse>('/api/auth/create-payment-method-session', { method: 'POST' }),
+  /** Idempotent: a second call returns the same subscription. */
+  createStripeSubscription: () =>
+    apiFetch<{ subscriptionItemId: string }>('/api/auth/create-stripe-subscription', { method: 'POST' }),
+  getSubscription: () => apiFetch<Subscription>('/api/subscription'),
+};

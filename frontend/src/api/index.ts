@@ -1,0 +1,10 @@
+export { ApiError, apiFetch, apiRequest } from './client';
+export type { ApiRequestOptions } from './client';
+export { authApi } from './auth';
+export { userApi } from './user';
+export { billingApi } from './billing';
+export { botsApi } from './bots';
+export { categoriesApi } from './categories';
+export { uploadsApi } from './uploads';
+export { usageApi } from './usage';
+export type * from './types';

@@ -1,0 +1,27 @@
+import { apiFetch, apiRequest } from './client';
+import type { BotUsage, UsageHistory, UserUsage } from './types';
+
+export interface DownloadedFile {
+  blob: Blob;
+  /** The name the server suggested, if any. */
+  fileName: string | null;
+}
+
+function fileNameFrom(disposition: string | null): string | null {
+  const match = disposition?.match(/filename\*?=(?:UTF-8'')?"?([^";]+)"?/i);
+  return match ? decodeURIComponent(match[1]) : null;
+}
+
+export const usageApi = {
+  getUserUsage: () => apiFetch<UserUsage>('/api/user/usage'),
+  getUserUsageHistory: () => apiFetch<UsageHistory>('/api/user/usage-history'),
+  getBotUsage: (botId: number) => apiFetch<BotUsage>(`/api/bots/${botId}/usage`),
+  getBotUsageHistory: (botId: number) => apiFetch<UsageHistory>(`/api/bots/${botId}/usage-history`),
+  /** The chat logs as an .xlsx file. */
+  downloadLogs: async (): Promise<DownloadedFile> => {
+    const response = await apiRequest('/api/user/logs/download', {
+      headers: { Accept: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, application/json' },
+    });
+    return { blob: await response.blob(), fileName: fileNameFrom(response.headers.get('Content-Disposition')) };
+  },
+};

@@ -1,0 +1,12 @@
+import { useEffect } from 'react';
+
+export const PRODUCT_NAME = 'Botsmith';
+
+/** Sets the browser tab title for the current page: "<page> · Botsmith". */
+export function usePageTitle(title: string | null): void {
+  useEffect(() => {
+    document.title = title
+      ? `${title} · ${PRODUCT_NAME}`
+      : `${PRODUCT_NAME} — Build smarter AI chatbots, no code needed`;
+  }, [title]);
+}
