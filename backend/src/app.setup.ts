@@ -62,6 +62,5 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   app.useBodyParser('json', { limit: '256kb' });
   configureSessions(app, config);
   mountStaticSite(app.getHttpAdapter().getInstance(), config.staticRoots);
-  app.enableShutdownHooks();
   return app;
 }

@@ -20,15 +20,23 @@ async function main(): Promise<void> {
   }
 
   const app = await createApp(config, database);
-  if (embedded) {
-    const db = embedded;
-    // Nest closes the app (and its connections) on SIGTERM; the embedded database goes after it.
-    process.once('beforeExit', () => void db.stop());
+  // Graceful shutdown: stop taking requests, let in-flight ones finish, close the pool, then
+  // the embedded database (which releases the data-folder lock).
+  const shutdown = (signal: string) => {
+    Logger.log(`${signal} received: shutting down`, 'Bootstrap');
     app
-      .getHttpAdapter()
-      .getHttpServer()
-      .once('close', () => void db.stop());
-  }
+      .close()
+      .then(() => embedded?.stop())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          Logger.error(error instanceof Error ? error.message : String(error), 'Bootstrap');
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
   await app.listen(config.port, config.host);
   const where = embedded ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL server';
   Logger.log(

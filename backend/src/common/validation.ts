@@ -5,7 +5,7 @@ function firstMessage(errors: ValidationError[], parent = ''): { field: string; 
   for (const error of errors) {
     const field = parent ? `${parent}.${error.property}` : error.property;
     const constraints = Object.values(error.constraints ?? {});
-    if (constraints.length > 0) return { field, message: constraints[0]! };
+    if (constraints.length > 0) return { field, message: constraints[0] };
     const nested = firstMessage(error.children ?? [], field);
     if (nested) return nested;
   }

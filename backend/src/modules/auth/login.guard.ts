@@ -18,7 +18,7 @@ export class LoginGuard extends AuthGuard('local') {
     const dto = plainToInstance(LoginDto, request.body ?? {});
     const errors = await validate(dto, { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true });
     if (errors.length > 0) {
-      const first = Object.values(errors[0]!.constraints ?? {})[0] ?? 'The request is not valid.';
+      const first = Object.values(errors[0].constraints ?? {})[0] ?? 'The request is not valid.';
       throw AppError.badRequest(first, 'VALIDATION_FAILED');
     }
     request.body = { email: dto.email, password: dto.password };
@@ -28,7 +28,8 @@ export class LoginGuard extends AuthGuard('local') {
   }
 
   override handleRequest<TUser>(error: unknown, user: TUser): TUser {
-    if (error) throw error;
+    if (error instanceof Error) throw error;
+    if (error) throw AppError.unauthorized('Invalid email or password.', 'INVALID_CREDENTIALS');
     if (!user) throw AppError.unauthorized('Invalid email or password.', 'INVALID_CREDENTIALS');
     return user;
   }
