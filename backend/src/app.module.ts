@@ -9,6 +9,7 @@ import { DatabaseModule } from './database/database.module.js';
 import type { DatabaseTarget } from './database/database.options.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { HealthModule } from './modules/health/health.module.js';
+import { UsageModule } from './modules/usage/usage.module.js';
 import { UsersModule } from './modules/users/users.module.js';
 
 export interface AppModuleOptions {
@@ -27,6 +28,7 @@ export class AppModule {
         HealthModule,
         UsersModule,
         AuthModule,
+        UsageModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },

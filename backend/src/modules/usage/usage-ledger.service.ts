@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { AppError } from '../../common/app-error.js';
+import { isoDate, periodStartFor } from '../../common/billing-period.js';
+import { UsageLedgerRepository, type UnreportedUsage } from './usage-ledger.repository.js';
+
+export type { UnreportedUsage };
+
+export interface ChargeInput {
+  ownerId: number;
+  botId: number | null;
+  messageId: number | null;
+  /** The bot's tier (the price), and the upstream model actually called. */
+  modelTier: string;
+  upstreamModel: string;
+  /** The tier's price from MODEL_CATALOGUE, in cents; never a client-sent value. */
+  priceCents: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** When the answer completed; defaults to now. Decides the billing period. */
+  at?: Date;
+}
+
+export interface ChargeResult {
+  usageEventId: number;
+  /** Taken from the owner's free credits. */
+  creditsCents: number;
+  /** Left to bill through the payment provider (reported as a meter event). */
+  billableCents: number;
+}
+
+export type OwnerBillingCode = 'PAYMENT_FAILED' | 'SETUP_REQUIRED' | 'OUT_OF_CREDITS';
+
+export interface OwnerBillingState {
+  canServe: boolean;
+  code?: OwnerBillingCode;
+}
+
+/**
+ * The ledger's write path: one `usage_events` row per answered message, free credits first.
+ *
+ * The system account (the landing page's demo bot) is never billed: its row records the tier's
+ * price as covered by credits (the house pays; `credits + billable = price` holds), its own
+ * credit balance is left untouched, and nothing is billable, so nothing is ever reported.
+ */
+@Injectable()
+export class UsageLedgerService {
+  constructor(private readonly ledger: UsageLedgerRepository) {}
+
+  /**
+   * Charges one answered message INSIDE the caller's transaction (pass its manager): spends free
+   * credits first, atomically (concurrent charges never take the balance below zero), and writes
+   * exactly one ledger row. If the caller's transaction rolls back, nothing was charged.
+   */
+  async chargeAnsweredMessage(manager: EntityManager, input: ChargeInput): Promise<ChargeResult> {
+    if (!Number.isInteger(input.priceCents) || input.priceCents < 0) {
+      throw new Error(`priceCents must be a non-negative integer, got ${input.priceCents}`);
+    }
+    const at = input.at ?? new Date();
+    const spent = await this.ledger.spendCredits(manager, input.ownerId, input.priceCents);
+    if (!spent) throw AppError.notFound('The bot owner no longer exists.');
+    const creditsCents = spent.isSystem ? input.priceCents : spent.takenCents;
+    const billableCents = input.priceCents - creditsCents;
+    const usageEventId = await this.ledger.insert(manager, {
+      ownerId: input.ownerId,
+      botId: input.botId,
+      messageId: input.messageId,
+      modelTier: input.modelTier,
+      upstreamModel: input.upstreamModel,
+      priceCents: input.priceCents,
+      promptTokens: input.promptTokens,
+      completionTokens: input.completionTokens,
+      creditsCents,
+      billableCents,
+      periodStart: isoDate(periodStartFor(at)),
+      reportIdentifier: `usage_${randomUUID()}`,
+      createdAt: at,
+    });
+    return { usageEventId, creditsCents, billableCents };
+  }
+
+  /**
+   * May this owner's bots answer now? (chat answers 402 with the code when not.)
+   * - the system account: always;
+   * - a missing or deleted account: SETUP_REQUIRED;
+   * - a failed payment (hasPaid=false): PAYMENT_FAILED until the card is fixed;
+   * - a subscription: yes (usage past the credits is billed);
+   * - no subscription: only while free credits last, then OUT_OF_CREDITS.
+   */
+  async getOwnerBillingState(ownerId: number, manager?: EntityManager): Promise<OwnerBillingState> {
+    const owner = await this.ledger.findOwnerBillingRow(ownerId, manager);
+    if (!owner || owner.deleted) return { canServe: false, code: 'SETUP_REQUIRED' };
+    if (owner.isSystem) return { canServe: true };
+    if (owner.hasPaid === false) return { canServe: false, code: 'PAYMENT_FAILED' };
+    if (owner.subscriptionItemId) return { canServe: true };
+    if (owner.creditsCents > 0) return { canServe: true };
+    return { canServe: false, code: 'OUT_OF_CREDITS' };
+  }
+
+  /** Billable rows not yet reported to the payment provider, oldest first (the meter reporter's queue). */
+  findUnreported(manager: EntityManager | undefined, limit: number): Promise<UnreportedUsage[]> {
+    return this.ledger.findUnreported(manager, limit);
+  }
+
+  /** Records that a row's meter event was accepted; false when it was already marked. */
+  markReported(manager: EntityManager | undefined, usageEventId: number, at: Date): Promise<boolean> {
+    return this.ledger.markReported(manager, usageEventId, at);
+  }
+}
