@@ -5,7 +5,12 @@ import path from 'node:path';
  * Waits for the newest mail to `to` in the embedded outbox (DATA_DIR/outbox/*.eml) and returns
  * the first link in it that matches `pattern`.
  */
-export async function linkFromOutbox(dataDir: string, to: string, pattern: RegExp, timeoutMs = 10_000): Promise<string> {
+export async function linkFromOutbox(
+  dataDir: string,
+  to: string,
+  pattern: RegExp,
+  timeoutMs = 10_000,
+): Promise<string> {
   const outbox = path.join(dataDir, 'outbox');
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -21,7 +21,7 @@ export class DataDirLock {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         const holder = Number(fs.readFileSync(file, 'utf8').trim());
-        if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+        if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) {
           throw new DataDirLockedError(
             `The data folder ${dataDir} is in use by another Botsmith process (pid ${holder}). ` +
               'Stop that process first, or set DATA_DIR to another folder, or set DATABASE_URL to use a PostgreSQL server.',

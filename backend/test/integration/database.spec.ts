@@ -1,0 +1,133 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DataSource } from 'typeorm';
+import { DataDirLock, DataDirLockedError } from '../../src/database/data-dir-lock.js';
+import { dataSourceOptions } from '../../src/database/database.options.js';
+import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
+import { createFileDatabase, serverUrl } from '../support/test-database.js';
+
+interface Engine {
+  name: string;
+  open(): Promise<{ dataSource: DataSource; close(): Promise<void> }>;
+}
+
+const engines: Engine[] = [
+  {
+    name: 'embedded PGlite',
+    async open() {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'botsmith-db-'));
+      const embedded = await EmbeddedPostgres.start(dir);
+      const dataSource = new DataSource(dataSourceOptions({ url: embedded.url, embedded: true, poolSize: 1 }));
+      await dataSource.initialize();
+      await dataSource.runMigrations();
+      return {
+        dataSource,
+        async close() {
+          await dataSource.destroy();
+          await embedded.stop();
+          fs.rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  },
+];
+if (serverUrl()) {
+  engines.push({
+    name: 'PostgreSQL server',
+    async open() {
+      const db = await createFileDatabase();
+      const dataSource = new DataSource(dataSourceOptions({ url: db.url, embedded: false, poolSize: 10 }));
+      await dataSource.initialize();
+      await dataSource.runMigrations();
+      return {
+        dataSource,
+        async close() {
+          await dataSource.destroy();
+          await db.drop();
+        },
+      };
+    },
+  });
+}
+
+describe.each(engines)('database on $name', (engine) => {
+  let handle: Awaited<ReturnType<Engine['open']>>;
+  beforeAll(async () => {
+    handle = await engine.open();
+  });
+  afterAll(async () => {
+    await handle.close();
+  });
+
+  it('runs every migration and records it', async () => {
+    const rows = await handle.dataSource.query('SELECT name FROM migrations ORDER BY id');
+    expect(rows.map((r: { name: string }) => r.name)).toEqual(handle.dataSource.migrations.map((m) => m.name));
+    expect(await handle.dataSource.showMigrations()).toBe(false);
+  });
+
+  it('keeps concurrent transactions apart: rolled-back writes never appear', async () => {
+    const attempts = Array.from({ length: 24 }, (_, i) => i);
+    const results = await Promise.allSettled(
+      attempts.map((i) =>
+        handle.dataSource.transaction(async (manager) => {
+          await manager.query(`INSERT INTO webhook_events (id, type) VALUES ($1, 'concurrency-test')`, [`evt_${i}`]);
+          // Give other transactions a chance to interleave before deciding.
+          await new Promise((r) => setTimeout(r, i % 3));
+          if (i % 2 === 1) throw new Error('roll back');
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(12);
+    const rows = await handle.dataSource.query(
+      `SELECT id FROM webhook_events WHERE type = 'concurrency-test' ORDER BY id`,
+    );
+    const expected = attempts
+      .filter((i) => i % 2 === 0)
+      .map((i) => `evt_${i}`)
+      .sort();
+    expect(rows.map((r: { id: string }) => r.id)).toEqual(expected);
+  });
+
+  it('enforces the ledger invariants in the schema itself', async () => {
+    await expect(
+      handle.dataSource.query(
+        `INSERT INTO users (email, password_hash, credits_cents) VALUES ('neg@example.com', 'x', -1)`,
+      ),
+    ).rejects.toThrow(/users_credits_not_negative/);
+  });
+});
+
+describe('the embedded data folder lock', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'botsmith-lock-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('refuses a second user of the folder while the first is alive, naming what to do', async () => {
+    const other = spawn('sleep', ['30']);
+    try {
+      fs.writeFileSync(path.join(dir, 'botsmith.lock'), String(other.pid));
+      expect(() => DataDirLock.acquire(dir)).toThrow(DataDirLockedError);
+      expect(() => DataDirLock.acquire(dir)).toThrow(/in use by another Botsmith process .*DATABASE_URL/s);
+    } finally {
+      other.kill();
+    }
+  });
+
+  it('refuses a second open in the same process too', () => {
+    fs.rmSync(path.join(dir, 'botsmith.lock'), { force: true });
+    const lock = DataDirLock.acquire(dir);
+    expect(() => DataDirLock.acquire(dir)).toThrow(DataDirLockedError);
+    lock.release();
+    expect(fs.existsSync(path.join(dir, 'botsmith.lock'))).toBe(false);
+  });
+
+  it('takes over a lock left by a process that no longer runs', async () => {
+    const gone = spawn('true');
+    await new Promise((resolve) => gone.once('exit', resolve));
+    fs.writeFileSync(path.join(dir, 'botsmith.lock'), String(gone.pid));
+    const lock = DataDirLock.acquire(dir);
+    expect(fs.readFileSync(path.join(dir, 'botsmith.lock'), 'utf8')).toBe(String(process.pid));
+    lock.release();
+  });
+});

@@ -1,0 +1,130 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: every check the project has, in one run, ending in a clear summary.
+ * Runs every step even after a failure (so one run shows everything), exits 1 if any failed.
+ *
+ * Database: integration tests use TEST_DATABASE_URL (a PostgreSQL server; each test file gets
+ * a fresh database) when it is set, else embedded PGlite. With a server, the database-facing
+ * smoke specs also run once more on PGlite, so both engines are exercised in every CI run.
+ */
+import { spawn } from 'node:child_process';
+
+const onServer = Boolean(process.env.TEST_DATABASE_URL);
+const jest = (config, extra = []) => [
+  'npx',
+  ['jest', '--config', config, '--runInBand', ...extra],
+  { cwd: 'backend', env: { NODE_OPTIONS: '--experimental-vm-modules --no-warnings' } },
+];
+
+const steps = [
+  { name: 'lint (eslint)', cmd: ['npx', ['eslint', '.', '--max-warnings', '0']] },
+  { name: 'format (prettier)', cmd: ['npx', ['prettier', '--check', '.', '--log-level', 'warn']] },
+  { name: 'typecheck', cmd: ['npm', ['run', 'typecheck', '--workspaces', '--if-present']] },
+  { name: 'backend unit', cmd: jest('jest.unit.config.js'), kind: 'jest' },
+  {
+    name: `backend integration (${onServer ? 'PostgreSQL server' : 'PGlite'})`,
+    cmd: jest('jest.integration.config.js'),
+    kind: 'jest',
+  },
+  ...(onServer
+    ? [
+        {
+          name: 'backend integration smoke (PGlite)',
+          cmd: [
+            'npx',
+            ['jest', '--config', 'jest.integration.config.js', '--runInBand', 'foundation', 'database'],
+            { cwd: 'backend', env: { NODE_OPTIONS: '--experimental-vm-modules --no-warnings', TEST_DATABASE_URL: '' } },
+          ],
+          kind: 'jest',
+        },
+      ]
+    : []),
+  { name: 'frontend components', cmd: ['npm', ['test', '-w', 'frontend']], kind: 'vitest' },
+  { name: 'widget components', cmd: ['npm', ['test', '-w', 'widget']], kind: 'vitest' },
+  { name: 'build', cmd: ['npm', ['run', 'build']] },
+  { name: 'browser end-to-end (Chromium)', cmd: ['npm', ['test', '-w', 'e2e']], kind: 'vitest', needs: 'build' },
+];
+
+function run([command, args, options = {}]) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: { ...process.env, FORCE_COLOR: '0', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const tee = (stream) => (chunk) => {
+      output += chunk.toString();
+      stream.write(chunk);
+    };
+    child.stdout.on('data', tee(process.stdout));
+    child.stderr.on('data', tee(process.stderr));
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+/** Reads the runner's own closing counts. */
+function counts(kind, output) {
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
+  if (kind === 'jest') {
+    const line = plain.match(/^Tests:\s+(.*)$/m)?.[1] ?? '';
+    return {
+      passed: Number(line.match(/(\d+) passed/)?.[1] ?? 0),
+      failed: Number(line.match(/(\d+) failed/)?.[1] ?? 0),
+      skipped: Number(line.match(/(\d+) skipped/)?.[1] ?? 0),
+    };
+  }
+  if (kind === 'vitest') {
+    const line = [...plain.matchAll(/^\s*Tests\s+(.*)$/gm)].pop()?.[1] ?? '';
+    return {
+      passed: Number(line.match(/(\d+) passed/)?.[1] ?? 0),
+      failed: Number(line.match(/(\d+) failed/)?.[1] ?? 0),
+      skipped: Number(line.match(/(\d+) skipped/)?.[1] ?? 0),
+    };
+  }
+  return undefined;
+}
+
+const results = [];
+for (const step of steps) {
+  if (step.needs && results.find((r) => r.name === step.needs)?.ok === false) {
+    results.push({ name: step.name, ok: false, note: `skipped: ${step.needs} failed`, seconds: 0 });
+    continue;
+  }
+  process.stdout.write(`\n━━━ ${step.name} ━━━\n`);
+  const started = Date.now();
+  const { code, output } = await run(step.cmd);
+  const c = step.kind ? counts(step.kind, output) : undefined;
+  // A runner that exits 0 but ran nothing has not tested anything.
+  const ranNothing = c && c.passed + c.failed === 0;
+  results.push({
+    name: step.name,
+    ok: code === 0 && !ranNothing,
+    counts: c,
+    note: ranNothing ? 'no tests ran' : '',
+    seconds: Math.round((Date.now() - started) / 100) / 10,
+  });
+}
+
+const tests = results.reduce(
+  (sum, r) => ({
+    passed: sum.passed + (r.counts?.passed ?? 0),
+    failed: sum.failed + (r.counts?.failed ?? 0),
+    skipped: sum.skipped + (r.counts?.skipped ?? 0),
+  }),
+  { passed: 0, failed: 0, skipped: 0 },
+);
+const failedSteps = results.filter((r) => !r.ok);
+
+process.stdout.write('\n━━━ Summary ━━━\n');
+for (const r of results) {
+  const figures = r.counts ? `${r.counts.passed} passed, ${r.counts.failed} failed` : '';
+  process.stdout.write(
+    `${r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(42)} ${figures.padEnd(24)} ${String(r.seconds).padStart(6)} s ${r.note ?? ''}\n`,
+  );
+}
+process.stdout.write(`\nSteps: ${results.length - failedSteps.length} of ${results.length} passed\n`);
+process.stdout.write(
+  `tests: ${tests.passed} passed, ${tests.failed + failedSteps.filter((r) => !r.counts?.failed).length} failed${tests.skipped ? `, ${tests.skipped} skipped` : ''}\n`,
+);
+process.exit(failedSteps.length === 0 ? 0 : 1);
