@@ -32,6 +32,35 @@ export const MODEL_CATALOGUE: Record<ModelTier, ModelTierInfo> = {
 
 export const DEFAULT_MODEL_TIER: ModelTier = 'gpt-3.5-turbo';
 
+/** What POST /api/chat accepts (larger is 400) and what of it reaches the model. */
+export const CHAT_LIMITS = {
+  promptMaxChars: 2000,
+  historyMaxItems: 50,
+  historyItemMaxChars: 4000,
+  historyTotalMaxChars: 50_000,
+  /** The model sees the last turns of the history only, within a character budget. */
+  modelHistoryTurns: 12,
+  modelHistoryMaxChars: 12_000,
+  /** Passages of the bot's document put in front of the model. */
+  retrievalPassages: 4,
+  retrievalMaxChars: 6000,
+  /** A visitor id the widget sends (a uuid); anything else falls back to a hash of IP + user agent. */
+  visitorIdPattern: /^[A-Za-z0-9_-]{8,64}$/,
+} as const;
+
+/** Messages per minute (per visitor and bot, per client IP and bot, per bot); env variables override. */
+export const CHAT_RATE_LIMIT_DEFAULTS = { visitorPerMinute: 20, ipPerMinute: 60, botPerMinute: 300 } as const;
+
+/**
+ * A message in flight holds its visitor's lock and its budget reservation at most this long, so
+ * a crashed instance cannot block a visitor or a budget for ever.
+ */
+export const CHAT_IN_FLIGHT_TTL_MS = 5 * 60_000;
+
+/** Answers of the embedded model (no OPENAI_API_KEY) start with this, so nobody mistakes them. */
+export const OFFLINE_MODEL_PREFIX = '(Offline demo model) ';
+export const OFFLINE_MODEL_NAME = 'offline-demo';
+
 /** $5 of free credits for every new account, spent before anything is billed. */
 export const FREE_CREDITS_CENTS = 500;
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { CHAT_RATE_LIMIT_DEFAULTS } from '../common/constants.js';
 import { validateEnvironment, type EnvironmentVariables } from './environment.js';
 
 /** The typed configuration tree. Built once at boot; adapters switch on what is present. */
@@ -19,7 +20,17 @@ export interface AppConfig {
     meterEventName: string;
     apiUrl?: string;
   };
-  openai?: { apiKey: string; baseUrl?: string; modelMap: Record<string, string> };
+  openai?: {
+    apiKey: string;
+    baseUrl?: string;
+    modelMap: Record<string, string>;
+    /** Per attempt, until the response headers arrive (the SDK's timeout); also the longest silence mid-stream. */
+    timeoutMs: number;
+    /** The SDK's own retries of connection errors, 408/409/429 and 5xx, before any token arrived. */
+    maxRetries: number;
+  };
+  /** Chat protections: messages per minute per visitor (and bot), per client IP (and bot), per bot. */
+  chat: { visitorPerMinute: number; ipPerMinute: number; botPerMinute: number; offlineWordDelayMs: number };
   s3?: { bucket: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string };
   redisUrl?: string;
   mixpanelToken?: string;
@@ -63,8 +74,20 @@ export function buildConfig(raw: NodeJS.ProcessEnv = process.env, repoRoot = def
         }
       : undefined,
     openai: e.OPENAI_API_KEY
-      ? { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL, modelMap: parseModelMap(e.OPENAI_MODEL_MAP) }
+      ? {
+          apiKey: e.OPENAI_API_KEY,
+          baseUrl: e.OPENAI_BASE_URL,
+          modelMap: parseModelMap(e.OPENAI_MODEL_MAP),
+          timeoutMs: e.OPENAI_TIMEOUT_MS ?? 60_000,
+          maxRetries: e.OPENAI_MAX_RETRIES ?? 2,
+        }
       : undefined,
+    chat: {
+      visitorPerMinute: e.CHAT_VISITOR_RATE_LIMIT ?? CHAT_RATE_LIMIT_DEFAULTS.visitorPerMinute,
+      ipPerMinute: e.CHAT_IP_RATE_LIMIT ?? CHAT_RATE_LIMIT_DEFAULTS.ipPerMinute,
+      botPerMinute: e.CHAT_BOT_RATE_LIMIT ?? CHAT_RATE_LIMIT_DEFAULTS.botPerMinute,
+      offlineWordDelayMs: e.OFFLINE_MODEL_WORD_DELAY_MS ?? 20,
+    },
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,

@@ -56,6 +56,13 @@ export class EnvironmentVariables {
     message: 'OPENAI_MODEL_MAP must look like gpt-3.5-turbo=gpt-4.1-mini,gpt-4o=gpt-4.1',
   })
   OPENAI_MODEL_MAP?: string;
+  @IsOptional() @IsInt() @Min(1000) @Max(600_000) OPENAI_TIMEOUT_MS?: number;
+  @IsOptional() @IsInt() @Min(0) @Max(10) OPENAI_MAX_RETRIES?: number;
+
+  @IsOptional() @IsInt() @Min(1) CHAT_VISITOR_RATE_LIMIT?: number;
+  @IsOptional() @IsInt() @Min(1) CHAT_IP_RATE_LIMIT?: number;
+  @IsOptional() @IsInt() @Min(1) CHAT_BOT_RATE_LIMIT?: number;
+  @IsOptional() @IsInt() @Min(0) @Max(5000) OFFLINE_MODEL_WORD_DELAY_MS?: number;
 
   @IsOptional() @IsString() S3_BUCKET?: string;
   @IsOptional() @IsString() S3_REGION?: string;
@@ -72,7 +79,18 @@ export class EnvironmentVariables {
   @IsOptional() @IsBooleanString() RUN_SCHEDULER?: string;
 }
 
-const NUMERIC_KEYS = new Set(['PORT', 'DATABASE_POOL_SIZE', 'SESSION_IDLE_MINUTES', 'SESSION_ABSOLUTE_HOURS']);
+const NUMERIC_KEYS = new Set([
+  'PORT',
+  'DATABASE_POOL_SIZE',
+  'SESSION_IDLE_MINUTES',
+  'SESSION_ABSOLUTE_HOURS',
+  'OPENAI_TIMEOUT_MS',
+  'OPENAI_MAX_RETRIES',
+  'CHAT_VISITOR_RATE_LIMIT',
+  'CHAT_IP_RATE_LIMIT',
+  'CHAT_BOT_RATE_LIMIT',
+  'OFFLINE_MODEL_WORD_DELAY_MS',
+]);
 
 export class ConfigValidationError extends Error {}
 
