@@ -1,0 +1,196 @@
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { CloseIcon, NewChatIcon, SendIcon } from './components/Icons';
+import { MessageBubble } from './components/MessageBubble';
+import { TypingDots } from './components/TypingDots';
+import { sendChat } from './lib/api';
+import { canSend, enterAction, outgoing } from './lib/input';
+import { DEFAULT_PLACEHOLDER } from './lib/messages';
+import { loadConversation, saveConversation } from './lib/storage';
+import { windowVars } from './lib/theme';
+import type { ChatMessage, WindowProps } from './lib/types';
+
+/** Timings from the brief (sections 4 and 9). */
+const GLOW_MS = 400;
+const SCROLLBAR_IDLE_MS = 1500;
+/** How much earlier conversation goes with each message; the server has the final say on size. */
+const HISTORY_LIMIT = 20;
+const MAX_INPUT = 4000;
+
+/** The chat window: banner, conversation, input. Rendered by the loader inside its shadow root. */
+export function Widget({ botId, apiOrigin, bot, botError, open, inline, onClose }: WindowProps) {
+  const [messages, setMessages] = useState<ChatMessage[]>(() => loadConversation(botId));
+  const [draft, setDraft] = useState('');
+  const [pending, setPending] = useState(false);
+  /** The reply streaming in, null before its first token. */
+  const [streamed, setStreamed] = useState<string | null>(null);
+  const [glow, setGlow] = useState(false);
+  const [scrollIdle, setScrollIdle] = useState(true);
+  const logRef = useRef<HTMLDivElement>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const inFlightRef = useRef<AbortController | null>(null);
+  const timersRef = useRef<{ glow?: number; scroll?: number }>({});
+
+  // A layout effect, so a navigation right after a reply cannot beat the save.
+  useLayoutEffect(() => saveConversation(botId, messages), [botId, messages]);
+
+  useEffect(() => {
+    const el = logRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [messages, streamed, pending, open]);
+
+  useEffect(() => {
+    if (open) inputRef.current?.focus();
+  }, [open]);
+
+  useLayoutEffect(() => {
+    // Grow the box with its text, up to the CSS max-height (CSSOM styles are CSP-safe).
+    const el = inputRef.current;
+    if (!el) return;
+    el.style.height = '';
+    if (draft) el.style.height = `${el.scrollHeight + 2}px`;
+  }, [draft]);
+
+  useEffect(
+    () => () => {
+      inFlightRef.current?.abort();
+      clearTimeout(timersRef.current.glow);
+      clearTimeout(timersRef.current.scroll);
+    },
+    [],
+  );
+
+  const greeting: ChatMessage[] = bot?.customGreeting ? [{ role: 'assistant', content: bot.customGreeting }] : [];
+  const shown: ChatMessage[] = [
+    ...greeting,
+    ...(bot ? [] : [{ role: 'error' as const, content: botError }]),
+    ...messages,
+  ];
+
+  async function send(): Promise<void> {
+    if (!canSend(draft, pending)) return;
+    const prompt = outgoing(draft);
+    const chatHistory = [...greeting, ...messages.filter((m) => m.role != 'error')].slice(-HISTORY_LIMIT);
+    setMessages((ms) => [...ms, { role: 'user', content: prompt }]);
+    setDraft('');
+    setPending(true);
+    setStreamed(null);
+    setGlow(true);
+    clearTimeout(timersRef.current.glow);
+    timersRef.current.glow = window.setTimeout(() => setGlow(false), GLOW_MS);
+
+    const ctrl = new AbortController();
+    inFlightRef.current = ctrl;
+    const result = await sendChat(
+      { apiOrigin, botId, chatHistory, prompt, model: bot?.model ?? bot?.modelLabel ?? '' },
+      (text) => setStreamed((s) => (s ?? '') + text),
+      ctrl.signal,
+    );
+    // Null or aborted: the visitor started a new conversation meanwhile.
+    if (!result || ctrl.signal.aborted) return;
+    inFlightRef.current = null;
+    setStreamed(null);
+    setPending(false);
+    setMessages((ms) => [
+      ...ms,
+      result.error != null ? { role: 'error', content: result.error } : { role: 'assistant', content: result.message },
+    ]);
+  }
+
+  function newConversation(): void {
+    inFlightRef.current?.abort();
+    inFlightRef.current = null;
+    setMessages([]);
+    setPending(false);
+    setStreamed(null);
+    inputRef.current?.focus();
+  }
+
+  function onScroll(): void {
+    setScrollIdle(false);
+    clearTimeout(timersRef.current.scroll);
+    timersRef.current.scroll = window.setTimeout(() => setScrollIdle(true), SCROLLBAR_IDLE_MS);
+  }
+
+  const name = bot?.name || 'Chat';
+  const vars = useMemo(() => windowVars(bot ?? {}), [bot]);
+  return (
+    <div
+      class={inline ? 'w inline' : 'w'}
+      style={vars}
+      role="dialog"
+      aria-label={`Chat with ${name}`}
+      hidden={!open}
+      onKeyDown={(e) => {
+        if (e.key == 'Escape' && !inline) onClose();
+      }}
+    >
+      <div class="b">
+        <div class="t">
+          <strong>{name}</strong>
+          {bot?.bannerDisclaimer ? <small>{bot.bannerDisclaimer}</small> : null}
+        </div>
+        <button
+          type="button"
+          class="ib"
+          aria-label="New conversation"
+          title="New conversation"
+          onClick={newConversation}
+        >
+          <NewChatIcon />
+        </button>
+        {inline ? null : (
+          <button type="button" class="ib" aria-label="Close chat" title="Close chat" onClick={onClose}>
+            <CloseIcon />
+          </button>
+        )}
+      </div>
+      <div
+        ref={logRef}
+        class={scrollIdle ? 'log idle' : 'log'}
+        role="log"
+        aria-live="polite"
+        aria-label="Conversation"
+        tabIndex={0}
+        onScroll={onScroll}
+      >
+        {shown.map((m, i) => (
+          <MessageBubble key={i} message={m} />
+        ))}
+        {pending ? (
+          streamed == null ? (
+            <TypingDots />
+          ) : (
+            <MessageBubble message={{ role: 'assistant', content: streamed }} streaming />
+          )
+        ) : null}
+      </div>
+      <form
+        class="f"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void send();
+        }}
+      >
+        <textarea
+          ref={inputRef}
+          rows={1}
+          maxLength={MAX_INPUT}
+          aria-label="Message"
+          placeholder={bot?.placeholderText || DEFAULT_PLACEHOLDER}
+          value={draft}
+          onInput={(e) => setDraft(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            const action = enterAction(e, pending);
+            if (action == 'default') return;
+            e.preventDefault();
+            if (action == 'send') void send();
+          }}
+        />
+        <button type="submit" class={glow ? 's glow' : 's'} aria-label="Send message" disabled={pending}>
+          <SendIcon />
+        </button>
+      </form>
+      {bot?.modelLabel ? <div class="ml">{bot.modelLabel}</div> : null}
+    </div>
+  );
+}

@@ -1,0 +1,18 @@
+import { renderMarkdown } from '../lib/markdown';
+import type { ChatMessage } from '../lib/types';
+
+export interface MessageBubbleProps {
+  message: ChatMessage;
+  /** True while the reply is still streaming in. */
+  streaming?: boolean;
+}
+
+/** One bubble: the visitor's text as typed, the assistant's as safe Markdown, errors in italics. */
+export function MessageBubble({ message, streaming }: MessageBubbleProps) {
+  const { role, content } = message;
+  return (
+    <div class={`m ${role}`} aria-busy={streaming ? 'true' : undefined}>
+      {role == 'assistant' ? renderMarkdown(content) : content}
+    </div>
+  );
+}
