@@ -69,6 +69,10 @@ export const BILLING_PERIOD_START_DAY = 3;
 
 /** The usage charts cover this many calendar days (UTC), oldest first. */
 export const USAGE_HISTORY_DAYS = 10;
+/** The logs export reads the chat log in batches of this many messages (keyset pages). */
+export const LOGS_EXPORT_BATCH_ROWS = 1000;
+/** Excel refuses a cell longer than this; longer message texts are cut in the export. */
+export const XLSX_CELL_MAX_CHARS = 32_767;
 
 export const PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*[!@#$%^&*])[A-Za-z\d!@#$%^&*]{8,}$/;
 export const PASSWORD_HINT =

@@ -1,4 +1,5 @@
 import { InitialSchema1763769600000 } from './1763769600000-initial-schema.js';
+import { UsageReadIndexes1795306042000 } from './1795306042000-usage-read-indexes.js';
 
 /** Migrations in the order they run. Listed by hand so the ESM build needs no glob loading. */
-export const MIGRATIONS = [InitialSchema1763769600000];
+export const MIGRATIONS = [InitialSchema1763769600000, UsageReadIndexes1795306042000];

@@ -1,0 +1,209 @@
+import type { Writable } from 'node:stream';
+import { Injectable } from '@nestjs/common';
+import ExcelJS from 'exceljs';
+import { LOGS_EXPORT_BATCH_ROWS, XLSX_CELL_MAX_CHARS } from '../../common/constants.js';
+import { UsageClock } from './usage-clock.js';
+import { UsageRepository, type LogCursor, type LogRow } from './usage.repository.js';
+
+export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** The sheets and columns of the export; the tests read the file back by these names. */
+export const LOG_SHEET = 'Logs';
+export const SUMMARY_SHEET = 'Summary';
+export const LOG_COLUMNS = [
+  'Time (UTC)',
+  'Bot',
+  'Conversation ID',
+  'Role',
+  'Content',
+  'Model',
+  'Tokens',
+  'Cost ($)',
+] as const;
+export const SUMMARY_COLUMNS = ['Bot', 'Messages', 'Tokens', 'Cost ($)'] as const;
+export const SUMMARY_TOTAL_LABEL = 'Total';
+
+/** `user_logs_{YYYY-MM-DD}_{HH-mm-ss}.xlsx`, UTC (brief section 7). */
+export function logsFileName(now: Date): string {
+  const iso = now.toISOString();
+  return `user_logs_${iso.slice(0, 10)}_${iso.slice(11, 19).replaceAll(':', '-')}.xlsx`;
+}
+
+/**
+ * Characters XML 1.0 cannot carry (control characters other than tab, LF and CR, lone surrogates,
+ * U+FFFE/U+FFFF) would make the whole file unreadable: a visitor can type anything.
+ */
+// eslint-disable-next-line no-control-regex
+const XML_ILLEGAL =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Text a cell can hold: XML-safe and within Excel's 32,767-character cell limit. */
+export function cellText(value: string): string {
+  const clean = value.replace(XML_ILLEGAL, '\uFFFD');
+  if (clean.length <= XML_CELL_LIMIT) return clean;
+  const marker = '… [truncated]';
+  return clean.slice(0, XML_CELL_LIMIT - marker.length) + marker;
+}
+
+/**
+ * A text cell written as an inline string (`t="inlineStr"`). exceljs writes a plain string as
+ * `t="str"`, which its own reader entity-decodes twice (a visitor's "&amp;lt;" would read back
+ * as "<"); an inline rich-text run is read back exactly, by exceljs as by Excel and LibreOffice,
+ * and keeps the streaming writer free of a shared-strings table held in memory.
+ */
+export function inlineText(value: string): ExcelJS.CellRichTextValue {
+  return { richText: [{ text: cellText(value) }] };
+}
+
+const XML_CELL_LIMIT = XLSX_CELL_MAX_CHARS;
+
+/** The client closed the connection before the file was complete. */
+export class LogsExportAbortedError extends Error {
+  override readonly name = 'LogsExportAbortedError';
+  constructor() {
+    super('The logs download was closed by the client before it completed.');
+  }
+}
+
+interface BotTotals {
+  name: string;
+  messages: number;
+  tokens: number;
+  cents: number;
+}
+
+/** An export whose first batch is already read: the caller can still answer an error before any byte is sent. */
+export interface PreparedLogsExport {
+  fileName: string;
+  /** Streams the workbook into `out` and ends it. */
+  writeTo(out: Writable): Promise<void>;
+}
+
+/**
+ * The owner's chat log as an .xlsx, streamed: rows are read in keyset batches and written with
+ * exceljs's streaming WorkbookWriter straight into the response, so memory stays at about one
+ * batch whatever the size of the log, and a slow client slows the reading (drain) instead of
+ * filling memory.
+ *
+ * Sheet "Logs": one row per message (time UTC, bot, conversation id, role, content, model, tokens,
+ * cost in dollars), oldest first. Sheet "Summary": per bot (name as last logged; a deleted bot by
+ * its logged name), messages, tokens and cost, plus a total, counted from exactly the rows
+ * written to "Logs", so the two sheets always agree.
+ */
+@Injectable()
+export class LogsExportService {
+  constructor(
+    private readonly usage: UsageRepository,
+    private readonly clock: UsageClock,
+  ) {}
+
+  async prepare(ownerId: number, now: Date = this.clock.now()): Promise<PreparedLogsExport> {
+    const first = await this.usage.findLogBatch(ownerId, null, LOGS_EXPORT_BATCH_ROWS);
+    return {
+      fileName: logsFileName(now),
+      writeTo: (out) => this.write(ownerId, first, out),
+    };
+  }
+
+  private async write(ownerId: number, first: LogRow[], out: Writable): Promise<void> {
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+    workbook.creator = 'Botsmith';
+
+    const logs = workbook.addWorksheet(LOG_SHEET, { views: [{ state: 'frozen', ySplit: 1 }] });
+    logs.columns = [
+      { header: LOG_COLUMNS[0], key: 'time', width: 20, style: { numFmt: 'yyyy-mm-dd hh:mm:ss' } },
+      { header: LOG_COLUMNS[1], key: 'bot', width: 24 },
+      { header: LOG_COLUMNS[2], key: 'conversation', width: 16 },
+      { header: LOG_COLUMNS[3], key: 'role', width: 10 },
+      { header: LOG_COLUMNS[4], key: 'content', width: 80 },
+      { header: LOG_COLUMNS[5], key: 'model', width: 16 },
+      { header: LOG_COLUMNS[6], key: 'tokens', width: 10 },
+      { header: LOG_COLUMNS[7], key: 'cost', width: 10, style: { numFmt: '0.00' } },
+    ];
+    logs.getRow(1).font = { bold: true };
+    logs.getRow(1).commit();
+
+    const totals = new Map<string, BotTotals>();
+    let batch = first;
+    while (batch.length > 0) {
+      for (const row of batch) {
+        logs
+          .addRow({
+            time: row.createdAt,
+            bot: inlineText(row.botName),
+            conversation: row.conversationId,
+            role: inlineText(row.role),
+            content: inlineText(row.content),
+            model: row.model === null ? undefined : inlineText(row.model),
+            tokens: row.tokens,
+            cost: row.costCents / 100,
+          })
+          .commit();
+        const key = row.botId === null ? `deleted:${row.botName}` : `bot:${row.botId}`;
+        const entry = totals.get(key) ?? { name: row.botName, messages: 0, tokens: 0, cents: 0 };
+        entry.name = row.botName;
+        entry.messages += 1;
+        entry.tokens += row.tokens;
+        entry.cents += row.costCents;
+        totals.set(key, entry);
+      }
+      if (batch.length < LOGS_EXPORT_BATCH_ROWS) break;
+      await this.drained(out);
+      const last = batch[batch.length - 1]!;
+      const cursor: LogCursor = { cursorAt: last.cursorAt, id: last.id };
+      batch = await this.usage.findLogBatch(ownerId, cursor, LOGS_EXPORT_BATCH_ROWS);
+    }
+    logs.commit();
+
+    const summary = workbook.addWorksheet(SUMMARY_SHEET, { views: [{ state: 'frozen', ySplit: 1 }] });
+    summary.columns = [
+      { header: SUMMARY_COLUMNS[0], key: 'bot', width: 28 },
+      { header: SUMMARY_COLUMNS[1], key: 'messages', width: 12 },
+      { header: SUMMARY_COLUMNS[2], key: 'tokens', width: 12 },
+      { header: SUMMARY_COLUMNS[3], key: 'cost', width: 12, style: { numFmt: '0.00' } },
+    ];
+    summary.getRow(1).font = { bold: true };
+    summary.getRow(1).commit();
+    const all: BotTotals = { name: SUMMARY_TOTAL_LABEL, messages: 0, tokens: 0, cents: 0 };
+    const bots = [...totals.values()].sort((a, b) => a.name.localeCompare(b.name));
+    for (const bot of bots) {
+      summary
+        .addRow({ bot: inlineText(bot.name), messages: bot.messages, tokens: bot.tokens, cost: bot.cents / 100 })
+        .commit();
+      all.messages += bot.messages;
+      all.tokens += bot.tokens;
+      all.cents += bot.cents;
+    }
+    const total = summary.addRow({
+      bot: inlineText(all.name),
+      messages: all.messages,
+      tokens: all.tokens,
+      cost: all.cents / 100,
+    });
+    total.font = { bold: true };
+    total.commit();
+    summary.commit();
+
+    await workbook.commit();
+  }
+
+  /**
+   * Waits while the client is slower than the database (backpressure) and lets the zip stream
+   * catch up. A client that went away ends the export instead of leaving it waiting forever.
+   */
+  private async drained(out: Writable): Promise<void> {
+    if (!out.destroyed && out.writableNeedDrain) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          out.off('drain', done);
+          out.off('close', done);
+          resolve();
+        };
+        out.on('drain', done);
+        out.on('close', done);
+      });
+    }
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (out.destroyed) throw new LogsExportAbortedError();
+  }
+}

@@ -1,0 +1,117 @@
+import { Injectable } from '@nestjs/common';
+import { AppError } from '../../common/app-error.js';
+import { lastDays, nextPeriodStart, periodStartFor } from '../../common/billing-period.js';
+import { USAGE_HISTORY_DAYS } from '../../common/constants.js';
+import { UsersService } from '../users/users.service.js';
+import { UsageClock } from './usage-clock.js';
+import { UsageRepository, type DailyUsageRow, type TimeWindow } from './usage.repository.js';
+
+/** GET /api/user/usage. `usageCents` and `monthlyUsageCents` are the same figure (the brief names both). */
+export interface UserUsageResponse {
+  usageCents: number;
+  monthlyUsageCents: number;
+  creditsCents: number;
+  logsAvailable: boolean;
+}
+
+/** GET /api/bots/{id}/usage. */
+export interface BotUsageResponse {
+  usageCents: number;
+  usageLimitDollars: number;
+  logsAvailable: boolean;
+}
+
+/**
+ * GET /api/user/usage-history and /api/bots/{id}/usage-history: parallel arrays over the last
+ * USAGE_HISTORY_DAYS calendar days (UTC), oldest first, today last. `labels` are `YYYY-MM-DD`;
+ * days without messages are zeros; `costs` are cents.
+ */
+export interface UsageHistoryResponse {
+  labels: string[];
+  messageCounts: number[];
+  tokensUsed: number[];
+  costs: number[];
+}
+
+const DAY_MS = 86_400_000;
+
+/** The current billing period: [the last 3rd 00:00 UTC, the next 3rd). */
+export function periodWindow(now: Date): TimeWindow {
+  return { from: periodStartFor(now), to: nextPeriodStart(now) };
+}
+
+/** The history's days, and the window that covers them exactly: [first day 00:00 UTC, tomorrow 00:00 UTC). */
+export function historyWindow(now: Date, days = USAGE_HISTORY_DAYS): { labels: string[]; window: TimeWindow } {
+  const labels = lastDays(now, days);
+  const from = new Date(`${labels[0]}T00:00:00.000Z`);
+  return { labels, window: { from, to: new Date(from.getTime() + days * DAY_MS) } };
+}
+
+/** Lays the days that had usage onto the full list of days, zeros elsewhere. */
+export function toHistory(labels: string[], rows: DailyUsageRow[]): UsageHistoryResponse {
+  const byDay = new Map(rows.map((row) => [row.day, row]));
+  const at = (day: string) => byDay.get(day);
+  return {
+    labels,
+    messageCounts: labels.map((day) => at(day)?.messages ?? 0),
+    tokensUsed: labels.map((day) => at(day)?.tokens ?? 0),
+    costs: labels.map((day) => at(day)?.cents ?? 0),
+  };
+}
+
+/**
+ * What owners see of their spend: sums over the `usage_events` ledger (one row per answered
+ * message, price in cents), for the current billing period and for the last 10 days. Every figure
+ * is a sum of `price_cents` over a `created_at` window, so they agree to the cent: the history's
+ * days that fall in the current period add up to no more than the period's sum, and a bot's
+ * figures are a part of its owner's.
+ */
+@Injectable()
+export class UsageService {
+  constructor(
+    private readonly usage: UsageRepository,
+    private readonly users: UsersService,
+    private readonly clock: UsageClock,
+  ) {}
+
+  async getUserUsage(ownerId: number, now: Date = this.clock.now()): Promise<UserUsageResponse> {
+    const owner = await this.users.findActiveById(ownerId);
+    if (!owner) throw AppError.unauthorized();
+    const [cents, logsAvailable] = await Promise.all([
+      this.usage.sumOwnerPriceCents(ownerId, periodWindow(now)),
+      this.usage.ownerHasMessages(ownerId),
+    ]);
+    return { usageCents: cents, monthlyUsageCents: cents, creditsCents: owner.creditsCents, logsAvailable };
+  }
+
+  async getUserUsageHistory(ownerId: number, now: Date = this.clock.now()): Promise<UsageHistoryResponse> {
+    const { labels, window } = historyWindow(now);
+    return toHistory(labels, await this.usage.dailyOwnerUsage(ownerId, window));
+  }
+
+  async getBotUsage(ownerId: number, botId: number, now: Date = this.clock.now()): Promise<BotUsageResponse> {
+    const bot = await this.findOwnedBot(ownerId, botId);
+    const [cents, logsAvailable] = await Promise.all([
+      this.usage.sumBotPriceCents(bot.id, periodWindow(now)),
+      this.usage.botHasMessages(ownerId, bot.id),
+    ]);
+    return { usageCents: cents, usageLimitDollars: bot.usageLimitDollars, logsAvailable };
+  }
+
+  async getBotUsageHistory(
+    ownerId: number,
+    botId: number,
+    now: Date = this.clock.now(),
+  ): Promise<UsageHistoryResponse> {
+    const bot = await this.findOwnedBot(ownerId, botId);
+    const { labels, window } = historyWindow(now);
+    return toHistory(labels, await this.usage.dailyBotUsage(bot.id, window));
+  }
+
+  /** Another owner's bot, or one that does not exist, is the same 404. */
+  private async findOwnedBot(ownerId: number, botId: number) {
+    const bot = await this.usage.findOwnedBot(ownerId, botId);
+    if (!bot) throw AppError.notFound('Bot not found.', 'BOT_NOT_FOUND');
+    return bot;
+  }
+}
