@@ -8,6 +8,7 @@ import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import type { DatabaseTarget } from './database/database.options.js';
 import { AuthModule } from './modules/auth/auth.module.js';
+import { BillingModule } from './modules/billing/billing.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { UsageModule } from './modules/usage/usage.module.js';
 import { UsersModule } from './modules/users/users.module.js';
@@ -29,6 +30,7 @@ export class AppModule {
         UsersModule,
         AuthModule,
         UsageModule,
+        BillingModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },

@@ -67,6 +67,19 @@ export const FREE_CREDITS_CENTS = 500;
 /** Monthly usage runs from the 3rd of a month, 00:00 UTC, to the next 3rd. */
 export const BILLING_PERIOD_START_DAY = 3;
 
+/** The monthly billing job: 00:00 UTC on the 3rd (six-field cron, seconds first). */
+export const BILLING_CYCLE_CRON = '0 0 0 3 * *';
+/** Billable usage is sent to the payment provider soon after each charge: every minute. */
+export const METER_REPORT_CRON = '30 * * * * *';
+/** Ledger rows reported per batch (each batch is one short pass). */
+export const METER_REPORT_BATCH = 100;
+/** The PostgreSQL advisory lock the billing job holds, so exactly one instance runs it. */
+export const BILLING_CYCLE_LOCK_KEY = 4_242_003;
+/** Stripe accepts meter events up to 35 days old; older usage is reported as of 34 days ago. */
+export const METER_EVENT_MAX_AGE_MS = 34 * 24 * 60 * 60 * 1000;
+/** The built-in test-mode payment page stays open this long, like a Checkout Session. */
+export const TEST_CHECKOUT_SESSION_TTL_MS = 24 * 60 * 60 * 1000;
+
 /** The usage charts cover this many calendar days (UTC), oldest first. */
 export const USAGE_HISTORY_DAYS = 10;
 /** The logs export reads the chat log in batches of this many messages (keyset pages). */

@@ -1,0 +1,5 @@
+/**
+ * The billing calls take no input: `{}` (or no body) only. An empty class still lets the global
+ * ValidationPipe (whitelist + forbidNonWhitelisted) reject any field sent with them.
+ */
+export class EmptyBody {}

@@ -1,0 +1,42 @@
+import { Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { UsageModule } from '../usage/usage.module.js';
+import { UsersModule } from '../users/users.module.js';
+import { BillingAccountRepository } from './billing-account.repository.js';
+import { BillingCycleService } from './billing-cycle.service.js';
+import { BillingEventsService } from './billing-events.service.js';
+import { BillingWebhookController } from './billing-webhook.controller.js';
+import { BillingController } from './billing.controller.js';
+import { BillingScheduler } from './billing.scheduler.js';
+import { BillingService } from './billing.service.js';
+import { MeterReporter } from './meter-reporter.service.js';
+import { PAYMENTS, type PaymentsPort } from './payments.port.js';
+import { StripePaymentsAdapter } from './stripe-payments.adapter.js';
+import { TestModePaymentsAdapter } from './test-mode/test-mode-payments.adapter.js';
+import { WebhookEventsRepository } from './webhook-events.repository.js';
+
+/** Stripe when STRIPE_SECRET_KEY is set, else the embedded test mode. Nothing else differs. */
+export function paymentsFactory(config: AppConfig, dataSource: DataSource): PaymentsPort {
+  if (config.stripe) return new StripePaymentsAdapter(config.stripe);
+  return new TestModePaymentsAdapter(dataSource, config.publicUrl, 'botsmith_messages');
+}
+
+@Module({
+  imports: [ScheduleModule.forRoot(), UsersModule, UsageModule],
+  controllers: [BillingController, BillingWebhookController],
+  providers: [
+    { provide: PAYMENTS, useFactory: paymentsFactory, inject: [APP_CONFIG, getDataSourceToken()] },
+    BillingAccountRepository,
+    WebhookEventsRepository,
+    BillingService,
+    BillingEventsService,
+    MeterReporter,
+    BillingCycleService,
+    BillingScheduler,
+  ],
+  exports: [BillingCycleService, MeterReporter, PAYMENTS],
+})
+export class BillingModule {}

@@ -1,0 +1,79 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { METER_REPORT_BATCH } from '../../common/constants.js';
+import { UsageLedgerService, type UnreportedUsage } from '../usage/usage-ledger.service.js';
+import { PAYMENTS, type PaymentsPort } from './payments.port.js';
+
+/**
+ * Sends billable ledger rows (billable_cents > 0, reported_at IS NULL) to the payment provider as
+ * meter events, then marks them reported.
+ *
+ * Exactly-once billing rests on the identifier, not on this process: each row is sent with its
+ * own stable `report_identifier`, which the provider de-duplicates (Stripe: uniqueness within a
+ * rolling 24 h at least; the test mode: forever). So a crash, a timeout or a second instance
+ * between "sent" and "marked" only causes the same event to be sent again and dropped there.
+ */
+@Injectable()
+export class MeterReporter {
+  private readonly logger = new Logger('MeterReporter');
+
+  constructor(
+    @Inject(PAYMENTS) private readonly payments: PaymentsPort,
+    private readonly ledger: UsageLedgerService,
+  ) {}
+
+  /**
+   * The frequent pass (every minute): row by row, outside any transaction. Stops at the first
+   * provider failure (the rest waits for the next pass). Returns how many rows were reported.
+   */
+  async reportPending(now = new Date()): Promise<number> {
+    let reported = 0;
+    for (;;) {
+      const rows = await this.ledger.findUnreported(undefined, METER_REPORT_BATCH);
+      for (const row of rows) {
+        try {
+          await this.send(row);
+        } catch (error) {
+          this.logger.warn(
+            `Reporting usage ${row.reportIdentifier} failed (retried later): ${(error as Error).message}`,
+          );
+          return reported;
+        }
+        if (await this.ledger.markReported(undefined, row.id, now)) reported += 1;
+      }
+      if (rows.length < METER_REPORT_BATCH) return reported;
+    }
+  }
+
+  /**
+   * The monthly job's pass: everything, inside its transaction (`manager`). A failure throws, so
+   * the job's transaction rolls back and nothing is marked that was not sent.
+   */
+  async reportAll(manager: EntityManager, now: Date): Promise<{ events: number; cents: number }> {
+    let events = 0;
+    let cents = 0;
+    for (;;) {
+      const rows = await this.ledger.findUnreported(manager, METER_REPORT_BATCH);
+      for (const row of rows) {
+        await this.send(row, manager);
+        if (await this.ledger.markReported(manager, row.id, now)) {
+          events += 1;
+          cents += row.billableCents;
+        }
+      }
+      if (rows.length < METER_REPORT_BATCH) return { events, cents };
+    }
+  }
+
+  private send(row: UnreportedUsage, manager?: EntityManager): Promise<void> {
+    return this.payments.reportUsage(
+      {
+        customerId: row.stripeCustomerId,
+        identifier: row.reportIdentifier,
+        valueCents: row.billableCents,
+        timestamp: row.createdAt,
+      },
+      manager,
+    );
+  }
+}
