@@ -94,6 +94,17 @@ export const PASSWORD_HINT =
 export const VERIFY_EMAIL_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 export const RESET_PASSWORD_TOKEN_TTL_MS = 60 * 60 * 1000;
 
+/**
+ * Login throttling counts FAILED attempts (wrong password or unknown e-mail) per e-mail and per
+ * client IP; once `limit` failures fall inside the window, that key is refused (429) for the window.
+ */
+export const LOGIN_FAILURE_LIMITS = {
+  perEmail: { limit: 5, windowMs: 15 * 60 * 1000 },
+  perIp: { limit: 20, windowMs: 15 * 60 * 1000 },
+} as const;
+/** Signup and forgot-password requests per e-mail address: nobody can mail-bomb one inbox. */
+export const ACCOUNT_MAIL_LIMIT = { limit: 5, windowMs: 15 * 60 * 1000 } as const;
+
 export const ICON_MAX_BYTES = 512_000;
 export const DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
 

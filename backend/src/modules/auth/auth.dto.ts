@@ -1,7 +1,17 @@
 import { Transform } from 'class-transformer';
-import { IsEmail, IsString, MaxLength } from 'class-validator';
+import { IsEmail, IsString, Matches, MaxLength } from 'class-validator';
+import { PASSWORD_HINT, PASSWORD_PATTERN } from '../../common/constants.js';
 
 const lowercase = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
+
+/** The brief's pattern, with its hint as the message (signup and reset). */
+function NewPassword(): PropertyDecorator {
+  return (target, property) => {
+    IsString({ message: 'Password is required.' })(target, property);
+    MaxLength(256, { message: 'Password must be at most 256 characters.' })(target, property);
+    Matches(PASSWORD_PATTERN, { message: PASSWORD_HINT })(target, property);
+  };
+}
 
 export class LoginDto {
   @Transform(lowercase)
@@ -11,6 +21,28 @@ export class LoginDto {
 
   @IsString({ message: 'Password is required.' })
   @MaxLength(256)
+  password!: string;
+}
+
+export class SignupDto {
+  @Transform(lowercase)
+  @IsEmail({}, { message: 'Please enter a valid email address.' })
+  @MaxLength(254, { message: 'Email must be at most 254 characters.' })
+  email!: string;
+
+  @NewPassword()
+  password!: string;
+}
+
+export class ForgotPasswordDto {
+  @Transform(lowercase)
+  @IsEmail({}, { message: 'Please enter a valid email address.' })
+  @MaxLength(254, { message: 'Email must be at most 254 characters.' })
+  email!: string;
+}
+
+export class ResetPasswordDto {
+  @NewPassword()
   password!: string;
 }
 

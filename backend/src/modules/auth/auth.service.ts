@@ -1,24 +1,159 @@
-import { HttpStatus, Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { QueryFailedError, type DataSource } from 'typeorm';
 import { AppError } from '../../common/app-error.js';
+import { RESET_PASSWORD_TOKEN_TTL_MS, VERIFY_EMAIL_TOKEN_TTL_MS } from '../../common/constants.js';
 import type { SessionUser } from '../../common/current-user.decorator.js';
+import { MailService } from '../mail/mail.service.js';
 import { UsersService } from '../users/users.service.js';
-import { DUMMY_PASSWORD_HASH, verifyPassword } from './passwords.js';
+import { AccountDataRepository } from './account-data.repository.js';
+import { AuthTokensRepository } from './auth-tokens.repository.js';
+import { hashToken, newToken, TOKEN_PATTERN } from './auth-tokens.js';
+import type { MessageResponse } from './auth.dto.js';
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from './passwords.js';
+import { SessionsRepository } from './sessions.repository.js';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password.';
+/** The brief's confirmation text; the signup page switches to its confirmation view on "check your email". */
+export const SIGNUP_MESSAGE = 'Account created. Please check your email to verify your account.';
+export const FORGOT_PASSWORD_MESSAGE =
+  'If an account exists for that email, we have sent a link to reset your password. Check your email for reset instructions.';
+const INVALID_VERIFY_LINK = 'This verification link is invalid or has expired. Please sign up again to get a new one.';
+const INVALID_RESET_LINK = 'This password reset link is invalid or has expired. Please request a new one.';
 
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof QueryFailedError && (error.driverError as { code?: string } | undefined)?.code === '23505';
+}
+
+/**
+ * Accounts: signup, e-mail verification, credentials, password reset and deletion.
+ * Answers never reveal whether an e-mail has an account (signup and forgot-password answer the
+ * same way and do the same expensive work either way; mail goes out in the background).
+ */
 @Injectable()
 export class AuthService {
-  constructor(private readonly users: UsersService) {}
+  private readonly logger = new Logger('Accounts');
+
+  constructor(
+    private readonly users: UsersService,
+    private readonly tokens: AuthTokensRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly accountData: AccountDataRepository,
+    private readonly mail: MailService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
 
   /** Same answer and similar time whether the e-mail is unknown or the password is wrong. */
   async validateCredentials(email: string, password: string): Promise<SessionUser> {
     const user = await this.users.findActiveByEmail(email);
-    const ok = await verifyPassword(user?.passwordHash ?? DUMMY_PASSWORD_HASH, password);
-    if (!user || !ok || user.isSystem) throw new AppError(HttpStatus.UNAUTHORIZED, 'INVALID_CREDENTIALS', INVALID_CREDENTIALS);
+    const ok = await verifyPassword(user?.passwordHash || DUMMY_PASSWORD_HASH, password);
+    if (!user || !ok || user.isSystem)
+      throw new AppError(HttpStatus.UNAUTHORIZED, 'INVALID_CREDENTIALS', INVALID_CREDENTIALS);
     if (!user.emailVerifiedAt) {
       throw new AppError(HttpStatus.FORBIDDEN, 'EMAIL_NOT_VERIFIED', 'Please verify your email before logging in.');
     }
     await this.users.recordLogin(user.id);
     return { id: user.id, email: user.email };
+  }
+
+  /**
+   * New address: an unverified account and a verification mail. Verified account: a mail telling
+   * its owner someone tried to sign up. Unverified account: the latest signup wins — its password
+   * replaces the old one and only the newest verification link works, so whoever registered the
+   * address first (possibly not its owner) cannot keep a password on an account the owner verifies.
+   */
+  async signup(email: string, password: string): Promise<MessageResponse> {
+    const passwordHash = await hashPassword(password);
+    const existing = await this.users.findActiveByEmail(email);
+    if (existing?.emailVerifiedAt || existing?.isSystem) {
+      this.mail.sendSignupAttemptNotice(existing.email);
+      return { message: SIGNUP_MESSAGE };
+    }
+    const { token, hash } = newToken();
+    const expiresAt = new Date(Date.now() + VERIFY_EMAIL_TOKEN_TTL_MS);
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        let userId: number;
+        if (existing) {
+          userId = existing.id;
+          await this.users.setPasswordHash(userId, passwordHash, manager);
+          await this.tokens.revokeAll(userId, 'verify-email', manager);
+        } else {
+          userId = (await this.users.createUnverified(email, passwordHash, manager)).id;
+        }
+        await this.tokens.issue(userId, 'verify-email', hash, expiresAt, manager);
+      });
+    } catch (error) {
+      // Two signups for the same new address at once: the other one created the account.
+      if (!isUniqueViolation(error)) throw error;
+      this.logger.warn('Concurrent signups for one address; the second got the same answer without an account.');
+      return { message: SIGNUP_MESSAGE };
+    }
+    this.mail.sendEmailVerification(email, token);
+    return { message: SIGNUP_MESSAGE };
+  }
+
+  /** Spends a verification token and returns the owner to sign in. */
+  async verifyEmail(token: string): Promise<SessionUser> {
+    if (!TOKEN_PATTERN.test(token)) throw AppError.badRequest(INVALID_VERIFY_LINK, 'INVALID_TOKEN');
+    const userId = await this.dataSource.transaction(async (manager) => {
+      const owner = await this.tokens.consume('verify-email', hashToken(token), manager);
+      if (owner !== null) await this.users.markVerified(owner, manager);
+      return owner;
+    });
+    const owner = userId === null ? null : await this.users.findActiveById(userId);
+    if (!owner) throw AppError.badRequest(INVALID_VERIFY_LINK, 'INVALID_TOKEN');
+    await this.users.recordLogin(owner.id);
+    return { id: owner.id, email: owner.email };
+  }
+
+  /** Mails a reset link when the address has an account; answers the same either way. */
+  async forgotPassword(email: string): Promise<MessageResponse> {
+    const user = await this.users.findActiveByEmail(email);
+    if (user && !user.isSystem) {
+      const { token, hash } = newToken();
+      const expiresAt = new Date(Date.now() + RESET_PASSWORD_TOKEN_TTL_MS);
+      await this.dataSource.transaction(async (manager) => {
+        await this.tokens.revokeAll(user.id, 'reset-password', manager);
+        await this.tokens.issue(user.id, 'reset-password', hash, expiresAt, manager);
+      });
+      this.mail.sendPasswordReset(user.email, token);
+    }
+    return { message: FORGOT_PASSWORD_MESSAGE };
+  }
+
+  /**
+   * Spends a reset token, sets the new password and ends every session of the owner. The link
+   * came through the owner's mailbox, so the address counts as verified from now on.
+   */
+  async resetPassword(token: string, password: string): Promise<MessageResponse> {
+    if (!TOKEN_PATTERN.test(token)) throw AppError.badRequest(INVALID_RESET_LINK, 'INVALID_TOKEN');
+    const passwordHash = await hashPassword(password);
+    const done = await this.dataSource.transaction(async (manager) => {
+      const userId = await this.tokens.consume('reset-password', hashToken(token), manager);
+      if (userId === null) return false;
+      await this.users.setPasswordHash(userId, passwordHash, manager);
+      await this.users.markVerified(userId, manager);
+      await this.tokens.revokeAll(userId, 'reset-password', manager);
+      await this.sessions.deleteAllOf(userId, manager);
+      return true;
+    });
+    if (!done) throw AppError.badRequest(INVALID_RESET_LINK, 'INVALID_TOKEN');
+    return { message: 'Your password has been reset. You can now log in with your new password.' };
+  }
+
+  /**
+   * Soft-deletes the account and removes what it owns, in one transaction: bots (with their
+   * documents and chunks), categories, conversations, tokens and every session. The usage ledger
+   * stays, so the period's billable usage is still billed on the 3rd.
+   */
+  async deleteAccount(userId: number): Promise<MessageResponse> {
+    await this.dataSource.transaction(async (manager) => {
+      await this.accountData.deleteOwnedContent(manager, userId);
+      await this.tokens.deleteAllOf(userId, manager);
+      await this.sessions.deleteAllOf(userId, manager);
+      await this.users.markDeleted(userId, manager);
+    });
+    return { message: 'Your account has been deleted.' };
   }
 }

@@ -17,4 +17,5 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
  * Verified against when the e-mail is unknown, so a login for a missing account costs the
  * same time as a wrong password (no account enumeration by timing).
  */
-export const DUMMY_PASSWORD_HASH = '$argon2id$v=19$m=19456,t=2,p=1$agnvVyLh/ySNFBPpwkl0Kw$EWluxT3C21deVTyJGN3J6SlME22GVgIMzf4X2ToL+9o';
+export const DUMMY_PASSWORD_HASH =
+  '$argon2id$v=19$m=19456,t=2,p=1$agnvVyLh/ySNFBPpwkl0Kw$EWluxT3C21deVTyJGN3J6SlME22GVgIMzf4X2ToL+9o';

@@ -6,6 +6,7 @@ import type { NextFunction, Request, Response } from 'express';
 import session from 'express-session';
 import passport from 'passport';
 import { DataSource } from 'typeorm';
+import type { SessionUser } from '../../common/current-user.decorator.js';
 import type { AppConfig } from '../../config/config.js';
 import { TypeOrmSessionStore } from './typeorm-session.store.js';
 
@@ -45,6 +46,20 @@ export function configureSessions(app: INestApplication, config: AppConfig): voi
     req.session.authenticatedAt ??= Date.now();
     if (Date.now() - req.session.authenticatedAt <= absoluteMs) return next();
     endSession(req).then(() => next(), next);
+  });
+}
+
+/**
+ * Signs `user` in on this request. Passport regenerates the session first, so the id the browser
+ * had before (possibly planted by someone else) is never the signed-in one.
+ */
+export function startSession(req: Request, user: SessionUser): Promise<void> {
+  return new Promise((resolve, reject) => {
+    req.login(user, (error) => {
+      if (error) return reject(error as Error);
+      req.session.authenticatedAt = Date.now();
+      resolve();
+    });
   });
 }
 

@@ -25,4 +25,21 @@ export class UsersRepository {
     const repo = manager ? manager.getRepository(UserEntity) : this.users;
     await repo.update({ id }, fields);
   }
+
+  /** Sets email_verified_at once; a later verification keeps the first date. */
+  async markVerified(id: number, manager?: EntityManager): Promise<void> {
+    const repo = manager ? manager.getRepository(UserEntity) : this.users;
+    await repo.update({ id, emailVerifiedAt: IsNull() }, { emailVerifiedAt: new Date() });
+  }
+
+  /**
+   * Soft delete: the row stays (the final period's usage is still billed to its customer), the
+   * e-mail becomes free (the unique index only covers rows with deleted_at IS NULL) and the
+   * password hash is wiped so the row can never sign in again.
+   */
+  async markDeleted(id: number, manager: EntityManager): Promise<void> {
+    await manager
+      .getRepository(UserEntity)
+      .update({ id, deletedAt: IsNull() }, { deletedAt: new Date(), passwordHash: '' });
+  }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { UserEntity } from './user.entity.js';
 import { UsersRepository } from './users.repository.js';
 
@@ -25,6 +26,23 @@ export class UsersService {
 
   async recordLogin(id: number): Promise<void> {
     await this.users.update(id, { lastLoginAt: new Date() });
+  }
+
+  /** A new, unverified account; credits_cents takes its column default (the free credits). */
+  createUnverified(email: string, passwordHash: string, manager?: EntityManager): Promise<UserEntity> {
+    return this.users.create({ email, passwordHash, emailVerifiedAt: null }, manager);
+  }
+
+  async setPasswordHash(id: number, passwordHash: string, manager?: EntityManager): Promise<void> {
+    await this.users.update(id, { passwordHash }, manager);
+  }
+
+  markVerified(id: number, manager?: EntityManager): Promise<void> {
+    return this.users.markVerified(id, manager);
+  }
+
+  markDeleted(id: number, manager: EntityManager): Promise<void> {
+    return this.users.markDeleted(id, manager);
   }
 
   toMe(user: UserEntity): MeResponse {

@@ -1,0 +1,133 @@
+import crypto from 'node:crypto';
+import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import type { ThrottlerStorage } from '@nestjs/throttler';
+
+type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+import { AppError } from '../../common/app-error.js';
+import { ACCOUNT_MAIL_LIMIT, LOGIN_FAILURE_LIMITS } from '../../common/constants.js';
+import type { AppConfig } from '../../config/config.js';
+
+/**
+ * @nestjs/throttler's storage counts a hit on every call. Login throttling must count only
+ * failures, and must refuse a blocked e-mail or IP *before* checking the password (else a correct
+ * guess would still get in), so it also needs to read a key without counting.
+ */
+export interface AuthThrottleStorage extends ThrottlerStorage {
+  /** Seconds until `key` is unblocked; 0 when it is not blocked. Counts nothing. */
+  secondsBlocked(key: string): Promise<number>;
+}
+
+export const AUTH_THROTTLE_STORAGE = Symbol('AUTH_THROTTLE_STORAGE');
+
+interface Counter {
+  /** When each counted hit leaves the window (ms since epoch), oldest first. */
+  hits: number[];
+  blockedUntil: number;
+}
+
+/**
+ * The in-process default, with @nestjs/throttler's semantics: a sliding window of `ttl` ms; once
+ * the hits in it exceed `limit`, the key is blocked for `blockDuration` ms and further hits are
+ * not counted. (@nestjs/throttler's own ThrottlerStorageService is CommonJS requiring the ESM-only
+ * @nestjs/common, which Jest on Node 20 cannot load, so the storage is written here.)
+ */
+export class InProcessThrottleStorage implements AuthThrottleStorage {
+  private readonly counters = new Map<string, Counter>();
+  private lastSweep = Date.now();
+
+  increment(key: string, ttl: number, limit: number, blockDuration: number): Promise<ThrottlerStorageRecord> {
+    const now = Date.now();
+    this.sweep(now);
+    const counter = this.counters.get(key) ?? { hits: [], blockedUntil: 0 };
+    this.counters.set(key, counter);
+    counter.hits = counter.hits.filter((expiry) => expiry > now);
+    if (counter.blockedUntil <= now) {
+      counter.blockedUntil = 0;
+      counter.hits.push(now + ttl);
+      if (counter.hits.length > limit) counter.blockedUntil = now + (blockDuration > 0 ? blockDuration : ttl);
+    }
+    const seconds = (ms: number) => Math.max(0, Math.ceil((ms - now) / 1000));
+    return Promise.resolve({
+      totalHits: counter.hits.length,
+      timeToExpire: seconds(counter.hits[0] ?? now),
+      isBlocked: counter.blockedUntil > now,
+      timeToBlockExpire: seconds(counter.blockedUntil),
+    });
+  }
+
+  secondsBlocked(key: string): Promise<number> {
+    const blockedUntil = this.counters.get(key)?.blockedUntil ?? 0;
+    return Promise.resolve(Math.max(0, Math.ceil((blockedUntil - Date.now()) / 1000)));
+  }
+
+  /** Drops idle counters at most once a minute, so memory stays bounded by recent traffic. */
+  private sweep(now: number): void {
+    if (now - this.lastSweep < 60_000) return;
+    this.lastSweep = now;
+    for (const [key, counter] of this.counters) {
+      if (counter.blockedUntil <= now && counter.hits.every((expiry) => expiry <= now)) this.counters.delete(key);
+    }
+  }
+}
+
+/**
+ * Counters live in this process. With several API instances each counts on its own, so the
+ * effective limit is per instance; a Redis-backed AuthThrottleStorage for REDIS_URL is planned
+ * (same interface, plus `secondsBlocked`).
+ */
+export function createAuthThrottleStorage(config: AppConfig): AuthThrottleStorage {
+  if (config.redisUrl) {
+    new Logger('AuthThrottle').warn(
+      'REDIS_URL is set, but login throttling still counts in-process (the Redis storage is not written yet).',
+    );
+  }
+  return new InProcessThrottleStorage();
+}
+
+function key(kind: string, value: string): string {
+  return crypto.createHash('sha256').update(`${kind}:${value}`).digest('hex');
+}
+
+function rateLimited(seconds: number, message: string): AppError {
+  const retryAfter = Math.max(1, seconds);
+  return new AppError(HttpStatus.TOO_MANY_REQUESTS, 'RATE_LIMITED', message, { 'Retry-After': String(retryAfter) });
+}
+
+const TOO_MANY_LOGINS = 'Too many failed login attempts. Please wait a few minutes and try again.';
+const TOO_MANY_MAILS = 'Too many requests for this email address. Please wait a few minutes and try again.';
+
+/** Login and account-mail throttling (429 RATE_LIMITED with Retry-After in seconds). */
+@Injectable()
+export class AuthThrottle {
+  constructor(@Inject(AUTH_THROTTLE_STORAGE) private readonly storage: AuthThrottleStorage) {}
+
+  /** Refuses a login attempt for an e-mail or IP that has failed too often lately. */
+  async assertLoginAllowed(email: string, ip: string): Promise<void> {
+    const seconds = Math.max(
+      await this.storage.secondsBlocked(key('login-email', email)),
+      await this.storage.secondsBlocked(key('login-ip', ip)),
+    );
+    if (seconds > 0) throw rateLimited(seconds, TOO_MANY_LOGINS);
+  }
+
+  /** Counts one failed login against the e-mail and the IP. */
+  async recordLoginFailure(email: string, ip: string): Promise<void> {
+    const { perEmail, perIp } = LOGIN_FAILURE_LIMITS;
+    // The storage blocks once hits EXCEED the limit it is given, so `limit - 1` blocks at `limit`.
+    await this.storage.increment(
+      key('login-email', email),
+      perEmail.windowMs,
+      perEmail.limit - 1,
+      perEmail.windowMs,
+      'login-email',
+    );
+    await this.storage.increment(key('login-ip', ip), perIp.windowMs, perIp.limit - 1, perIp.windowMs, 'login-ip');
+  }
+
+  /** Counts a signup or forgot-password request for an address; refuses past the limit. */
+  async hitAccountMail(email: string): Promise<void> {
+    const { limit, windowMs } = ACCOUNT_MAIL_LIMIT;
+    const record = await this.storage.increment(key('account-mail', email), windowMs, limit, windowMs, 'account-mail');
+    if (record.isBlocked) throw rateLimited(record.timeToBlockExpire, TOO_MANY_MAILS);
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * The account mails. Each has a plain-text part (links on their own line, so any mail client can
+ * open them) and a small HTML part with the same words. Kept ASCII so the .eml stays readable.
+ */
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const PRODUCT = 'Botsmith';
+
+function escapeHtml(value: string): string {
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+}
+
+function layout(paragraphs: string[], action?: { label: string; url: string }, footer?: string): string {
+  const p = (text: string) => `<p style="margin:0 0 16px;font-size:15px;line-height:1.5;color:#1f2937">${text}</p>`;
+  const button = action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#059669;color:#ffffff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:600;display:inline-block">${escapeHtml(action.label)}</a></p>` +
+      p(`Or paste this link into your browser:<br><a href="${escapeHtml(action.url)}">${escapeHtml(action.url)}</a>`)
+    : '';
+  return [
+    '<!doctype html><html><body style="margin:0;padding:24px;background:#f3f4f6;font-family:Arial,Helvetica,sans-serif">',
+    '<div style="max-width:520px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px">',
+    `<p style="margin:0 0 24px;font-size:20px;font-weight:800;color:#047857">${PRODUCT}</p>`,
+    paragraphs.map((text) => p(escapeHtml(text))).join(''),
+    button,
+    footer ? `<p style="margin:24px 0 0;font-size:13px;color:#6b7280">${escapeHtml(footer)}</p>` : '',
+    '</div></body></html>',
+  ].join('');
+}
+
+export function verifyEmailMail(link: string): MailContent {
+  const intro = `Welcome to ${PRODUCT}! Please confirm your email address to finish creating your account.`;
+  const footer = 'This link works once and expires in 24 hours. If you did not sign up, you can ignore this email.';
+  return {
+    subject: `Verify your email for ${PRODUCT}`,
+    text: `${intro}\n\nConfirm your email:\n${link}\n\n${footer}\n`,
+    html: layout([intro], { label: 'Verify my email', url: link }, footer),
+  };
+}
+
+export function signupAttemptMail(loginUrl: string, forgotUrl: string): MailContent {
+  const intro = `Someone (perhaps you) tried to create a ${PRODUCT} account with this email address, but an account with this address already exists.`;
+  const footer = 'If this was not you, you can ignore this email: nothing about your account has changed.';
+  return {
+    subject: `Someone tried to sign up to ${PRODUCT} with your email`,
+    text: `${intro}\n\nLog in:\n${loginUrl}\n\nForgot your password? Reset it here:\n${forgotUrl}\n\n${footer}\n`,
+    html: layout([intro, `Forgot your password? Reset it at ${forgotUrl}`], { label: 'Log in', url: loginUrl }, footer),
+  };
+}
+
+export function passwordResetMail(link: string): MailContent {
+  const intro = `We received a request to reset the password of your ${PRODUCT} account.`;
+  const footer =
+    'This link works once and expires in 1 hour. If you did not ask for a reset, you can ignore this email: your password stays the same.';
+  return {
+    subject: `Reset your ${PRODUCT} password`,
+    text: `${intro}\n\nChoose a new password:\n${link}\n\n${footer}\n`,
+    html: layout([intro], { label: 'Reset my password', url: link }, footer),
+  };
+}

@@ -1,0 +1,33 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Logger } from '@nestjs/common';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { MailMessage, MailPort } from './mail.port.js';
+
+/**
+ * Embedded default (no SMTP_URL): each mail is built as a real RFC 822 message by nodemailer and
+ * written to DATA_DIR/outbox/<time>-<random>.eml, and its link is logged, so someone trying the
+ * product on a fresh machine can still verify an account or reset a password.
+ */
+export class OutboxMailAdapter implements MailPort {
+  readonly kind = 'outbox' as const;
+  private readonly logger = new Logger('Mail');
+  private readonly builder: Transporter;
+
+  constructor(
+    readonly outboxDir: string,
+    private readonly from: string,
+  ) {
+    this.builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  }
+
+  async send({ to, subject, text, html, link }: MailMessage): Promise<void> {
+    const info = (await this.builder.sendMail({ from: this.from, to, subject, text, html })) as { message: Buffer };
+    await fs.mkdir(this.outboxDir, { recursive: true });
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const file = path.join(this.outboxDir, `${stamp}-${crypto.randomBytes(4).toString('hex')}.eml`);
+    await fs.writeFile(file, info.message, { mode: 0o600 });
+    this.logger.log(`Mail "${subject}" to ${to} written to ${file}${link ? `; link: ${link}` : ''}`);
+  }
+}
