@@ -8,8 +8,11 @@ import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import type { DatabaseTarget } from './database/database.options.js';
 import { AuthModule } from './modules/auth/auth.module.js';
+import { BotsModule } from './modules/bots/bots.module.js';
+import { CategoriesModule } from './modules/categories/categories.module.js';
 import { BillingModule } from './modules/billing/billing.module.js';
 import { HealthModule } from './modules/health/health.module.js';
+import { UploadsModule } from './modules/uploads/uploads.module.js';
 import { UsageModule } from './modules/usage/usage.module.js';
 import { UsersModule } from './modules/users/users.module.js';
 
@@ -29,6 +32,9 @@ export class AppModule {
         HealthModule,
         UsersModule,
         AuthModule,
+        CategoriesModule,
+        BotsModule,
+        UploadsModule,
         UsageModule,
         BillingModule,
       ],

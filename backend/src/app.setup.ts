@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
 import { AppModule } from './app.module.js';
 import { configureSessions } from './modules/auth/sessions.js';
+import { mountUploads } from './modules/uploads/file-serving.js';
 import { mountTestCheckoutPage } from './modules/billing/test-mode/test-checkout.page.js';
 import { requestLogger } from './common/request-logger.middleware.js';
 import type { AppConfig } from './config/config.js';
@@ -63,6 +64,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   app.useBodyParser('json', { limit: '256kb' });
   configureSessions(app, config);
   mountTestCheckoutPage(app);
+  mountUploads(app.getHttpAdapter().getInstance(), app);
   mountStaticSite(app.getHttpAdapter().getInstance(), config.staticRoots);
   return app;
 }

@@ -155,3 +155,26 @@ export const BOT_DEFAULTS = {
 /** The demo bot on the landing page is bot 1, owned by the system account. */
 export const DEMO_BOT_ID = 1;
 export const SYSTEM_ACCOUNT_EMAIL = 'system@botsmith.internal';
+
+/** Bounds of the bot fields the dashboard edits (brief section 5), sized to their columns. */
+export const BOT_TEXT_LIMITS = {
+  name: 100,
+  customGreeting: 1000,
+  prompt: 20_000,
+  bannerDisclaimer: 300,
+  placeholderText: 120,
+  allowedDomain: 253,
+  bubbleIcon: 500,
+} as const;
+export const CATEGORY_NAME_MAX = 100;
+/** Whole dollars; 0 means no limit. The cap only keeps the value inside a 32-bit column. */
+export const USAGE_LIMIT_DOLLARS_MAX = 1_000_000;
+/** Corner radii: `0`, or a number with px (0-999) or % (0-100). */
+export const RADIUS_PX_MAX = 999;
+export const RADIUS_PERCENT_MAX = 100;
+
+/** Reference documents are split into passages of about this many characters for retrieval. */
+export const DOCUMENT_CHUNK_CHARS = { min: 800, max: 1200 } as const;
+/** Beyond this, a document's text is not indexed (a 10 MB PDF rarely has more; it bounds work and rows). */
+export const DOCUMENT_MAX_PAGES = 2000;
+export const DOCUMENT_MAX_TEXT_CHARS = 5_000_000;

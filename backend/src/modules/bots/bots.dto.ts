@@ -1,0 +1,247 @@
+import { Transform } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsNumber,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateBy,
+  ValidateIf,
+  type ValidationOptions,
+} from 'class-validator';
+import {
+  ANIMATIONS,
+  BOT_TEXT_LIMITS,
+  MAX_TOKENS_RANGE,
+  MODEL_TIERS,
+  TEMPERATURE_RANGE,
+  USAGE_LIMIT_DOLLARS_MAX,
+  WIDGET_POSITIONS,
+  type Animation,
+  type ModelTier,
+  type WidgetPosition,
+} from '../../common/constants.js';
+import type { DocumentResponse } from '../uploads/documents.service.js';
+import { normaliseAllowedDomain, normaliseGradient, normaliseRadius } from './style-values.js';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+/** A field that may be left out, but not sent as null (the column is NOT NULL). */
+const present = ValidateIf((_object: object, value: unknown) => value !== undefined);
+
+function IsGradient(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isGradient',
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && normaliseGradient(value) !== null,
+        defaultMessage: (args) =>
+          `Invalid ${args?.property}: use linear-gradient(<direction>, <colour>, <colour>) with a direction of to right, to bottom, 135deg, to left or to top and two 3- or 6-digit hex colours, e.g. linear-gradient(to right, #2ecc71, #27ae60)`,
+      },
+    },
+    options,
+  );
+}
+
+function IsRadius(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isRadius',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && normaliseRadius(value) !== null,
+      defaultMessage: (args) =>
+        `Invalid ${args?.property}: use 0 or a size such as 12px (up to 999px) or 50% (up to 100%)`,
+    },
+  });
+}
+
+function IsAllowedDomain(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isAllowedDomain',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && normaliseAllowedDomain(value) !== null,
+      defaultMessage: () =>
+        'Invalid allowedDomain: use a bare host name such as example.com, without http://, a path or a port (or leave it empty for any site)',
+    },
+  });
+}
+
+export class CreateBotDto {
+  @Transform(trim)
+  @MaxLength(BOT_TEXT_LIMITS.name, { message: `Bot name must be at most ${BOT_TEXT_LIMITS.name} characters.` })
+  @IsNotEmpty({ message: 'Bot name is required.' })
+  @IsString({ message: 'Bot name is required.' })
+  botName!: string;
+}
+
+/**
+ * PUT /api/bots/:id: any subset of the edit-bot tabs' field groups (brief section 7). Every field
+ * is checked here so a bad one is 400 naming it; the service saves all of them in one UPDATE.
+ * class-validator runs the decorator nearest the property first, so the type check sits last.
+ */
+export class UpdateBotDto {
+  // Details
+  @present
+  @Transform(trim)
+  @MaxLength(BOT_TEXT_LIMITS.name, { message: `Bot name must be at most ${BOT_TEXT_LIMITS.name} characters.` })
+  @IsNotEmpty({ message: 'Bot name is required.' })
+  @IsString({ message: 'Bot name is required.' })
+  name?: string;
+
+  @present
+  @MaxLength(BOT_TEXT_LIMITS.customGreeting, {
+    message: `Invalid customGreeting: must be at most ${BOT_TEXT_LIMITS.customGreeting} characters`,
+  })
+  @IsString({ message: 'Invalid customGreeting: must be text' })
+  customGreeting?: string;
+
+  @present
+  @IsIn(MODEL_TIERS, { message: `Invalid model: must be one of ${MODEL_TIERS.join(', ')}` })
+  model?: ModelTier;
+
+  @ValidateIf((_object: object, value: unknown) => value !== undefined && value !== null)
+  @Max(2_147_483_647, { message: 'Invalid categoryId: must be the id of one of your categories, or null' })
+  @Min(1, { message: 'Invalid categoryId: must be the id of one of your categories, or null' })
+  @IsInt({ message: 'Invalid categoryId: must be the id of one of your categories, or null' })
+  categoryId?: number | null;
+
+  @present
+  @IsAllowedDomain()
+  @MaxLength(BOT_TEXT_LIMITS.allowedDomain, {
+    message: `Invalid allowedDomain: must be at most ${BOT_TEXT_LIMITS.allowedDomain} characters`,
+  })
+  @IsString({ message: 'Invalid allowedDomain: must be text' })
+  allowedDomain?: string;
+
+  // Styling
+  @present @IsGradient() bubbleColor?: string;
+  @present @IsGradient() bubbleTextColor?: string;
+
+  @present
+  @Matches(/^$|^(https?:\/\/[^/\s]+)?\/uploads\/icons\/[\w.-]+$/, {
+    message: 'Invalid bubbleIcon: must be empty or the address of an icon uploaded for this bot',
+  })
+  @MaxLength(BOT_TEXT_LIMITS.bubbleIcon, {
+    message: `Invalid bubbleIcon: must be at most ${BOT_TEXT_LIMITS.bubbleIcon} characters`,
+  })
+  @IsString({ message: 'Invalid bubbleIcon: must be text' })
+  bubbleIcon?: string;
+
+  @present @IsRadius() bubbleBorderRadius?: string;
+  @present @IsRadius() chatWindowBorderRadius?: string;
+  @present @IsGradient() bannerColor?: string;
+  @present @IsGradient() sendButtonColor?: string;
+  @present @IsGradient() sendArrowColor?: string;
+  @present @IsGradient() bannerTextColor?: string;
+
+  @present
+  @MaxLength(BOT_TEXT_LIMITS.bannerDisclaimer, {
+    message: `Invalid bannerDisclaimer: must be at most ${BOT_TEXT_LIMITS.bannerDisclaimer} characters`,
+  })
+  @IsString({ message: 'Invalid bannerDisclaimer: must be text' })
+  bannerDisclaimer?: string;
+
+  @present
+  @MaxLength(BOT_TEXT_LIMITS.placeholderText, {
+    message: `Invalid placeholderText: must be at most ${BOT_TEXT_LIMITS.placeholderText} characters`,
+  })
+  @IsString({ message: 'Invalid placeholderText: must be text' })
+  placeholderText?: string;
+
+  @present @IsGradient() placeholderTextColor?: string;
+  @present @IsGradient() widgetBubbleColor?: string;
+  @present @IsGradient() assistantBubbleColor?: string;
+  @present @IsGradient() assistantBubbleTextColor?: string;
+  @present @IsGradient() widgetBackgroundColor?: string;
+
+  @present
+  @IsIn(ANIMATIONS, { message: `Invalid animation: must be one of ${ANIMATIONS.join(', ')}` })
+  animation?: Animation;
+
+  @present
+  @IsIn(WIDGET_POSITIONS, { message: 'Invalid widgetPosition: must be left or right' })
+  widgetPosition?: WidgetPosition;
+
+  // Prompting
+  @present
+  @MaxLength(BOT_TEXT_LIMITS.prompt, {
+    message: `Invalid prompt: must be at most ${BOT_TEXT_LIMITS.prompt} characters`,
+  })
+  @IsString({ message: 'Invalid prompt: must be text' })
+  prompt?: string;
+
+  @present
+  @Max(MAX_TOKENS_RANGE.max, {
+    message: `Invalid maxTokens: must be a whole number from ${MAX_TOKENS_RANGE.min} to ${MAX_TOKENS_RANGE.max}`,
+  })
+  @Min(MAX_TOKENS_RANGE.min, {
+    message: `Invalid maxTokens: must be a whole number from ${MAX_TOKENS_RANGE.min} to ${MAX_TOKENS_RANGE.max}`,
+  })
+  @IsInt({
+    message: `Invalid maxTokens: must be a whole number from ${MAX_TOKENS_RANGE.min} to ${MAX_TOKENS_RANGE.max}`,
+  })
+  maxTokens?: number;
+
+  @present
+  @Max(TEMPERATURE_RANGE.max, {
+    message: `Invalid temperature: must be a number from ${TEMPERATURE_RANGE.min} to ${TEMPERATURE_RANGE.max}`,
+  })
+  @Min(TEMPERATURE_RANGE.min, {
+    message: `Invalid temperature: must be a number from ${TEMPERATURE_RANGE.min} to ${TEMPERATURE_RANGE.max}`,
+  })
+  @IsNumber(
+    { allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 },
+    { message: `Invalid temperature: must be a number from ${TEMPERATURE_RANGE.min} to ${TEMPERATURE_RANGE.max}` },
+  )
+  temperature?: number;
+
+  // Usage: whole dollars; empty (the brief's "empty is saved as 0") or null is 0.
+  @Transform(({ value }: { value: unknown }) => {
+    if (value === null || value === '') return 0;
+    if (typeof value === 'string' && /^\d{1,9}$/.test(value.trim())) return Number(value.trim());
+    return value;
+  })
+  @present
+  @Max(USAGE_LIMIT_DOLLARS_MAX, { message: `Invalid usageLimitDollars: must be at most ${USAGE_LIMIT_DOLLARS_MAX}` })
+  @Min(0, { message: 'Invalid usageLimitDollars: must be a whole number of dollars, 0 or more' })
+  @IsInt({ message: 'Invalid usageLimitDollars: must be a whole number of dollars, 0 or more' })
+  usageLimitDollars?: number;
+}
+
+/** Every field of the brief's Bot (section 3), as its owner sees it. */
+export interface BotResponse {
+  id: number;
+  name: string;
+  apiKey: string;
+  prompt: string;
+  customGreeting: string;
+  model: ModelTier;
+  categoryId: number | null;
+  allowedDomain: string;
+  document: DocumentResponse | null;
+  bubbleIcon: string;
+  bubbleColor: string;
+  bubbleTextColor: string;
+  bubbleBorderRadius: string;
+  chatWindowBorderRadius: string;
+  bannerColor: string;
+  bannerTextColor: string;
+  bannerDisclaimer: string;
+  placeholderText: string;
+  placeholderTextColor: string;
+  sendButtonColor: string;
+  /** The same value as sendButtonColor: the brief says the widget reads this name. */
+  sendButtonColor1: string;
+  sendArrowColor: string;
+  widgetBubbleColor: string;
+  assistantBubbleColor: string;
+  assistantBubbleTextColor: string;
+  widgetBackgroundColor: string;
+  animation: Animation;
+  widgetPosition: WidgetPosition;
+  maxTokens: number;
+  temperature: number;
+  usageLimitDollars: number;
+}

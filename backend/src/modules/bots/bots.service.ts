@@ -1,0 +1,250 @@
+import crypto from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { AppError } from '../../common/app-error.js';
+import { BOT_DEFAULTS } from '../../common/constants.js';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { CategoriesService } from '../categories/categories.service.js';
+import { DocumentsService, type DocumentResponse } from '../uploads/documents.service.js';
+import { FILE_STORAGE, type FileStorage } from '../uploads/storage/file-storage.js';
+import { iconKeyFromUrl } from '../uploads/storage/file-urls.js';
+import type { BotEntity } from './bot.entity.js';
+import type { BotResponse, UpdateBotDto } from './bots.dto.js';
+import { BotsRepository, type BotChanges } from './bots.repository.js';
+import { normaliseAllowedDomain, normaliseGradient, normaliseRadius } from './style-values.js';
+
+const GRADIENT_FIELDS = [
+  'bubbleColor',
+  'bubbleTextColor',
+  'bannerColor',
+  'bannerTextColor',
+  'placeholderTextColor',
+  'sendButtonColor',
+  'sendArrowColor',
+  'widgetBubbleColor',
+  'assistantBubbleColor',
+  'assistantBubbleTextColor',
+  'widgetBackgroundColor',
+] as const;
+
+const PLAIN_FIELDS = [
+  'name',
+  'customGreeting',
+  'model',
+  'categoryId',
+  'bannerDisclaimer',
+  'placeholderText',
+  'animation',
+  'widgetPosition',
+  'prompt',
+  'maxTokens',
+  'temperature',
+  'usageLimitDollars',
+] as const;
+
+/** The bot's API key: 32 random bytes, base64url (43 characters). */
+export function newApiKey(): string {
+  return crypto.randomBytes(32).toString('base64url');
+}
+
+@Injectable()
+export class BotsService {
+  private readonly logger = new Logger(BotsService.name);
+
+  constructor(
+    private readonly bots: BotsRepository,
+    private readonly categories: CategoriesService,
+    private readonly documents: DocumentsService,
+    @Inject(FILE_STORAGE) private readonly storage: FileStorage,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async list(ownerId: number): Promise<BotResponse[]> {
+    const bots = await this.bots.listOwned(ownerId);
+    const documents = await this.documents.responsesForBots(bots.map((bot) => bot.id));
+    return bots.map((bot) => this.toResponse(bot, documents.get(bot.id) ?? null));
+  }
+
+  /** A new bot with every default of the brief's section 9. `name` arrives trimmed and non-empty. */
+  async create(ownerId: number, name: string): Promise<{ id: number; name: string }> {
+    const bot = await this.bots.create({ ...BOT_DEFAULTS, ownerId, categoryId: null, name, apiKey: newApiKey() });
+    return { id: bot.id, name: bot.name };
+  }
+
+  async get(ownerId: number, id: number): Promise<BotResponse> {
+    const bot = await this.bots.findOwned(ownerId, id);
+    if (!bot) throw this.notFound();
+    return this.withDocument(bot);
+  }
+
+  /**
+   * Saves any subset of the tabs' fields in one UPDATE inside one transaction: either every
+   * field is saved or none. The DTO has checked each field's shape; here values are normalised
+   * and the rules that need the database are applied (own category, own icon).
+   */
+  async update(ownerId: number, id: number, dto: UpdateBotDto): Promise<BotResponse> {
+    const { bot, replacedIcon } = await this.bots.transaction(async (manager) => {
+      const current = await this.bots.findOwnedForUpdate(manager, ownerId, id);
+      if (!current) throw this.notFound();
+      const changes = this.changesFrom(dto, current);
+      if (changes.categoryId !== undefined && changes.categoryId !== null) {
+        await this.categories.assertOwnedForUpdate(manager, ownerId, changes.categoryId);
+      }
+      if (Object.keys(changes).length > 0) await this.bots.update(manager, ownerId, id, changes);
+      const saved = (await this.bots.findOwned(ownerId, id, manager))!;
+      const iconChanged = changes.bubbleIcon !== undefined && changes.bubbleIcon !== current.bubbleIcon;
+      return { bot: saved, replacedIcon: iconChanged ? current.bubbleIcon : null };
+    });
+    if (replacedIcon) await this.removeIconFile(replacedIcon);
+    return this.withDocument(bot);
+  }
+
+  /** Deletes the bot, its document and passages (cascade) and its stored files. Logs and usage stay. */
+  async delete(ownerId: number, id: number): Promise<void> {
+    const files = await this.bots.transaction(async (manager) => {
+      const bot = await this.bots.findOwnedForUpdate(manager, ownerId, id);
+      if (!bot) throw this.notFound();
+      const document = await this.documents.findForBot(id, manager);
+      await this.bots.deleteOwned(manager, ownerId, id);
+      return { icon: bot.bubbleIcon, documentKey: document?.storageKey ?? null };
+    });
+    if (files.icon) await this.removeIconFile(files.icon);
+    if (files.documentKey) await this.removeFile(files.documentKey);
+  }
+
+  /**
+   * For account deletion: every bot (with documents and passages), every category and every
+   * stored file of the owner. Rows go in one transaction; files after it commits.
+   */
+  async deleteAllOwnedBy(ownerId: number): Promise<{ bots: number; categories: number }> {
+    const result = await this.bots.transaction(async (manager) => {
+      const icons = await this.bots.listOwnedIcons(manager, ownerId);
+      const documentKeys = await this.documents.storageKeysOfOwner(ownerId, manager);
+      const bots = await this.bots.deleteAllOwned(manager, ownerId);
+      const categories = await this.categories.deleteAllOwnedBy(manager, ownerId);
+      return { icons, documentKeys, counts: { bots, categories } };
+    });
+    for (const icon of result.icons) await this.removeIconFile(icon);
+    for (const key of result.documentKeys) await this.removeFile(key);
+    return result.counts;
+  }
+
+  /** 404 unless `botId` is one of the owner's bots. */
+  async assertOwned(ownerId: number, botId: number): Promise<void> {
+    if (!(await this.bots.findOwned(ownerId, botId))) throw this.notFound();
+  }
+
+  /**
+   * Runs `work` in one transaction holding the lock on the owner's bot row (404 when it is not
+   * theirs), e.g. to replace its document while no update or deletion of the bot interleaves.
+   */
+  withLockedBot<T>(ownerId: number, botId: number, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.bots.transaction(async (manager) => {
+      if (!(await this.bots.findOwnedForUpdate(manager, ownerId, botId))) throw this.notFound();
+      return work(manager);
+    });
+  }
+
+  /**
+   * Points the bot at a freshly stored icon and removes the file of the one it replaces.
+   * Throws 404 (and the caller removes the new file) when the bot is gone or not the owner's.
+   */
+  async setIcon(ownerId: number, botId: number, fileUrl: string): Promise<void> {
+    const previous = await this.bots.transaction(async (manager) => {
+      const bot = await this.bots.findOwnedForUpdate(manager, ownerId, botId);
+      if (!bot) throw this.notFound();
+      await this.bots.update(manager, ownerId, botId, { bubbleIcon: fileUrl });
+      return bot.bubbleIcon;
+    });
+    if (previous && previous !== fileUrl) await this.removeIconFile(previous);
+  }
+
+  private changesFrom(dto: UpdateBotDto, current: BotEntity): BotChanges {
+    const changes: BotChanges = {};
+    const assign = <K extends keyof BotChanges>(key: K, value: BotChanges[K]) => {
+      changes[key] = value;
+    };
+    for (const field of PLAIN_FIELDS) {
+      if (dto[field] !== undefined) assign(field, dto[field]);
+    }
+    for (const field of GRADIENT_FIELDS) {
+      if (dto[field] !== undefined) assign(field, normaliseGradient(dto[field])!);
+    }
+    if (dto.bubbleBorderRadius !== undefined) assign('bubbleBorderRadius', normaliseRadius(dto.bubbleBorderRadius)!);
+    if (dto.chatWindowBorderRadius !== undefined) {
+      assign('chatWindowBorderRadius', normaliseRadius(dto.chatWindowBorderRadius)!);
+    }
+    if (dto.allowedDomain !== undefined) assign('allowedDomain', normaliseAllowedDomain(dto.allowedDomain)!);
+    if (dto.bubbleIcon !== undefined) {
+      // A new icon arrives through POST /api/upload/icon; here it can only be kept or removed,
+      // so every stored icon belongs to exactly one bot.
+      if (dto.bubbleIcon !== '' && dto.bubbleIcon !== current.bubbleIcon) {
+        throw AppError.badRequest(
+          "Invalid bubbleIcon: it can only be emptied or kept as this bot's current icon. Upload an image to change it.",
+          'VALIDATION_FAILED',
+        );
+      }
+      assign('bubbleIcon', dto.bubbleIcon);
+    }
+    return changes;
+  }
+
+  private async withDocument(bot: BotEntity): Promise<BotResponse> {
+    const document = await this.documents.findForBot(bot.id);
+    return this.toResponse(bot, document ? this.documents.toResponse(document) : null);
+  }
+
+  private async removeIconFile(url: string): Promise<void> {
+    const key = iconKeyFromUrl(this.config, url);
+    if (key) await this.removeFile(key);
+  }
+
+  /** A file that cannot be removed is logged, never an error for the owner: the rows are gone. */
+  private async removeFile(key: string): Promise<void> {
+    try {
+      await this.storage.delete(key);
+    } catch (error) {
+      this.logger.warn(`Could not remove stored file ${key}: ${(error as Error).message}`);
+    }
+  }
+
+  private notFound(): AppError {
+    return AppError.notFound('Bot not found.', 'BOT_NOT_FOUND');
+  }
+
+  toResponse(bot: BotEntity, document: DocumentResponse | null): BotResponse {
+    return {
+      id: bot.id,
+      name: bot.name,
+      apiKey: bot.apiKey,
+      prompt: bot.prompt,
+      customGreeting: bot.customGreeting,
+      model: bot.model,
+      categoryId: bot.categoryId,
+      allowedDomain: bot.allowedDomain,
+      document,
+      bubbleIcon: bot.bubbleIcon,
+      bubbleColor: bot.bubbleColor,
+      bubbleTextColor: bot.bubbleTextColor,
+      bubbleBorderRadius: bot.bubbleBorderRadius,
+      chatWindowBorderRadius: bot.chatWindowBorderRadius,
+      bannerColor: bot.bannerColor,
+      bannerTextColor: bot.bannerTextColor,
+      bannerDisclaimer: bot.bannerDisclaimer,
+      placeholderText: bot.placeholderText,
+      placeholderTextColor: bot.placeholderTextColor,
+      sendButtonColor: bot.sendButtonColor,
+      sendButtonColor1: bot.sendButtonColor,
+      sendArrowColor: bot.sendArrowColor,
+      widgetBubbleColor: bot.widgetBubbleColor,
+      assistantBubbleColor: bot.assistantBubbleColor,
+      assistantBubbleTextColor: bot.assistantBubbleTextColor,
+      widgetBackgroundColor: bot.widgetBackgroundColor,
+      animation: bot.animation,
+      widgetPosition: bot.widgetPosition,
+      maxTokens: bot.maxTokens,
+      temperature: Math.round(bot.temperature * 100) / 100,
+      usageLimitDollars: bot.usageLimitDollars,
+    };
+  }
+}

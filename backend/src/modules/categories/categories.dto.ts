@@ -1,0 +1,16 @@
+import { Transform } from 'class-transformer';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { CATEGORY_NAME_MAX } from '../../common/constants.js';
+
+export class CreateCategoryDto {
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
+  @MaxLength(CATEGORY_NAME_MAX, { message: `Category name must be at most ${CATEGORY_NAME_MAX} characters.` })
+  @IsNotEmpty({ message: 'Category name is required.' })
+  @IsString({ message: 'Category name is required.' })
+  name!: string;
+}
+
+export interface CategoryResponse {
+  id: number;
+  name: string;
+}
