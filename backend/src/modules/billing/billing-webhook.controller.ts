@@ -2,6 +2,7 @@ import { Controller, Headers, HttpCode, HttpStatus, Inject, Post, Req, type RawB
 import type { Request } from 'express';
 import { AppError } from '../../common/app-error.js';
 import { Public } from '../../common/public.decorator.js';
+import { SkipOriginCheck } from '../../common/skip-origin-check.decorator.js';
 import { BillingEventsService } from './billing-events.service.js';
 import { PAYMENTS, WebhookSignatureError, type PaymentsPort } from './payments.port.js';
 
@@ -19,6 +20,7 @@ export class BillingWebhookController {
   ) {}
 
   @Public()
+  @SkipOriginCheck()
   @Post('webhook')
   @HttpCode(HttpStatus.OK)
   async receive(
