@@ -18,7 +18,10 @@ describe('sessions', () => {
 
   it('signs in with the right password and sets an HttpOnly, SameSite=Lax cookie', async () => {
     const user = await createUser(t);
-    const response = await t.http().post('/api/auth/login').send({ email: user.email.toUpperCase(), password: TEST_PASSWORD });
+    const response = await t
+      .http()
+      .post('/api/auth/login')
+      .send({ email: user.email.toUpperCase(), password: TEST_PASSWORD });
     expect(response.status).toBe(200);
     const cookie = sessionCookie(response.headers['set-cookie']);
     expect(cookie).toMatch(/HttpOnly/);
@@ -42,7 +45,10 @@ describe('sessions', () => {
   it('refuses a wrong password and an unknown e-mail with the same 401', async () => {
     const user = await createUser(t);
     const wrong = await t.http().post('/api/auth/login').send({ email: user.email, password: 'Wrong!pass1' });
-    const unknown = await t.http().post('/api/auth/login').send({ email: 'nobody@example.com', password: 'Wrong!pass1' });
+    const unknown = await t
+      .http()
+      .post('/api/auth/login')
+      .send({ email: 'nobody@example.com', password: 'Wrong!pass1' });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body).toEqual(unknown.body);
