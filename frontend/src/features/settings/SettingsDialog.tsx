@@ -1,11 +1,16 @@
+import CloseIcon from '@mui/icons-material/Close';
 import Box from '@mui/material/Box';
 import Dialog from '@mui/material/Dialog';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import IconButton from '@mui/material/IconButton';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import Typography from '@mui/material/Typography';
 import { useState } from 'react';
+import { AccountTab } from './AccountTab';
+import { DeleteAccountTab } from './DeleteAccountTab';
+import { LogsTab } from './LogsTab';
+import { UsageTab } from './UsageTab';
 
 export interface SettingsDialogProps {
   open: boolean;
@@ -14,22 +19,64 @@ export interface SettingsDialogProps {
   email: string;
 }
 
-type SettingsTab = 'account' | 'usage' | 'logs' | 'delete';
+export type SettingsTab = 'account' | 'usage' | 'logs' | 'delete';
 
-/** The settings modal: Account, Usage, Logs, Delete (default Account). Being built out in issue 8. */
+const TABS: Array<{ value: SettingsTab; label: string }> = [
+  { value: 'account', label: 'Account' },
+  { value: 'usage', label: 'Usage' },
+  { value: 'logs', label: 'Logs' },
+  { value: 'delete', label: 'Delete' },
+];
+
+/**
+ * The settings modal (brief section 2): Account, Usage, Logs, Delete; opens on Account. A tab's
+ * data is fetched when the tab is shown, so reopening the modal shows fresh figures.
+ */
 export function SettingsDialog({ open, onClose, email }: SettingsDialogProps) {
   const [tab, setTab] = useState<SettingsTab>('account');
+
   return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth="md">
-      <DialogTitle>Settings</DialogTitle>
-      <DialogContent>
-        <Tabs value={tab} onChange={(_, value: SettingsTab) => setTab(value)} aria-label="Settings">
-          <Tab value="account" label="Account" />
-          <Tab value="usage" label="Usage" />
-          <Tab value="logs" label="Logs" />
-          <Tab value="delete" label="Delete" />
+    <Dialog
+      open={open}
+      onClose={onClose}
+      fullWidth
+      maxWidth="md"
+      aria-labelledby="settings-dialog-title"
+      // The next opening starts on Account again.
+      slotProps={{ transition: { onExited: () => setTab('account') } }}
+    >
+      <DialogTitle id="settings-dialog-title" sx={{ pr: 6 }}>
+        Settings
+        <IconButton aria-label="Close settings" onClick={onClose} sx={{ position: 'absolute', right: 12, top: 12 }}>
+          <CloseIcon />
+        </IconButton>
+      </DialogTitle>
+      <Box sx={{ borderBottom: 1, borderColor: 'divider', px: 3 }}>
+        <Tabs
+          value={tab}
+          onChange={(_, value: SettingsTab) => setTab(value)}
+          aria-label="Settings sections"
+          variant="scrollable"
+          allowScrollButtonsMobile
+        >
+          {TABS.map(({ value, label }) => (
+            <Tab
+              key={value}
+              value={value}
+              label={label}
+              id={`settings-tab-${value}`}
+              aria-controls={`settings-panel-${value}`}
+            />
+          ))}
         </Tabs>
-        <Box sx={{ pt: 3 }}>{tab === 'account' && <Typography>{email}</Typography>}</Box>
+      </Box>
+      <DialogContent>
+        <Box role="tabpanel" id={`settings-panel-${tab}`} aria-labelledby={`settings-tab-${tab}`} sx={{ pt: 1 }}>
+          {tab === 'account' && <AccountTab email={email} />}
+          {tab === 'usage' && <UsageTab />}
+          {tab === 'logs' && <LogsTab />}
+          {tab === 'delete' && <DeleteAccountTab />}
+        </Box>
       </DialogContent>
     </Dialog>
   );

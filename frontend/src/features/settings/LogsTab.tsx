@@ -1,0 +1,86 @@
+import Button from '@mui/material/Button';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useSnackbar } from 'notistack';
+import { useEffect, useState } from 'react';
+import { usageApi } from '../../api';
+
+/** `user_logs_{YYYY-MM-DD}_{HH-mm-ss}.xlsx` (UTC), used when the server did not name the file. */
+export function defaultLogsFileName(now: Date = new Date()): string {
+  const iso = now.toISOString();
+  return `user_logs_${iso.slice(0, 10)}_${iso.slice(11, 19).replaceAll(':', '-')}.xlsx`;
+}
+
+/** Hands a downloaded file to the browser's "save" flow. */
+export function saveFile(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.rel = 'noopener';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // Give the browser time to start the download before the blob is released.
+  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Settings > Logs: every conversation of every bot as an Excel file, when there is at least one message. */
+export function LogsTab() {
+  const { enqueueSnackbar } = useSnackbar();
+  const [logsAvailable, setLogsAvailable] = useState<boolean | null>(null);
+  const [downloading, setDownloading] = useState(false);
+
+  useEffect(() => {
+    let active = true;
+    usageApi.getUserUsage().then(
+      (usage) => {
+        if (active) setLogsAvailable(usage.logsAvailable);
+      },
+      () => {
+        if (!active) return;
+        setLogsAvailable(false);
+        enqueueSnackbar('Error fetching usage info.', { variant: 'error' });
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [enqueueSnackbar]);
+
+  const download = async () => {
+    setDownloading(true);
+    try {
+      const { blob, fileName } = await usageApi.downloadLogs();
+      saveFile(blob, fileName ?? defaultLogsFileName());
+    } catch {
+      enqueueSnackbar('Error downloading logs.', { variant: 'error' });
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  return (
+    <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
+      <Typography color="text.secondary">
+        Download every conversation of all your bots as an Excel file: one row per message (time in UTC, bot,
+        conversation, role, text, model, tokens and cost), with a summary per bot.
+      </Typography>
+      {logsAvailable === null ? (
+        <Skeleton width={160} height={44} aria-label="Checking for logs" />
+      ) : (
+        <>
+          <Button variant="contained" onClick={() => void download()} disabled={!logsAvailable || downloading}>
+            {downloading ? 'Preparing…' : 'Download Logs'}
+          </Button>
+          {!logsAvailable && (
+            <Typography variant="body2" color="text.secondary">
+              No logs yet: they appear after your bots' first conversation.
+            </Typography>
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,153 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../api/client';
+import { history, renderWithApp, stubResizeObserver } from '../../test/usageTestUtils';
+import { defaultLogsFileName } from './LogsTab';
+import { SettingsDialog } from './SettingsDialog';
+
+const api = vi.hoisted(() => ({
+  usageApi: { getUserUsage: vi.fn(), getUserUsageHistory: vi.fn(), downloadLogs: vi.fn() },
+  billingApi: { getSubscription: vi.fn() },
+  authApi: { logout: vi.fn(), deleteAccount: vi.fn() },
+}));
+vi.mock('../../api', () => api);
+
+const failure = () => Promise.reject(new ApiError(500, 'INTERNAL_ERROR', 'boom', true));
+
+function renderDialog() {
+  return renderWithApp(<SettingsDialog open onClose={vi.fn()} email="owner@example.com" />);
+}
+
+describe('SettingsDialog', () => {
+  beforeEach(() => {
+    stubResizeObserver();
+    api.usageApi.getUserUsage.mockResolvedValue({
+      usageCents: 123,
+      monthlyUsageCents: 123,
+      creditsCents: 450,
+      logsAvailable: true,
+    });
+    api.usageApi.getUserUsageHistory.mockResolvedValue(history());
+    api.billingApi.getSubscription.mockResolvedValue({
+      status: 'active',
+      currentPeriodStart: '2026-11-03T00:00:00.000Z',
+      currentPeriodEnd: '2026-12-03T00:00:00.000Z',
+      creditsCents: 450,
+    });
+    api.authApi.logout.mockResolvedValue({});
+    api.authApi.deleteAccount.mockResolvedValue({});
+  });
+
+  it('opens on the Account tab with the e-mail, among four tabs', () => {
+    renderDialog();
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Account', 'Usage', 'Logs', 'Delete']);
+    expect(screen.getByRole('tab', { name: 'Account' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByText('owner@example.com')).toBeInTheDocument();
+  });
+
+  it('signs out through the API, then goes to /login', async () => {
+    const user = userEvent.setup();
+    const { router } = renderDialog();
+    await user.click(screen.getByRole('button', { name: 'Sign Out' }));
+    expect(api.authApi.logout).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+  });
+
+  it('shows usage in dollars with two decimals, the credits left, the period, the chart and the reset note', async () => {
+    const user = userEvent.setup();
+    renderDialog();
+    await user.click(screen.getByRole('tab', { name: 'Usage' }));
+    expect(await screen.findByTestId('settings-usage-dollars')).toHaveTextContent('$1.23');
+    expect(screen.getByTestId('settings-credits-dollars')).toHaveTextContent('$4.50');
+    expect(await screen.findByRole('figure', { name: 'Usage over the last 10 days' })).toBeInTheDocument();
+    expect(await screen.findByText(/Nov 3, 2026 – Dec 3, 2026/)).toBeInTheDocument();
+    expect(screen.getByText(/resets on the 3rd/)).toBeInTheDocument();
+    expect(screen.getByText(/delay may offset your bill slightly/)).toBeInTheDocument();
+  });
+
+  it('toasts the exact texts when usage, history or subscription cannot be fetched', async () => {
+    api.usageApi.getUserUsage.mockImplementation(failure);
+    api.usageApi.getUserUsageHistory.mockImplementation(failure);
+    api.billingApi.getSubscription.mockImplementation(failure);
+    const user = userEvent.setup();
+    renderDialog();
+    await user.click(screen.getByRole('tab', { name: 'Usage' }));
+    expect(await screen.findAllByText('Error fetching usage info.')).not.toHaveLength(0);
+    expect(await screen.findAllByText('Error fetching usage history.')).not.toHaveLength(0);
+    expect(await screen.findByText('Error fetching subscription details.')).toBeInTheDocument();
+  });
+
+  it('offers the logs download only when logs are available', async () => {
+    api.usageApi.getUserUsage.mockResolvedValue({
+      usageCents: 0,
+      monthlyUsageCents: 0,
+      creditsCents: 500,
+      logsAvailable: false,
+    });
+    const user = userEvent.setup();
+    renderDialog();
+    await user.click(screen.getByRole('tab', { name: 'Logs' }));
+    expect(await screen.findByRole('button', { name: 'Download Logs' })).toBeDisabled();
+    expect(api.usageApi.downloadLogs).not.toHaveBeenCalled();
+  });
+
+  it('saves the logs under the name the server gives', async () => {
+    const blob = new Blob(['xlsx'], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+    api.usageApi.downloadLogs.mockResolvedValue({ blob, fileName: 'user_logs_2026-11-22_10-11-12.xlsx' });
+    const createObjectURL = vi.fn(() => 'blob:logs');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
+    const clicked: HTMLAnchorElement[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this);
+    });
+    const user = userEvent.setup();
+    renderDialog();
+    await user.click(screen.getByRole('tab', { name: 'Logs' }));
+    const button = await screen.findByRole('button', { name: 'Download Logs' });
+    await waitFor(() => expect(button).toBeEnabled());
+    await user.click(button);
+    await waitFor(() => expect(clicked).toHaveLength(1));
+    expect(createObjectURL).toHaveBeenCalledWith(blob);
+    expect(clicked[0].download).toBe('user_logs_2026-11-22_10-11-12.xlsx');
+    expect(clicked[0].href).toBe('blob:logs');
+  });
+
+  it("toasts 'Error downloading logs.' when the download fails", async () => {
+    api.usageApi.downloadLogs.mockImplementation(failure);
+    const user = userEvent.setup();
+    renderDialog();
+    await user.click(screen.getByRole('tab', { name: 'Logs' }));
+    const button = await screen.findByRole('button', { name: 'Download Logs' });
+    await waitFor(() => expect(button).toBeEnabled());
+    await user.click(button);
+    expect(await screen.findByText('Error downloading logs.')).toBeInTheDocument();
+  });
+
+  it('names a file user_logs_{date}_{time}.xlsx (UTC) when the server does not', () => {
+    expect(defaultLogsFileName(new Date('2026-11-22T09:05:03.120Z'))).toBe('user_logs_2026-11-22_09-05-03.xlsx');
+  });
+
+  it('deletes the account only on the second click, then goes to /', async () => {
+    const user = userEvent.setup();
+    const { router } = renderDialog();
+    await user.click(screen.getByRole('tab', { name: 'Delete' }));
+    await user.click(screen.getByRole('button', { name: 'Delete My Account' }));
+    expect(api.authApi.deleteAccount).not.toHaveBeenCalled();
+    expect(router.state.location.pathname).toBe('/dashboard');
+    await user.click(screen.getByRole('button', { name: 'Confirm Delete My Account' }));
+    expect(api.authApi.deleteAccount).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+
+  it("stays put and toasts 'Error deleting account.' when deleting fails", async () => {
+    api.authApi.deleteAccount.mockImplementation(failure);
+    const user = userEvent.setup();
+    const { router } = renderDialog();
+    await user.click(screen.getByRole('tab', { name: 'Delete' }));
+    await user.click(screen.getByRole('button', { name: 'Delete My Account' }));
+    await user.click(screen.getByRole('button', { name: 'Confirm Delete My Account' }));
+    expect(await screen.findByText('Error deleting account.')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/dashboard');
+  });
+});

@@ -1,0 +1,83 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../api/client';
+import { history, renderWithApp, stubResizeObserver } from '../../test/usageTestUtils';
+import { BotUsageTab } from './BotUsageTab';
+
+const api = vi.hoisted(() => ({
+  usageApi: { getBotUsage: vi.fn(), getBotUsageHistory: vi.fn() },
+  botsApi: { update: vi.fn() },
+}));
+vi.mock('../../api', () => api);
+
+const failure = () => Promise.reject(new ApiError(500, 'INTERNAL_ERROR', 'boom', true));
+
+describe('BotUsageTab', () => {
+  beforeEach(() => {
+    stubResizeObserver();
+    api.usageApi.getBotUsage.mockResolvedValue({ usageCents: 1505, usageLimitDollars: 7, logsAvailable: true });
+    api.usageApi.getBotUsageHistory.mockResolvedValue(history());
+    api.botsApi.update.mockImplementation((_id: number, changes: { usageLimitDollars: number }) =>
+      Promise.resolve({ bot: { id: 42, usageLimitDollars: changes.usageLimitDollars } }),
+    );
+  });
+
+  it("shows the bot's usage in dollars with two decimals, its limit and the 10-day chart", async () => {
+    renderWithApp(<BotUsageTab botId={42} />);
+    expect(await screen.findByTestId('bot-usage-dollars')).toHaveTextContent('$15.05');
+    expect(screen.getByLabelText(/Usage limit/)).toHaveValue('7');
+    expect(screen.getByText('$15.05 of $7.00 limit', { exact: false })).toBeInTheDocument();
+    const chart = await screen.findByRole('figure', { name: 'Bot usage over the last 10 days' });
+    for (const series of ['Messages', 'Tokens', 'Cost']) expect(chart).toHaveTextContent(series);
+    expect(api.usageApi.getBotUsage).toHaveBeenCalledWith(42);
+    expect(api.usageApi.getBotUsageHistory).toHaveBeenCalledWith(42);
+  });
+
+  it('accepts digits only in the limit field and saves whole dollars', async () => {
+    const user = userEvent.setup();
+    renderWithApp(<BotUsageTab botId={42} />);
+    const field = await screen.findByLabelText(/Usage limit/);
+    await waitFor(() => expect(field).toHaveValue('7'));
+    await user.clear(field);
+    await user.type(field, '2a5.-x');
+    expect(field).toHaveValue('25');
+    await user.click(screen.getByRole('button', { name: 'Save limit' }));
+    expect(api.botsApi.update).toHaveBeenCalledWith(42, { usageLimitDollars: 25 });
+    expect(await screen.findByText('Usage limit updated successfully!')).toBeInTheDocument();
+  });
+
+  it('saves an empty limit as 0', async () => {
+    const user = userEvent.setup();
+    renderWithApp(<BotUsageTab botId={42} />);
+    const field = await screen.findByLabelText(/Usage limit/);
+    await waitFor(() => expect(field).toHaveValue('7'));
+    await user.clear(field);
+    await user.click(screen.getByRole('button', { name: 'Save limit' }));
+    expect(api.botsApi.update).toHaveBeenCalledWith(42, { usageLimitDollars: 0 });
+    await waitFor(() => expect(field).toHaveValue('0'));
+  });
+
+  it('says so when saving the limit fails, and keeps what was typed', async () => {
+    api.botsApi.update.mockImplementation(failure);
+    const user = userEvent.setup();
+    renderWithApp(<BotUsageTab botId={42} />);
+    const field = await screen.findByLabelText(/Usage limit/);
+    await waitFor(() => expect(field).toHaveValue('7'));
+    await user.clear(field);
+    await user.type(field, '9');
+    await user.click(screen.getByRole('button', { name: 'Save limit' }));
+    expect(await screen.findByText('Error updating usage limit.')).toBeInTheDocument();
+    expect(screen.queryByText('Usage limit updated successfully!')).not.toBeInTheDocument();
+    expect(field).toHaveValue('9');
+  });
+
+  it('shows the exact inline errors when usage or history cannot be fetched', async () => {
+    api.usageApi.getBotUsage.mockImplementation(failure);
+    api.usageApi.getBotUsageHistory.mockImplementation(failure);
+    renderWithApp(<BotUsageTab botId={42} />);
+    expect(await screen.findByText('Error fetching bot usage.')).toBeInTheDocument();
+    expect(await screen.findByText('Error fetching usage history')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Save limit' })).toBeDisabled();
+  });
+});

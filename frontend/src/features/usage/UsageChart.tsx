@@ -1,0 +1,74 @@
+import Box from '@mui/material/Box';
+import Skeleton from '@mui/material/Skeleton';
+import Typography from '@mui/material/Typography';
+import { LineChart } from '@mui/x-charts/LineChart';
+import { useMemo } from 'react';
+import type { UsageHistory } from '../../api/types';
+import { formatCostTooltip, formatTokensTooltip, hasAnyUsage, toChartData } from './usageFormat';
+
+export const USAGE_CHART_HEIGHT = 300;
+
+export interface UsageChartProps {
+  /** null while loading or after an error. */
+  history: UsageHistory | null;
+  loading: boolean;
+  /** Shown in place of the chart when the history could not be loaded. */
+  error?: string | null;
+  /** Accessible name of the chart. */
+  title?: string;
+}
+
+/**
+ * The last 10 days (UTC) of usage: Messages, Tokens and Cost on one 300 px chart. The series are
+ * scaled to share an axis (messages x2, tokens and cost /100, brief section 9); the tooltip says so.
+ */
+export function UsageChart({ history, loading, error, title = 'Usage over the last 10 days' }: UsageChartProps) {
+  const data = useMemo(() => (history ? toChartData(history) : null), [history]);
+
+  if (loading) {
+    return <Skeleton variant="rounded" height={USAGE_CHART_HEIGHT} aria-label="Loading usage chart" />;
+  }
+  if (error || !data || !history) {
+    return (
+      <Box
+        sx={{
+          height: USAGE_CHART_HEIGHT,
+          display: 'grid',
+          placeItems: 'center',
+          border: 1,
+          borderColor: 'divider',
+          borderRadius: 2,
+        }}
+      >
+        <Typography color="error" role="alert">
+          {error ?? 'No usage history.'}
+        </Typography>
+      </Box>
+    );
+  }
+
+  return (
+    <Box role="figure" aria-label={title}>
+      <LineChart
+        height={USAGE_CHART_HEIGHT}
+        xAxis={[{ scaleType: 'point', data: data.labels }]}
+        series={[
+          {
+            id: 'messages',
+            label: 'Messages',
+            data: data.messages,
+            valueFormatter: (_value, { dataIndex }) => String(data.messageCounts[dataIndex] ?? 0),
+          },
+          { id: 'tokens', label: 'Tokens', data: data.tokens, valueFormatter: formatTokensTooltip },
+          { id: 'cost', label: 'Cost', data: data.cost, valueFormatter: formatCostTooltip },
+        ]}
+        margin={{ left: 8, right: 16 }}
+      />
+      {!hasAnyUsage(history) && (
+        <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center', mt: 1 }}>
+          No messages in the last 10 days yet.
+        </Typography>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,63 @@
+import type { UsageHistory } from '../../api/types';
+
+const dollars = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+
+/** Cents as dollars with two decimals: 1234 -> "$12.34" (brief section 9). */
+export function formatDollars(cents: number): string {
+  return dollars.format(cents / 100);
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * The API labels days as `YYYY-MM-DD` (UTC calendar days); the chart shows them as "Nov 21".
+ * Parsed by hand, not with `Date`, so the browser's time zone can never shift a day.
+ */
+export function formatDayLabel(isoDay: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDay);
+  if (!match) return isoDay;
+  const month = MONTHS[Number(match[2]) - 1];
+  return month ? `${month} ${Number(match[3])}` : isoDay;
+}
+
+/** What the usage chart plots (brief section 9): messages x2, tokens /100, cost in dollars (cents /100). */
+export interface UsageChartData {
+  labels: string[];
+  messages: number[];
+  tokens: number[];
+  cost: number[];
+  /** The real message counts, for the tooltip. */
+  messageCounts: number[];
+}
+
+export function toChartData(history: UsageHistory): UsageChartData {
+  return {
+    labels: history.labels.map(formatDayLabel),
+    messages: history.messageCounts.map((count) => count * 2),
+    tokens: history.tokensUsed.map((tokens) => tokens / 100),
+    cost: history.costs.map((cents) => cents / 100),
+    messageCounts: [...history.messageCounts],
+  };
+}
+
+function trimmed(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(2).replace(/0$/, '');
+}
+
+/** Tooltip texts: tokens are plotted in hundreds, cost in dollars. */
+export function formatTokensTooltip(value: number | null): string {
+  return value === null ? '' : `${trimmed(value)} (x100)`;
+}
+
+export function formatCostTooltip(value: number | null): string {
+  return value === null ? '' : `$${value.toFixed(2)}`;
+}
+
+export function hasAnyUsage(history: UsageHistory): boolean {
+  return history.messageCounts.some((count) => count > 0);
+}
