@@ -209,9 +209,8 @@ describe('usage figures on a seeded ledger', () => {
       const res = await agent.get(path);
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ error: 'Bot not found.', code: 'BOT_NOT_FOUND' });
-      expect(JSON.stringify(res.body)).not.toContain('400');
     }
-    for (const bad of ['abc', '1.5', '-3', '99999999999']) {
+    for (const bad of ['abc', '1.5', '-3', '99999999999', '1e3', '01']) {
       const res = await agent.get(`/api/bots/${bad}/usage`);
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 'INVALID_ID' });
@@ -460,5 +459,47 @@ describe('a log larger than one batch', () => {
       ['Total', count, expectedTokens, (count * 5) / 100],
     ]);
     expect(tokens).toBe(expectedTokens);
+  });
+});
+
+describe('the usage limit, seen from the usage side (PUT /api/bots/:id {usageLimitDollars})', () => {
+  it('saves whole dollars, saves empty as 0, and GET /api/bots/:id/usage answers the saved limit', async () => {
+    const { agent, user } = await signedInAgent(t);
+    const bot = await insertBot(t, user.id, { name: 'Limited' });
+    const put = (usageLimitDollars: unknown) =>
+      agent.put(`/api/bots/${bot}`).set('Origin', t.origin).send({ usageLimitDollars });
+
+    const saved = await put(12);
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ bot: { id: bot, usageLimitDollars: 12 } });
+    expect((await agent.get(`/api/bots/${bot}/usage`)).body).toEqual({
+      usageCents: 0,
+      usageLimitDollars: 12,
+      logsAvailable: false,
+    });
+
+    for (const bad of [-1, 2.5, 'ten']) {
+      const refused = await put(bad);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ code: 'VALIDATION_FAILED' });
+      expect((await agent.get(`/api/bots/${bot}/usage`)).body).toMatchObject({ usageLimitDollars: 12 });
+    }
+
+    expect((await put('')).status).toBe(200);
+    expect((await agent.get(`/api/bots/${bot}/usage`)).body).toMatchObject({ usageLimitDollars: 0 });
+  });
+
+  it("cannot change another owner's limit (404), which stays as it was", async () => {
+    const { agent } = await signedInAgent(t);
+    const other = await createUser(t);
+    const theirs = await insertBot(t, other.id, { usageLimitDollars: 5 });
+    const res = await agent.put(`/api/bots/${theirs}`).set('Origin', t.origin).send({ usageLimitDollars: 1 });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'Bot not found.', code: 'BOT_NOT_FOUND' });
+    const rows: Array<{ usage_limit_dollars: number }> = await t.dataSource.query(
+      `SELECT usage_limit_dollars FROM bots WHERE id = $1`,
+      [theirs],
+    );
+    expect(rows[0]!.usage_limit_dollars).toBe(5);
   });
 });

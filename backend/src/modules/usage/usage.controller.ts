@@ -1,8 +1,8 @@
-import { Controller, Get, Logger, Param, ParseIntPipe, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Logger, Res, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
-import { AppError } from '../../common/app-error.js';
 import { BillingStateGuard } from '../../common/billing-state.guard.js';
 import { CurrentUser, type SessionUser } from '../../common/current-user.decorator.js';
+import { IdParam } from '../../common/parse-id.pipe.js';
 import { LogsExportAbortedError, LogsExportService, XLSX_CONTENT_TYPE } from './logs-export.service.js';
 import {
   UsageService,
@@ -10,17 +10,6 @@ import {
   type UsageHistoryResponse,
   type UserUsageResponse,
 } from './usage.service.js';
-
-const MAX_ID = 2_147_483_647;
-
-/** A path id: a positive 32-bit integer, else 400 (a too-large id would otherwise fail in the database). */
-const botIdPipe = new ParseIntPipe({
-  exceptionFactory: () => AppError.badRequest('The bot id must be a whole number.', 'INVALID_ID'),
-});
-function checkId(id: number): number {
-  if (id < 1 || id > MAX_ID) throw AppError.badRequest('The bot id must be a whole number.', 'INVALID_ID');
-  return id;
-}
 
 /** What owners see of their spend and their conversations. Session + billing state, own rows only. */
 @Controller()
@@ -44,13 +33,13 @@ export class UsageController {
   }
 
   @Get('bots/:id/usage')
-  botUsage(@CurrentUser() user: SessionUser, @Param('id', botIdPipe) id: number): Promise<BotUsageResponse> {
-    return this.usage.getBotUsage(user.id, checkId(id));
+  botUsage(@CurrentUser() user: SessionUser, @IdParam('id') id: number): Promise<BotUsageResponse> {
+    return this.usage.getBotUsage(user.id, id);
   }
 
   @Get('bots/:id/usage-history')
-  botUsageHistory(@CurrentUser() user: SessionUser, @Param('id', botIdPipe) id: number): Promise<UsageHistoryResponse> {
-    return this.usage.getBotUsageHistory(user.id, checkId(id));
+  botUsageHistory(@CurrentUser() user: SessionUser, @IdParam('id') id: number): Promise<UsageHistoryResponse> {
+    return this.usage.getBotUsageHistory(user.id, id);
   }
 
   /** The chat log as an .xlsx, streamed (see LogsExportService). */
