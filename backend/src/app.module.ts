@@ -11,6 +11,7 @@ import { AuthModule } from './modules/auth/auth.module.js';
 import { BotsModule } from './modules/bots/bots.module.js';
 import { CategoriesModule } from './modules/categories/categories.module.js';
 import { BillingModule } from './modules/billing/billing.module.js';
+import { ChatModule } from './modules/chat/chat.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { UploadsModule } from './modules/uploads/uploads.module.js';
 import { UsageModule } from './modules/usage/usage.module.js';
@@ -37,6 +38,7 @@ export class AppModule {
         UploadsModule,
         UsageModule,
         BillingModule,
+        ChatModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },

@@ -6,6 +6,7 @@ import { AppModule } from './app.module.js';
 import { configureSessions } from './modules/auth/sessions.js';
 import { mountUploads } from './modules/uploads/file-serving.js';
 import { mountTestCheckoutPage } from './modules/billing/test-mode/test-checkout.page.js';
+import { mountWidgetCors } from './modules/chat/widget-cors.js';
 import { requestLogger } from './common/request-logger.middleware.js';
 import type { AppConfig } from './config/config.js';
 import type { DatabaseTarget } from './database/database.options.js';
@@ -60,6 +61,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
     }),
   );
   app.use(requestLogger);
+  mountWidgetCors(app);
   app.setGlobalPrefix('api');
   app.useBodyParser('json', { limit: '256kb' });
   configureSessions(app, config);

@@ -2,6 +2,7 @@ import { AuthTokenEntity } from '../modules/auth/auth-token.entity.js';
 import { WebhookEventEntity } from '../modules/billing/webhook-event.entity.js';
 import { BotEntity } from '../modules/bots/bot.entity.js';
 import { CategoryEntity } from '../modules/categories/category.entity.js';
+import { ChatReservationEntity } from '../modules/chat/chat-reservation.entity.js';
 import { ConversationEntity } from '../modules/chat/conversation.entity.js';
 import { MessageEntity } from '../modules/chat/message.entity.js';
 import { BotDocumentEntity } from '../modules/uploads/bot-document.entity.js';
@@ -19,6 +20,7 @@ export const ENTITIES = [
   DocumentChunkEntity,
   ConversationEntity,
   MessageEntity,
+  ChatReservationEntity,
   UsageEventEntity,
   WebhookEventEntity,
 ];

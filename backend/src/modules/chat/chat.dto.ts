@@ -1,0 +1,96 @@
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateBy,
+  ValidateNested,
+  type ValidationOptions,
+} from 'class-validator';
+import { CHAT_LIMITS } from '../../common/constants.js';
+
+const MAX_ID = 2_147_483_647;
+
+/** Ids arrive as numbers or, from the widget's data attribute, as digit strings; nothing else converts. */
+function toId({ value }: { value: unknown }): unknown {
+  if (typeof value === 'string' && /^[1-9]\d{0,9}$/.test(value)) return Number(value);
+  return value;
+}
+
+function trimmed({ value }: { value: unknown }): unknown {
+  return typeof value === 'string' ? value.trim() : value;
+}
+
+/** The whole history is bounded too, not only each message. */
+function TotalContentAtMost(maxChars: number, options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'totalContentAtMost',
+      constraints: [maxChars],
+      validator: {
+        validate: (value: unknown) =>
+          !Array.isArray(value) ||
+          value.reduce<number>(
+            (sum, item) =>
+              sum +
+              (item && typeof (item as { content?: unknown }).content === 'string'
+                ? (item as { content: string }).content.length
+                : 0),
+            0,
+          ) <= maxChars,
+        defaultMessage: () => `chatHistory must not hold more than ${maxChars} characters in all`,
+      },
+    },
+    options,
+  );
+}
+
+export class ChatHistoryItemDto {
+  @IsIn(['user', 'assistant'], { message: 'each chatHistory role must be user or assistant' })
+  role!: 'user' | 'assistant';
+
+  @IsString()
+  @MaxLength(CHAT_LIMITS.historyItemMaxChars, {
+    message: `each chatHistory message must be at most ${CHAT_LIMITS.historyItemMaxChars} characters`,
+  })
+  content!: string;
+}
+
+/** POST /api/chat. `model` is accepted for the widget's sake and never used: the bot's model is. */
+export class ChatRequestDto {
+  @Transform(toId)
+  @IsInt({ message: 'botId must be a whole number' })
+  @Min(1, { message: 'botId must be a whole number' })
+  @Max(MAX_ID, { message: 'botId must be a whole number' })
+  botId!: number;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(CHAT_LIMITS.historyMaxItems, {
+    message: `chatHistory must hold at most ${CHAT_LIMITS.historyMaxItems} messages`,
+  })
+  @TotalContentAtMost(CHAT_LIMITS.historyTotalMaxChars)
+  @ValidateNested({ each: true })
+  @Type(() => ChatHistoryItemDto)
+  chatHistory?: ChatHistoryItemDto[];
+
+  @Transform(trimmed)
+  @IsString({ message: 'prompt must be text' })
+  @IsNotEmpty({ message: 'Please type a message' })
+  @MaxLength(CHAT_LIMITS.promptMaxChars, {
+    message: `prompt must be at most ${CHAT_LIMITS.promptMaxChars} characters`,
+  })
+  prompt!: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  model?: string;
+}

@@ -1,0 +1,53 @@
+import { Module } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { DocumentsModule } from '../uploads/documents.module.js';
+import { DocumentsService } from '../uploads/documents.service.js';
+import { UsageModule } from '../usage/usage.module.js';
+import { ChatController } from './chat.controller.js';
+import { ChatRepository } from './chat.repository.js';
+import { CHUNK_SEARCH, ChatService } from './chat.service.js';
+import { LLM, type LlmPort } from './llm/llm.port.js';
+import { OfflineDemoLlmAdapter } from './llm/offline-demo-llm.adapter.js';
+import { OpenAiLlmAdapter } from './llm/openai-llm.adapter.js';
+import { CHAT_THROTTLER_STORAGE, ChatRateLimiter } from './rate-limit/chat-rate-limiter.js';
+import { ChatThrottlerStorage } from './rate-limit/chat-throttler-storage.js';
+import { WidgetController } from './widget.controller.js';
+import { WidgetService } from './widget.service.js';
+
+/** The model adapter: the OpenAI SDK when OPENAI_API_KEY is set, else the offline demo model. */
+export function createLlm(config: AppConfig): LlmPort {
+  if (config.openai) {
+    return new OpenAiLlmAdapter({
+      apiKey: config.openai.apiKey,
+      baseUrl: config.openai.baseUrl,
+      modelMap: config.openai.modelMap,
+      timeoutMs: config.openai.timeoutMs,
+      maxRetries: config.openai.maxRetries,
+    });
+  }
+  return new OfflineDemoLlmAdapter(config.chat.offlineWordDelayMs);
+}
+
+/** The widget's public API: the bot's public face and POST /api/chat. */
+@Module({
+  imports: [UsageModule, DocumentsModule],
+  controllers: [ChatController, WidgetController],
+  providers: [
+    ChatRepository,
+    ChatService,
+    WidgetService,
+    { provide: LLM, inject: [APP_CONFIG], useFactory: createLlm },
+    {
+      provide: CHAT_THROTTLER_STORAGE,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ChatThrottlerStorage.fromUrl(config.redisUrl),
+    },
+    {
+      provide: ChatRateLimiter,
+      inject: [CHAT_THROTTLER_STORAGE, APP_CONFIG],
+      useFactory: (storage: ChatThrottlerStorage, config: AppConfig) => new ChatRateLimiter(storage, config.chat),
+    },
+    { provide: CHUNK_SEARCH, useExisting: DocumentsService },
+  ],
+})
+export class ChatModule {}

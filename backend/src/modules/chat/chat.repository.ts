@@ -1,0 +1,179 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import { BotEntity } from '../bots/bot.entity.js';
+import { isoDate } from '../../common/billing-period.js';
+import type { ModelTier } from '../../common/constants.js';
+import type { MessageRole } from './message.entity.js';
+
+/** Who a conversation belongs to and where it happened. */
+export interface ConversationKey {
+  ownerId: number;
+  botId: number;
+  botName: string;
+  visitorId: string;
+  pageUrl: string | null;
+}
+
+export interface LoggedMessage {
+  role: MessageRole;
+  content: string;
+  model?: string | null;
+  tokens?: number;
+  costCents?: number;
+  createdAt: Date;
+}
+
+export type BudgetDecision =
+  | { reserved: true; tier: ModelTier }
+  | { reserved: false; reason: 'BUDGET' | 'GONE'; limitCents: number; spentCents: number };
+
+/**
+ * The chat engine's data: the bot as chat sees it, the conversation log, and the messages in
+ * flight (chat_reservations: the per-visitor lock and the per-bot budget reservation).
+ *
+ * The bot's period spend is read from the usage ledger here, inside the budget transaction that
+ * holds the bot row's lock — the one place where reading it elsewhere would not be atomic.
+ */
+@Injectable()
+export class ChatRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  /** A bot whose owner account still exists; null for unknown bots. */
+  findServableBot(botId: number): Promise<BotEntity | null> {
+    return this.dataSource
+      .getRepository(BotEntity)
+      .createQueryBuilder('b')
+      .innerJoin('users', 'u', 'u.id = b.owner_id AND u.deleted_at IS NULL')
+      .where('b.id = :botId', { botId })
+      .getOne();
+  }
+
+  /** What the bot's answered messages cost in the period that starts at `periodStart`. */
+  async botPeriodSpendCents(botId: number, periodStart: Date): Promise<number> {
+    const rows: Array<{ spent: string }> = await this.dataSource.query(
+      `SELECT COALESCE(SUM(price_cents), 0) AS spent
+         FROM usage_events
+        WHERE bot_id = $1 AND created_at >= $2 AND period_start = $3::date`,
+      [botId, periodStart, isoDate(periodStart)],
+    );
+    return Number(rows[0]?.spent ?? 0);
+  }
+
+  /**
+   * Takes the visitor's lock for this bot: a new row, or the row of a message whose lock expired
+   * (its instance died). Null while another message of the visitor is in flight.
+   */
+  async acquireInFlight(botId: number, visitorId: string, ttlMs: number): Promise<string | null> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `INSERT INTO chat_reservations (id, bot_id, visitor_id, expires_at)
+       VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')
+       ON CONFLICT (bot_id, visitor_id) DO UPDATE
+          SET id = EXCLUDED.id, amount_cents = 0, period_start = NULL, created_at = now(),
+              expires_at = EXCLUDED.expires_at
+        WHERE chat_reservations.expires_at < now()
+       RETURNING id`,
+      [randomUUID(), botId, visitorId, ttlMs],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  async releaseInFlight(reservationId: string, manager?: EntityManager): Promise<void> {
+    await (manager ?? this.dataSource).query(`DELETE FROM chat_reservations WHERE id = $1`, [reservationId]);
+  }
+
+  /**
+   * Reserves `priceOf(tier)` of the bot's monthly budget for one message, or refuses. The bot row
+   * is locked (FOR NO KEY UPDATE: it still lets rows referencing the bot be inserted), so budget checks of one bot run one at a time, and each sees every
+   * reservation committed before it: concurrent messages cannot overshoot the budget. The sum is
+   * the period's ledger plus the live reservations of other messages.
+   */
+  async reserveBudget(
+    reservationId: string,
+    botId: number,
+    periodStart: Date,
+    priceOf: (tier: ModelTier) => number,
+  ): Promise<BudgetDecision> {
+    return this.dataSource.transaction(async (manager) => {
+      const bots: Array<{ model: ModelTier; usage_limit_dollars: number }> = await manager.query(
+        `SELECT model, usage_limit_dollars FROM bots WHERE id = $1 FOR NO KEY UPDATE`,
+        [botId],
+      );
+      const bot = bots[0];
+      if (!bot) return { reserved: false, reason: 'GONE', limitCents: 0, spentCents: 0 };
+      const limitCents = Number(bot.usage_limit_dollars) * 100;
+      const price = priceOf(bot.model);
+      const period = isoDate(periodStart);
+      if (limitCents > 0) {
+        const sums: Array<{ spent: string; reserved: string }> = await manager.query(
+          `SELECT
+             (SELECT COALESCE(SUM(price_cents), 0) FROM usage_events
+               WHERE bot_id = $1 AND created_at >= $2 AND period_start = $3::date) AS spent,
+             (SELECT COALESCE(SUM(amount_cents), 0) FROM chat_reservations
+               WHERE bot_id = $1 AND period_start = $3::date AND expires_at > now() AND id <> $4) AS reserved`,
+          [botId, periodStart, period, reservationId],
+        );
+        const spentCents = Number(sums[0].spent) + Number(sums[0].reserved);
+        if (spentCents + price > limitCents) return { reserved: false, reason: 'BUDGET', limitCents, spentCents };
+      }
+      const [, updated]: [unknown, number] = await manager.query(
+        `UPDATE chat_reservations SET amount_cents = $2, period_start = $3::date WHERE id = $1 AND expires_at > now()`,
+        [reservationId, price, period],
+      );
+      if (updated !== 1) return { reserved: false, reason: 'GONE', limitCents, spentCents: 0 };
+      return { reserved: true, tier: bot.model };
+    });
+  }
+
+  /**
+   * Locks the owner's row first thing in the charging transaction. The ledger takes this lock to
+   * spend credits; taken any later, after inserts whose foreign keys share-lock the same row, two
+   * concurrent charges of one owner would deadlock (each holding the share lock the other needs).
+   */
+  async lockOwner(manager: EntityManager, ownerId: number): Promise<void> {
+    await manager.query(`SELECT id FROM users WHERE id = $1 FOR UPDATE`, [ownerId]);
+  }
+
+  /**
+   * The visitor's conversation with the bot (one per visitor id and bot), created on first use.
+   * A transaction-scoped advisory lock keeps two concurrent requests from creating two.
+   */
+  async conversationFor(manager: EntityManager, key: ConversationKey): Promise<number> {
+    await manager.query(`SELECT pg_advisory_xact_lock($1::int, hashtext($2))`, [key.botId, key.visitorId]);
+    const found: Array<{ id: number }> = await manager.query(
+      `SELECT id FROM conversations WHERE bot_id = $1 AND visitor_id = $2 ORDER BY id DESC LIMIT 1`,
+      [key.botId, key.visitorId],
+    );
+    if (found[0]) return Number(found[0].id);
+    const created: Array<{ id: number }> = await manager.query(
+      `INSERT INTO conversations (owner_id, bot_id, bot_name, visitor_id, page_url) VALUES ($1, $2, $3, $4, $5)
+       RETURNING id`,
+      [key.ownerId, key.botId, key.botName.slice(0, 100), key.visitorId, key.pageUrl?.slice(0, 2048) ?? null],
+    );
+    return Number(created[0].id);
+  }
+
+  /** Appends messages to a conversation; returns their ids in order. */
+  async logMessages(
+    manager: EntityManager,
+    conversationId: number,
+    ownerId: number,
+    messages: LoggedMessage[],
+  ): Promise<number[]> {
+    const ids: number[] = [];
+    for (const m of messages) {
+      const rows: Array<{ id: number }> = await manager.query(
+        `INSERT INTO messages (conversation_id, owner_id, role, content, model, tokens, cost_cents, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+        [conversationId, ownerId, m.role, m.content, m.model ?? null, m.tokens ?? 0, m.costCents ?? 0, m.createdAt],
+      );
+      ids.push(Number(rows[0].id));
+    }
+    return ids;
+  }
+}

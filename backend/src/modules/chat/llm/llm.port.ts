@@ -1,0 +1,75 @@
+import type { ModelTier } from '../../../common/constants.js';
+
+/** The language-model port: what the chat engine needs from any model, real or embedded. */
+export const LLM = Symbol('LLM');
+
+export interface LlmMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** A passage of the bot's document, with the PDF page it comes from. */
+export interface Passage {
+  page: number;
+  content: string;
+}
+
+export interface LlmRequest {
+  /** The bot's price tier; the adapter maps it to an upstream model. */
+  tier: ModelTier;
+  messages: LlmMessage[];
+  maxTokens: number;
+  temperature: number;
+  /** Aborted when the visitor goes away: the upstream call stops and nothing is charged. */
+  signal: AbortSignal;
+  /**
+   * The material the messages were built from, for a model that answers by retrieval
+   * (the offline demo model); a real model reads the messages only.
+   */
+  grounding: { botName: string; botPrompt: string; passages: Passage[]; question: string };
+}
+
+export interface LlmUsage {
+  promptTokens: number;
+  completionTokens: number;
+  /** True when the model reported no usage and the counts are local estimates. */
+  estimated: boolean;
+}
+
+export interface LlmResult {
+  text: string;
+  usage: LlmUsage;
+  /** The model actually called (recorded on the usage row). */
+  upstreamModel: string;
+}
+
+export type LlmErrorCode = 'UPSTREAM_FAILED' | 'UPSTREAM_TIMEOUT' | 'ABORTED';
+
+/** Every adapter failure, classified: the chat engine answers 502/504 and charges nothing. */
+export class LlmError extends Error {
+  constructor(
+    readonly code: LlmErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'LlmError';
+  }
+}
+
+export interface LlmPort {
+  /** 'openai' or 'offline-demo', for logs and the health of the setup. */
+  readonly name: string;
+  /** The upstream model a tier is answered by. */
+  upstreamModelFor(tier: ModelTier): string;
+  /**
+   * Streams one answer: `onToken` gets each piece of text as it arrives; resolves with the whole
+   * text and the token usage. Rejects with LlmError (ABORTED when the signal fired).
+   */
+  complete(request: LlmRequest, onToken: (text: string) => void): Promise<LlmResult>;
+}
+
+/** A rough token count (about four characters per token) for models that report none. */
+export function estimateTokens(text: string): number {
+  return text.length === 0 ? 0 : Math.ceil(text.length / 4);
+}

@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import { AppError } from '../../common/app-error.js';
+import { periodStartFor } from '../../common/billing-period.js';
+import { MODEL_CATALOGUE } from '../../common/constants.js';
+import type { BotEntity } from '../bots/bot.entity.js';
+import { UsageLedgerService } from '../usage/usage-ledger.service.js';
+import { ChatRepository } from './chat.repository.js';
+import { priceOf } from './chat.service.js';
+
+/** The bot's public face: what any web page may read. Never the prompt, document, API key or owner. */
+export interface PublicBot {
+  id: number;
+  name: string;
+  customGreeting: string;
+  /** The tier id; the widget sends it back, and the server never trusts it. */
+  model: string;
+  modelLabel: string;
+  /** True when the bot cannot answer now: its monthly budget is used up, or its owner cannot be served. */
+  hidden: boolean;
+  bubbleIcon: string;
+  bubbleColor: string;
+  bubbleTextColor: string;
+  bubbleBorderRadius: string;
+  chatWindowBorderRadius: string;
+  bannerColor: string;
+  bannerTextColor: string;
+  bannerDisclaimer: string;
+  placeholderText: string;
+  placeholderTextColor: string;
+  sendButtonColor: string;
+  sendButtonColor1: string;
+  sendArrowColor: string;
+  widgetBubbleColor: string;
+  assistantBubbleColor: string;
+  assistantBubbleTextColor: string;
+  widgetBackgroundColor: string;
+  animation: string;
+  widgetPosition: string;
+}
+
+@Injectable()
+export class WidgetService {
+  constructor(
+    private readonly repository: ChatRepository,
+    private readonly ledger: UsageLedgerService,
+  ) {}
+
+  async publicBot(botId: number, now = new Date()): Promise<{ bot: PublicBot }> {
+    const bot = await this.repository.findServableBot(botId);
+    if (!bot) throw AppError.notFound('This chatbot does not exist.', 'BOT_NOT_FOUND');
+    const billing = await this.ledger.getOwnerBillingState(bot.ownerId);
+    let hidden = !billing.canServe;
+    if (!hidden && bot.usageLimitDollars > 0) {
+      const spent = await this.repository.botPeriodSpendCents(bot.id, periodStartFor(now));
+      // "Reached": the next message would not fit the budget any more.
+      hidden = spent + priceOf(bot.model) > bot.usageLimitDollars * 100;
+    }
+    return { bot: toPublicBot(bot, hidden) };
+  }
+}
+
+/** Field by field, so a column added to bots later never leaks by accident. */
+export function toPublicBot(bot: BotEntity, hidden: boolean): PublicBot {
+  return {
+    id: bot.id,
+    name: bot.name,
+    customGreeting: bot.customGreeting,
+    model: bot.model,
+    modelLabel: MODEL_CATALOGUE[bot.model]?.label ?? bot.model,
+    hidden,
+    bubbleIcon: bot.bubbleIcon,
+    bubbleColor: bot.bubbleColor,
+    bubbleTextColor: bot.bubbleTextColor,
+    bubbleBorderRadius: bot.bubbleBorderRadius,
+    chatWindowBorderRadius: bot.chatWindowBorderRadius,
+    bannerColor: bot.bannerColor,
+    bannerTextColor: bot.bannerTextColor,
+    bannerDisclaimer: bot.bannerDisclaimer,
+    placeholderText: bot.placeholderText,
+    placeholderTextColor: bot.placeholderTextColor,
+    sendButtonColor: bot.sendButtonColor,
+    sendButtonColor1: bot.sendButtonColor,
+    sendArrowColor: bot.sendArrowColor,
+    widgetBubbleColor: bot.widgetBubbleColor,
+    assistantBubbleColor: bot.assistantBubbleColor,
+    assistantBubbleTextColor: bot.assistantBubbleTextColor,
+    widgetBackgroundColor: bot.widgetBackgroundColor,
+    animation: bot.animation,
+    widgetPosition: bot.widgetPosition,
+  };
+}
