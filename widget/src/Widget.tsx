@@ -3,6 +3,7 @@ import { CloseIcon, NewChatIcon, SendIcon } from './components/Icons';
 import { MessageBubble } from './components/MessageBubble';
 import { TypingDots } from './components/TypingDots';
 import { sendChat } from './lib/api';
+import { CHAT_LIMITS, chatHistoryFor } from './lib/history';
 import { canSend, enterAction, outgoing } from './lib/input';
 import { DEFAULT_PLACEHOLDER } from './lib/messages';
 import { loadConversation, saveConversation } from './lib/storage';
@@ -12,9 +13,6 @@ import type { ChatMessage, WindowProps } from './lib/types';
 /** Timings from the brief (sections 4 and 9). */
 const GLOW_MS = 400;
 const SCROLLBAR_IDLE_MS = 1500;
-/** How much earlier conversation goes with each message; the server has the final say on size. */
-const HISTORY_LIMIT = 20;
-const MAX_INPUT = 4000;
 
 /** The chat window: banner, conversation, input. Rendered by the loader inside its shadow root. */
 export function Widget({ botId, apiOrigin, bot, botError, open, inline, onClose }: WindowProps) {
@@ -69,7 +67,7 @@ export function Widget({ botId, apiOrigin, bot, botError, open, inline, onClose 
   async function send(): Promise<void> {
     if (!canSend(draft, pending)) return;
     const prompt = outgoing(draft);
-    const chatHistory = [...greeting, ...messages.filter((m) => m.role != 'error')].slice(-HISTORY_LIMIT);
+    const chatHistory = chatHistoryFor([...greeting, ...messages]);
     setMessages((ms) => [...ms, { role: 'user', content: prompt }]);
     setDraft('');
     setPending(true);
@@ -174,7 +172,7 @@ export function Widget({ botId, apiOrigin, bot, botError, open, inline, onClose 
         <textarea
           ref={inputRef}
           rows={1}
-          maxLength={MAX_INPUT}
+          maxLength={CHAT_LIMITS.promptMaxChars}
           aria-label="Message"
           placeholder={bot?.placeholderText || DEFAULT_PLACEHOLDER}
           value={draft}

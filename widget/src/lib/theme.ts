@@ -64,13 +64,14 @@ export function launcherVars(bot: Partial<PublicBot>): Record<string, string> {
  * black or white, whichever reads better on it.
  */
 export function windowVars(bot: Partial<PublicBot>): Record<string, string> {
+  const send = bot.sendButtonColor || bot.sendButtonColor1;
   return {
     '--win-r': radius(bot.chatWindowBorderRadius, '12px'),
     '--banner': background(bot.bannerColor, '#2ecc71'),
     '--banner-fg': extractHex(bot.bannerTextColor, '#ffffff'),
     '--ph': extractHex(bot.placeholderTextColor, '#000000'),
-    '--send': background(bot.sendButtonColor, '#2ecc71'),
-    '--send-c': extractHex(bot.sendButtonColor, '#2ecc71'),
+    '--send': background(send, '#2ecc71'),
+    '--send-c': extractHex(send, '#2ecc71'),
     '--arrow': extractHex(bot.sendArrowColor, '#ffffff'),
     '--user': background(bot.widgetBubbleColor, '#DCF8C6'),
     '--user-fg': contrastText(extractHex(bot.widgetBubbleColor, '#DCF8C6')),

@@ -18,6 +18,8 @@ export interface PublicBot {
   placeholderText: string;
   placeholderTextColor: string;
   sendButtonColor: string;
+  /** The same colour under the name the original widget read; used when sendButtonColor is missing. */
+  sendButtonColor1?: string;
   sendArrowColor: string;
   widgetBubbleColor: string;
   assistantBubbleColor: string;

@@ -1,0 +1,202 @@
+/**
+ * A fake Botsmith API for widget.spec.ts, run as its own process (forked by widget-fixtures.ts),
+ * so its response times are not those of the busy test process that also drives the browser.
+ *
+ * It speaks the widget's contract: GET /api/widget/bots/:id, POST /api/chat (server-sent events
+ * with `Accept: text/event-stream`, JSON otherwise), /widget.js and /widget-assets/* from
+ * widget/dist, CORS for any origin without credentials. Each bot exercises one case. Every
+ * request is reported to the parent over IPC, and the first message says where it listens.
+ *
+ *   argv[2]: the widget's dist folder
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+
+const DIST = path.resolve(process.argv[2] ?? 'widget/dist');
+const FIRST_TOKEN_DELAY_MS = 250;
+const TOKEN_DELAY_MS = 25;
+export const REFUSAL_TEXT = 'This chatbot is not available on this website.';
+
+const solid = (hex) => `linear-gradient(to right, ${hex}, ${hex})`;
+
+function bot(id, over) {
+  const b = {
+    id,
+    name: 'Bot',
+    customGreeting: 'Hi! How can I help you today?',
+    model: 'gpt-4o-mini',
+    modelLabel: 'GPT-4o Mini',
+    hidden: false,
+    bubbleIcon: '',
+    bubbleColor: solid('#2ecc71'),
+    bubbleTextColor: solid('#ffffff'),
+    bubbleBorderRadius: '50%',
+    chatWindowBorderRadius: '10px',
+    bannerColor: solid('#2ecc71'),
+    bannerTextColor: solid('#ffffff'),
+    bannerDisclaimer: '',
+    placeholderText: 'Type your message here...',
+    placeholderTextColor: solid('#000000'),
+    sendButtonColor: solid('#2ecc71'),
+    sendArrowColor: solid('#ffffff'),
+    widgetBubbleColor: solid('#ff9800'),
+    assistantBubbleColor: solid('#f1f0f0'),
+    assistantBubbleTextColor: solid('#000000'),
+    widgetBackgroundColor: solid('#ffffff'),
+    animation: 'none',
+    widgetPosition: 'right',
+    ...over,
+  };
+  b.sendButtonColor1 = b.sendButtonColor;
+  return b;
+}
+
+/** 1, 2 and 5: the three stylings of the screenshots; the others: one error path each. */
+const BOTS = {
+  1: bot(1, {
+    name: 'Acme Support',
+    bannerDisclaimer: 'AI answers can be wrong.',
+    bubbleColor: 'linear-gradient(to right, #1e88e5, #8e24aa)',
+    bannerColor: 'linear-gradient(to right, #1e88e5, #8e24aa)',
+    sendButtonColor: solid('#1e88e5'),
+    widgetBubbleColor: solid('#1e88e5'),
+  }),
+  2: bot(2, {
+    name: 'Night Owl',
+    customGreeting: 'Good evening. Ask me **anything** about your order.',
+    bubbleColor: solid('#212121'),
+    bubbleTextColor: solid('#ffd54f'),
+    bubbleBorderRadius: '16px',
+    chatWindowBorderRadius: '4px',
+    bannerColor: 'linear-gradient(to bottom, #212121, #424242)',
+    bannerTextColor: solid('#ffd54f'),
+    placeholderText: 'Ask the owl…',
+    placeholderTextColor: solid('#9e9e9e'),
+    sendButtonColor: solid('#ffd54f'),
+    sendArrowColor: solid('#212121'),
+    widgetBubbleColor: solid('#ffd54f'),
+    assistantBubbleColor: solid('#424242'),
+    assistantBubbleTextColor: solid('#fafafa'),
+    widgetBackgroundColor: solid('#303030'),
+    animation: 'glow',
+    widgetPosition: 'left',
+  }),
+  3: bot(3, { name: 'Restricted', customGreeting: 'I only work on example.com.' }),
+  4: bot(4, { name: 'Over budget', hidden: true }),
+  5: bot(5, {
+    name: 'Candy Shop',
+    customGreeting: 'Sweet! What are you craving?',
+    bubbleColor: 'linear-gradient(135deg, #ff8a80, #ea80fc)',
+    bubbleBorderRadius: '30%',
+    chatWindowBorderRadius: '24px',
+    bannerColor: 'linear-gradient(135deg, #ff8a80, #ea80fc)',
+    bannerTextColor: solid('#4a148c'),
+    sendButtonColor: 'linear-gradient(135deg, #ff8a80, #ea80fc)',
+    sendArrowColor: solid('#4a148c'),
+    widgetBubbleColor: 'linear-gradient(to left, #f8bbd0, #e1bee7)',
+    assistantBubbleColor: solid('#fff3e0'),
+    assistantBubbleTextColor: solid('#4e342e'),
+    widgetBackgroundColor: 'linear-gradient(to bottom, #fffde7, #fce4ec)',
+    animation: 'blowup',
+  }),
+  6: bot(6, { name: 'Flaky', customGreeting: 'My model is down today.' }),
+  // Stored values a client must not trust: the widget falls back to the brief's colours.
+  7: bot(7, {
+    name: 'Broken styling',
+    bubbleColor: 'red; background: url(https://evil.example/x)',
+    bannerColor: 'not a colour',
+    widgetBubbleColor: '',
+    assistantBubbleColor: 'rgb(1,2,3)',
+    widgetBackgroundColor: 'linear-gradient(to right, #abcd, #12)',
+    chatWindowBorderRadius: '10px; color: red',
+  }),
+};
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function replyFor(prompt) {
+  if (/xss/i.test(prompt)) {
+    return 'Careful: <img src=x onerror="window.pwned=1"> and [click me](javascript:window.pwned=2) stay text.';
+  }
+  return `You said *${prompt.replace(/[*_`[\]]/g, '')}*. Here is **bold**, \`code\` and a [link](https://example.com/docs).\n\n- one\n- two`;
+}
+
+function json(res, status, value) {
+  res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(value));
+}
+
+async function handle(url, req, res, body) {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+  if (req.method == 'OPTIONS') {
+    res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+    res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Accept, X-Page-Url, X-Visitor-Id');
+    res.writeHead(204).end();
+    return;
+  }
+
+  if (url.pathname == '/widget.js' || url.pathname.startsWith('/widget-assets/')) {
+    const file = path.join(DIST, path.normalize(url.pathname));
+    if (!file.startsWith(DIST + path.sep) || !fs.existsSync(file)) return json(res, 404, { error: 'Not found.' });
+    res.writeHead(200, {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Cache-Control': url.pathname == '/widget.js' ? 'public, max-age=300' : 'public, max-age=31536000, immutable',
+    });
+    res.end(fs.readFileSync(file));
+    return;
+  }
+
+  const botMatch = /^\/api\/widget\/bots\/([^/]+)$/.exec(url.pathname);
+  if (botMatch && req.method == 'GET') {
+    const b = BOTS[decodeURIComponent(botMatch[1])];
+    return b
+      ? json(res, 200, { bot: b })
+      : json(res, 404, { error: 'This chatbot does not exist.', code: 'BOT_NOT_FOUND' });
+  }
+
+  if (url.pathname == '/api/chat' && req.method == 'POST') {
+    const payload = JSON.parse(body);
+    const id = String(payload.botId);
+    if (!BOTS[id]) return json(res, 404, { error: 'This chatbot does not exist.', code: 'BOT_NOT_FOUND' });
+    if (id == '3') return json(res, 403, { error: REFUSAL_TEXT, code: 'DOMAIN_NOT_ALLOWED' });
+    if (id == '6') {
+      res.writeHead(502, { 'Content-Type': 'text/html' }).end('<h1>Bad gateway</h1>');
+      return;
+    }
+    const message = replyFor(String(payload.prompt));
+    if (!(req.headers.accept ?? '').includes('text/event-stream')) return json(res, 200, { message });
+    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.flushHeaders();
+    await sleep(FIRST_TOKEN_DELAY_MS);
+    for (const piece of message.match(/\S+\s*/g) ?? []) {
+      res.write(`event: token\ndata: ${JSON.stringify({ text: piece })}\n\n`);
+      await sleep(TOKEN_DELAY_MS);
+    }
+    res.end(`event: done\ndata: ${JSON.stringify({ message, costCents: 4 })}\n\n`);
+    return;
+  }
+  json(res, 404, { error: 'Not found.', code: 'NOT_FOUND' });
+}
+
+const server = http.createServer((req, res) => {
+  let body = '';
+  req.on('data', (c) => (body += c.toString()));
+  req.on('end', () => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    process.send?.({
+      type: 'request',
+      request: { method: req.method, path: url.pathname, headers: req.headers, body },
+    });
+    handle(url, req, res, body).catch((e) => {
+      res.statusCode = 500;
+      res.end(String(e));
+    });
+  });
+});
+
+server.listen(0, '127.0.0.1', () => {
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  process.send?.({ type: 'ready', origin, refusalText: REFUSAL_TEXT });
+});
+process.on('disconnect', () => process.exit(0));

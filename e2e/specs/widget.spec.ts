@@ -1,0 +1,460 @@
+import { execSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { REPO_ROOT } from '../support/app-server.js';
+import { collectPageErrors, DESKTOP, launchBrowser, PHONE, screenshot } from '../support/browser.js';
+import { startFakeApi, startHostSite, type FakeApi, type HostSite } from './widget-fixtures.js';
+
+/**
+ * The embeddable widget in Chromium, on a customer's site of another origin (127.0.0.2) with a
+ * strict CSP (no inline script or style, Trusted Types required) and CSS that tries to restyle
+ * everything with !important. Most tests talk to a fake API that speaks the widget's contract
+ * in its own process (widget-fake-api.mjs), so every error path can be produced; the last one embeds the real built
+ * product and chats with its demo bot on the offline model.
+ */
+
+const widget = (page: Page, botId: string): Locator => page.locator(`botsmith-widget[data-bot="${botId}"]`);
+const launcher = (page: Page, botId: string): Locator => widget(page, botId).locator('button.l');
+const chatWindow = (page: Page, botId: string): Locator => widget(page, botId).locator('.w');
+const messageBox = (page: Page, botId: string): Locator => widget(page, botId).locator('textarea');
+const sendButton = (page: Page, botId: string): Locator =>
+  widget(page, botId).getByRole('button', { name: 'Send message' });
+
+function css(locator: Locator, property: string): Promise<string> {
+  return locator.evaluate((el, p) => getComputedStyle(el).getPropertyValue(p), property);
+}
+
+/** Position and size from layout, unaffected by an entrance animation's transform. */
+function layoutBox(locator: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  return locator.evaluate((el: HTMLElement) => ({
+    x: el.offsetLeft,
+    y: el.offsetTop,
+    width: el.offsetWidth,
+    height: el.offsetHeight,
+  }));
+}
+
+async function send(page: Page, botId: string, text: string): Promise<void> {
+  await messageBox(page, botId).fill(text);
+  await messageBox(page, botId).press('Enter');
+}
+
+const cspViolations = (page: Page): Promise<string[]> =>
+  page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
+
+function chatRequests(api: FakeApi) {
+  return api.requests.filter((r) => r.path == '/api/chat' && r.method == 'POST');
+}
+
+describe('the embeddable widget on a hostile customer site', () => {
+  let api: FakeApi;
+  let site: HostSite;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+
+  async function openPage(query: string, options = DESKTOP): Promise<{ page: Page; errors: string[] }> {
+    const context = await browser.newContext(options);
+    contexts.push(context);
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await page.goto(`${site.origin}/page?${query}`);
+    return { page, errors };
+  }
+
+  beforeAll(async () => {
+    if (!fs.existsSync(path.join(REPO_ROOT, 'widget', 'dist', 'widget.js'))) {
+      execSync('npm run build -w widget', { cwd: REPO_ROOT, stdio: 'inherit' });
+    }
+    api = await startFakeApi();
+    site = await startHostSite(api.origin);
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await site?.close();
+    await api?.close();
+  });
+
+  it("shows the launcher in the owner's styling and fetches the window only on first hover", async () => {
+    const { page, errors } = await openPage('bots=1');
+    const button = launcher(page, '1');
+    await button.waitFor({ state: 'visible' });
+    expect(await css(button, 'background-image')).toBe(
+      'linear-gradient(to right, rgb(30, 136, 229), rgb(142, 36, 170))',
+    );
+    expect(await css(button, 'color')).toBe('rgb(255, 255, 255)');
+    expect(await css(button, 'border-radius')).toBe('50%');
+    expect(await css(button, 'position')).toBe('fixed');
+    expect(await css(button, 'opacity')).toBe('1');
+    const b = await layoutBox(button);
+    expect([b.width, b.x + b.width, b.y + b.height]).toEqual([60, 1280 - 20, 800 - 20]);
+    expect(await button.getAttribute('aria-label')).toBe('Open chat with Acme Support');
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+
+    await page.waitForTimeout(300);
+    const chunkRequests = () => api.requests.filter((r) => r.path.startsWith('/widget-assets/')).length;
+    const before = chunkRequests();
+    await button.hover();
+    await expect.poll(chunkRequests).toBe(before + 1);
+
+    expect(await cspViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('opens, sends on Enter and streams the reply as safe Markdown', async () => {
+    const { page, errors } = await openPage('bots=1');
+    await launcher(page, '1').click();
+    const win = chatWindow(page, '1');
+    await win.waitFor({ state: 'visible' });
+    expect(await page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.tagName)).toBe('TEXTAREA');
+    expect(await launcher(page, '1').getAttribute('aria-expanded')).toBe('true');
+
+    const b = await layoutBox(win);
+    // 350x500 above the launcher (20 px margin + 60 px launcher + 12 px gap).
+    expect([b.width, b.height, b.x + b.width, b.y + b.height]).toEqual([350, 500, 1280 - 20, 800 - 92]);
+    expect(await css(win, 'border-radius')).toBe('10px');
+    expect(await css(win.locator('.b'), 'background-image')).toBe(
+      'linear-gradient(to right, rgb(30, 136, 229), rgb(142, 36, 170))',
+    );
+    expect(await win.locator('.b small').textContent()).toBe('AI answers can be wrong.');
+    const greeting = win.locator('.m.assistant').first();
+    expect(await greeting.textContent()).toBe('Hi! How can I help you today?');
+    expect(await css(greeting, 'background-image')).toBe(
+      'linear-gradient(to right, rgb(241, 240, 240), rgb(241, 240, 240))',
+    );
+    expect(await css(greeting, 'max-width')).toBe('75%');
+    expect(await messageBox(page, '1').getAttribute('placeholder')).toBe('Type your message here...');
+
+    const before = chatRequests(api).length;
+    await messageBox(page, '1').fill('   ');
+    await messageBox(page, '1').press('Enter');
+    await messageBox(page, '1').fill('line one');
+    await messageBox(page, '1').press('Shift+Enter');
+    expect(await messageBox(page, '1').inputValue()).toBe('line one\n');
+    expect(chatRequests(api).length).toBe(before);
+
+    await send(page, '1', 'Hello there');
+    const user = win.locator('.m.user');
+    await user.waitFor();
+    expect(await user.textContent()).toBe('Hello there');
+    expect(await css(user, 'background-image')).toBe('linear-gradient(to right, rgb(30, 136, 229), rgb(30, 136, 229))');
+    expect(await css(user, 'color')).toBe('rgb(255, 255, 255)');
+    expect(await sendButton(page, '1').isDisabled()).toBe(true);
+    expect(await sendButton(page, '1').getAttribute('class')).toContain('glow');
+    await win.getByRole('status', { name: 'The assistant is typing' }).waitFor();
+
+    // Streaming: part of the reply is on screen while the send button is still disabled.
+    const reply = win.locator('.m.assistant').nth(1);
+    await reply.waitFor();
+    expect(await sendButton(page, '1').isDisabled()).toBe(true);
+    await expect.poll(() => sendButton(page, '1').isDisabled(), { timeout: 10_000 }).toBe(false);
+    expect(await sendButton(page, '1').getAttribute('class')).not.toContain('glow');
+    expect(await reply.locator('em').textContent()).toBe('Hello there');
+    expect(await reply.locator('strong').textContent()).toBe('bold');
+    expect(await reply.locator('code').textContent()).toBe('code');
+    expect(await reply.locator('li').count()).toBe(2);
+    const link = reply.locator('a');
+    expect(await link.getAttribute('href')).toBe('https://example.com/docs');
+    expect(await link.getAttribute('target')).toBe('_blank');
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer nofollow');
+
+    const request = chatRequests(api).at(-1)!;
+    expect(request.headers['x-page-url']).toBe(page.url());
+    expect(request.headers['x-visitor-id']).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    expect(request.headers.accept).toBe('text/event-stream');
+    expect(request.headers.cookie).toBeUndefined();
+    expect(request.headers.origin).toBe(site.origin);
+    expect(JSON.parse(request.body)).toEqual({
+      botId: '1',
+      chatHistory: [{ role: 'assistant', content: 'Hi! How can I help you today?' }],
+      prompt: 'Hello there',
+      model: 'gpt-4o-mini',
+    });
+
+    // A reply carrying HTML and a javascript: link stays text.
+    await send(page, '1', 'show me xss');
+    await expect.poll(() => win.locator('.m.assistant').count(), { timeout: 10_000 }).toBe(3);
+    await expect.poll(() => sendButton(page, '1').isDisabled(), { timeout: 10_000 }).toBe(false);
+    const evil = win.locator('.m.assistant').nth(2);
+    expect(await evil.textContent()).toBe('Careful: <img src=x onerror="window.pwned=1"> and click me stay text.');
+    expect(await evil.locator('img, a').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    const second = JSON.parse(chatRequests(api).at(-1)!.body) as { chatHistory: unknown[] };
+    expect(second.chatHistory).toHaveLength(3);
+
+    expect(await cspViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps the conversation across a navigation on the same site and starts a new one on request', async () => {
+    const { page } = await openPage('bots=5');
+    await launcher(page, '5').click();
+    await send(page, '5', 'Chocolate please');
+    await expect.poll(() => sendButton(page, '5').isDisabled(), { timeout: 10_000 }).toBe(false);
+
+    await page.getByRole('link', { name: 'Another page' }).click();
+    await page.waitForURL(/\/other/);
+    await launcher(page, '5').click();
+    const win = chatWindow(page, '5');
+    await win.locator('.m.user').waitFor();
+    expect(await win.locator('.m.user').textContent()).toBe('Chocolate please');
+    expect(await win.locator('.m.assistant').count()).toBe(2);
+
+    await win.getByRole('button', { name: 'New conversation' }).click();
+    expect(await win.locator('.m').count()).toBe(1);
+    expect(await win.locator('.m').textContent()).toBe('Sweet! What are you craving?');
+  });
+
+  it("shows a domain refusal in the server's words as an italic bubble and stays usable", async () => {
+    const { page, errors } = await openPage('bots=3');
+    await launcher(page, '3').click();
+    await send(page, '3', 'hello');
+    const bubble = chatWindow(page, '3').locator('.m.error');
+    await bubble.waitFor();
+    expect(await bubble.textContent()).toBe(api.refusalText);
+    expect(await css(bubble, 'font-style')).toBe('italic');
+    expect(await sendButton(page, '3').isDisabled()).toBe(false);
+    await send(page, '3', 'again');
+    await expect.poll(() => bubble.count()).toBe(2);
+    expect(errors).toEqual([]);
+  });
+
+  it("falls back to the brief's texts when the server gives none or the bot is unknown", async () => {
+    const { page } = await openPage('bots=6,999');
+    await launcher(page, '6').click();
+    await send(page, '6', 'hello');
+    const bubble = chatWindow(page, '6').locator('.m.error');
+    await bubble.waitFor();
+    expect(await bubble.textContent()).toBe('An error occurred while sending your message.');
+    await launcher(page, '6').click();
+
+    // An unknown bot still gets a launcher, so its owner can see what is wrong.
+    await launcher(page, '999').click();
+    const unknown = chatWindow(page, '999').locator('.m.error');
+    await unknown.waitFor();
+    expect(await unknown.textContent()).toBe('This chatbot does not exist.');
+  });
+
+  it('renders nothing for a bot over its budget', async () => {
+    const { page, errors } = await openPage('bots=4');
+    await expect.poll(() => api.requests.some((r) => r.path == '/api/widget/bots/4')).toBe(true);
+    await page.waitForTimeout(300);
+    expect(await page.locator('botsmith-widget').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it("falls back to the brief's colours for styling it cannot trust", async () => {
+    const { page } = await openPage('bots=7');
+    await launcher(page, '7').click();
+    const win = chatWindow(page, '7');
+    await win.waitFor({ state: 'visible' });
+    expect(await css(launcher(page, '7'), 'background-color')).toBe('rgb(46, 204, 113)');
+    expect(await css(launcher(page, '7'), 'background-image')).toBe('none');
+    expect(await css(win.locator('.b'), 'background-color')).toBe('rgb(46, 204, 113)');
+    expect(await css(win, 'background-color')).toBe('rgb(255, 255, 255)');
+    expect(await css(win, 'border-radius')).toBe('12px');
+    expect(await css(win.locator('.m.assistant'), 'background-color')).toBe('rgb(241, 240, 240)');
+    await send(page, '7', 'hi');
+    expect(await css(win.locator('.m.user'), 'background-color')).toBe('rgb(220, 248, 198)');
+  });
+
+  it('runs two snippets side by side, and the same snippet twice as one widget', async () => {
+    const { page, errors } = await openPage('bots=1,5,1,2');
+    await launcher(page, '2').waitFor();
+    await launcher(page, '5').waitFor();
+    await launcher(page, '1').waitFor();
+    expect(await page.locator('botsmith-widget').count()).toBe(3);
+    // Layout positions (bot 5's launcher may still be blowing up).
+    const [one, five, two] = await Promise.all(['1', '5', '2'].map((id) => layoutBox(launcher(page, id))));
+    expect(two.x).toBe(20); // bot 2 sits on the left
+    expect(one.x).toBe(1280 - 20 - 60); // 1 and 5 share the right side, stacked
+    expect(five.x).toBe(one.x);
+    expect(Math.abs(one.y - five.y)).toBeGreaterThanOrEqual(60);
+
+    await launcher(page, '5').click();
+    await send(page, '5', 'Lollipops');
+    await expect.poll(() => chatWindow(page, '5').locator('.m.assistant').count(), { timeout: 10_000 }).toBe(2);
+    await launcher(page, '2').click();
+    await chatWindow(page, '2').waitFor({ state: 'visible' });
+    expect(await css(chatWindow(page, '2').locator('.b'), 'color')).toBe('rgb(255, 213, 79)');
+    expect(await cspViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('is usable from the keyboard', async () => {
+    const { page } = await openPage('bots=1');
+    await launcher(page, '1').waitFor();
+    await page.keyboard.press('Tab'); // the page's own link
+    await page.keyboard.press('Tab');
+    expect(await launcher(page, '1').evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement)).toBe(
+      true,
+    );
+    await page.keyboard.press('Enter');
+    await chatWindow(page, '1').waitFor({ state: 'visible' });
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.tagName))
+      .toBe('TEXTAREA');
+    await page.keyboard.type('Typed with keys');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => chatWindow(page, '1').locator('.m.assistant').count(), { timeout: 10_000 }).toBe(2);
+    await page.keyboard.press('Escape');
+    await chatWindow(page, '1').waitFor({ state: 'hidden' });
+    expect(await launcher(page, '1').evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement)).toBe(
+      true,
+    );
+    expect(await launcher(page, '1').getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('becomes full width on a phone', async () => {
+    const { page } = await openPage('bots=1', PHONE);
+    await launcher(page, '1').tap();
+    const win = chatWindow(page, '1');
+    await win.waitFor({ state: 'visible' });
+    const b = await layoutBox(win);
+    expect([b.x, b.y, b.width, b.height]).toEqual([0, 0, 390, 844]);
+    await win.getByRole('button', { name: 'Close chat' }).tap();
+    await win.waitFor({ state: 'hidden' });
+    await launcher(page, '1').waitFor({ state: 'visible' });
+  });
+
+  it('renders the /widget page window: 350x500, open, fixed at the bottom right', async () => {
+    const { page } = await openPage('bots=5&mode=inline');
+    const win = chatWindow(page, '5');
+    await win.waitFor({ state: 'visible' });
+    expect(await launcher(page, '5').count()).toBe(0);
+    const b = await layoutBox(win);
+    expect([b.width, b.height, b.x + b.width, b.y + b.height]).toEqual([350, 500, 1280 - 20, 800 - 20]);
+    expect(await win.getByRole('button', { name: 'Close chat' }).count()).toBe(0);
+    await send(page, '5', 'Gummies');
+    await expect.poll(() => win.locator('.m.assistant').count(), { timeout: 10_000 }).toBe(2);
+  });
+
+  it('previews unsaved styling and goes away with its script tag', async () => {
+    const { page, errors } = await openPage('bots=1&mode=preview');
+    const win = chatWindow(page, '1');
+    await win.waitFor({ state: 'visible' });
+    await page.evaluate(() =>
+      window.dispatchEvent(
+        new CustomEvent('botsmith:preview', {
+          detail: {
+            bannerColor: 'linear-gradient(to top, #000000, #000000)',
+            bubbleColor: 'linear-gradient(to right, #ff0000, #ff0000)',
+            customGreeting: 'Unsaved greeting',
+            animation: 'shake',
+            widgetPosition: 'left',
+          },
+        }),
+      ),
+    );
+    expect(await css(win.locator('.b'), 'background-image')).toBe(
+      'linear-gradient(to top, rgb(0, 0, 0), rgb(0, 0, 0))',
+    );
+    expect(await css(launcher(page, '1'), 'background-image')).toBe(
+      'linear-gradient(to right, rgb(255, 0, 0), rgb(255, 0, 0))',
+    );
+    expect(await launcher(page, '1').getAttribute('class')).toBe('l a-shake');
+    expect(await win.locator('.m.assistant').first().textContent()).toBe('Unsaved greeting');
+
+    await page.evaluate(() => document.querySelector('script[data-preview]')?.remove());
+    await expect.poll(() => page.locator('botsmith-widget').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('defines no global variable on the host page', async () => {
+    const names = async (query: string) => {
+      const { page } = await openPage(query);
+      if (query.includes('bots=1')) {
+        await launcher(page, '1').click();
+        await chatWindow(page, '1').waitFor({ state: 'visible' });
+      }
+      return page.evaluate(() => Object.getOwnPropertyNames(window));
+    };
+    const without = new Set(await names('bots='));
+    const added = (await names('bots=1')).filter((n) => !without.has(n));
+    expect(added).toEqual([]);
+  });
+
+  it('saves screenshots of the open widget in three stylings', async () => {
+    for (const [id, name, prompt] of [
+      ['1', 'acme', 'Where is my order?'],
+      ['2', 'night-owl', 'Can I change my address?'],
+      ['5', 'candy-shop', 'Something sweet'],
+    ] as const) {
+      const { page } = await openPage(`bots=${id}`);
+      await launcher(page, id).click();
+      await send(page, id, prompt);
+      await expect.poll(() => sendButton(page, id).isDisabled(), { timeout: 10_000 }).toBe(false);
+      await page.mouse.move(0, 0);
+      await page.waitForTimeout(1700); // the scrollbar hides after 1500 ms
+      const file = await screenshot(page, `widget-${name}`);
+      expect(fs.statSync(file).size).toBeGreaterThan(5000);
+    }
+  });
+
+  it('measures load (script execution to visible launcher) and open (click to visible window, cold cache)', async () => {
+    const loads: number[] = [];
+    const opens: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      // A new context each time: an empty HTTP cache, so the window's chunk comes over the network.
+      const { page } = await openPage('bots=1');
+      await launcher(page, '1').waitFor();
+      await page.waitForFunction(() => performance.getEntriesByName('botsmith:launcher').length > 0);
+      // A bare click event: no hover or focus before it, so nothing was prefetched.
+      await launcher(page, '1').dispatchEvent('click');
+      await page.waitForFunction(() => performance.getEntriesByName('botsmith:open').length > 0);
+      const t = await page.evaluate(() => {
+        const at = (n: string) => performance.getEntriesByName(`botsmith:${n}`)[0].startTime;
+        return { load: at('launcher') - at('exec'), open: at('open') - at('click') };
+      });
+      loads.push(t.load);
+      opens.push(t.open);
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const fmt = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(', ');
+    console.log(
+      `[widget timings, Chromium, localhost] load ms: ${fmt(loads)} (median ${median(loads).toFixed(1)}); ` +
+        `open ms (cold cache): ${fmt(opens)} (median ${median(opens).toFixed(1)})`,
+    );
+    expect(loads.every((x) => x > 0)).toBe(true);
+  });
+});
+
+describe('the widget of the built product on a customer site', () => {
+  const baseUrl = inject('baseUrl');
+  let site: HostSite;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    site = await startHostSite(baseUrl);
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+  });
+
+  it("chats with the demo bot through the product's /widget.js and streams the offline model's reply", async () => {
+    const context = await browser.newContext(DESKTOP);
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await page.goto(`${site.origin}/page?bots=1`);
+    await launcher(page, '1').click();
+    const win = chatWindow(page, '1');
+    await win.waitFor({ state: 'visible' });
+    expect(await win.locator('.m.assistant').first().textContent()).not.toBe('');
+    await send(page, '1', 'What does Botsmith cost?');
+    await expect.poll(() => sendButton(page, '1').isDisabled(), { timeout: 30_000 }).toBe(false);
+    expect(await win.locator('.m.error').count()).toBe(0);
+    expect((await win.locator('.m.assistant').nth(1).textContent())?.length).toBeGreaterThan(10);
+    expect(await cspViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

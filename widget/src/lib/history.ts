@@ -1,0 +1,28 @@
+import type { ChatMessage } from './types';
+
+/**
+ * The server's limits on POST /api/chat (backend CHAT_LIMITS): a request over them is refused
+ * with 400, which would leave a long conversation stuck. The model only sees the last turns
+ * anyway, so the widget sends the most recent messages that fit.
+ */
+export const CHAT_LIMITS = {
+  promptMaxChars: 2000,
+  historyMaxItems: 20,
+  historyItemMaxChars: 4000,
+  historyTotalMaxChars: 50_000,
+};
+
+/** The conversation so far, newest last, as the request's chatHistory: no error bubbles, within the limits. */
+export function chatHistoryFor(messages: ChatMessage[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  let total = 0;
+  for (let i = messages.length - 1; i >= 0 && out.length < CHAT_LIMITS.historyMaxItems; i--) {
+    const m = messages[i];
+    if (m.role == 'error') continue;
+    const content = m.content.slice(0, CHAT_LIMITS.historyItemMaxChars);
+    if (total + content.length > CHAT_LIMITS.historyTotalMaxChars) break;
+    total += content.length;
+    out.unshift({ role: m.role, content });
+  }
+  return out;
+}
