@@ -41,7 +41,7 @@ async function downloadWorkbook(agent: request.Agent) {
   const res = await agent.get('/api/user/logs/download').buffer(true).parse(binary);
   expect(res.status).toBe(200);
   const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(res.body as unknown as Parameters<typeof workbook.xlsx.load>[0]);
+  await workbook.xlsx.load(res.body);
   return { res, workbook };
 }
 
@@ -164,7 +164,7 @@ describe('usage figures on a seeded ledger', () => {
     setNow(NOW);
     const [usage, history] = await Promise.all([agent.get('/api/user/usage'), agent.get('/api/user/usage-history')]);
     const body = history.body as { labels: string[]; costs: number[] };
-    const inPeriod = body.labels.reduce((sum, day, i) => (day >= '2026-11-03' ? sum + body.costs[i]! : sum), 0);
+    const inPeriod = body.labels.reduce((sum, day, i) => (day >= '2026-11-03' ? sum + body.costs[i] : sum), 0);
     // Every current-period message is within the last 10 days here, so the two must be equal.
     expect(inPeriod).toBe((usage.body as { usageCents: number }).usageCents);
   });
@@ -196,7 +196,7 @@ describe('usage figures on a seeded ledger', () => {
     const c1 = (h1.body as { costs: number[] }).costs;
     const c2 = (h2.body as { costs: number[] }).costs;
     const deleted = [0, 0, 0, 0, 0, 0, 0, 0, 5, 0];
-    expect(o.costs).toEqual(c1.map((c, i) => c + c2[i]! + deleted[i]!));
+    expect(o.costs).toEqual(c1.map((c, i) => c + c2[i] + deleted[i]));
   });
 
   it("answers 404 for another owner's bot and for a bot that does not exist, and 400 for a bad id", async () => {
@@ -375,6 +375,7 @@ describe('logs download', () => {
         m.conversationId,
         m.role,
         // Characters XML cannot carry are replaced; everything else is kept as typed.
+        // eslint-disable-next-line no-control-regex
         m.content.replace(/[\u0007\u000B\u001B]/g, '\uFFFD'),
         m.model ?? undefined,
         m.tokens ?? 0,
@@ -401,7 +402,7 @@ describe('logs download', () => {
     const { workbook } = await downloadWorkbook(otherAgent);
     const rows = sheetRows(workbook, 'Logs');
     expect(rows).toHaveLength(1);
-    expect(rows[0]![4]).toBe(SECRET);
+    expect(rows[0][4]).toBe(SECRET);
     const everything = JSON.stringify([rows, sheetRows(workbook, 'Summary')]);
     for (const m of mine) expect(everything).not.toContain(m.content.slice(0, 8));
     expect(sheetRows(workbook, 'Summary')).toEqual([
@@ -500,6 +501,6 @@ describe('the usage limit, seen from the usage side (PUT /api/bots/:id {usageLim
       `SELECT usage_limit_dollars FROM bots WHERE id = $1`,
       [theirs],
     );
-    expect(rows[0]!.usage_limit_dollars).toBe(5);
+    expect(rows[0].usage_limit_dollars).toBe(5);
   });
 });

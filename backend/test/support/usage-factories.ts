@@ -54,7 +54,7 @@ export async function insertBot(
       options.usageLimitDollars ?? 0,
     ],
   );
-  return Number(rows[0]!.id);
+  return Number(rows[0].id);
 }
 
 export interface LedgerRow {
@@ -89,7 +89,7 @@ export async function insertConversation(
      VALUES ($1, $2, $3, $4, COALESCE($5::timestamptz, now())) RETURNING id`,
     [c.ownerId, c.botId, c.botName, crypto.randomUUID(), c.at ?? null],
   );
-  return Number(rows[0]!.id);
+  return Number(rows[0].id);
 }
 
 export interface LoggedMessage {
@@ -109,5 +109,5 @@ export async function insertMessage(t: TestApp, m: LoggedMessage): Promise<numbe
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8::timestamptz) RETURNING id`,
     [m.conversationId, m.ownerId, m.role, m.content, m.model ?? null, m.tokens ?? 0, m.costCents ?? 0, m.at],
   );
-  return Number(rows[0]!.id);
+  return Number(rows[0].id);
 }

@@ -33,8 +33,8 @@ export function logsFileName(now: Date): string {
  * Characters XML 1.0 cannot carry (control characters other than tab, LF and CR, lone surrogates,
  * U+FFFE/U+FFFF) would make the whole file unreadable: a visitor can type anything.
  */
-// eslint-disable-next-line no-control-regex
 const XML_ILLEGAL =
+  // eslint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Text a cell can hold: XML-safe and within Excel's 32,767-character cell limit. */
@@ -149,7 +149,7 @@ export class LogsExportService {
       }
       if (batch.length < LOGS_EXPORT_BATCH_ROWS) break;
       await this.drained(out);
-      const last = batch[batch.length - 1]!;
+      const last = batch[batch.length - 1];
       const cursor: LogCursor = { cursorAt: last.cursorAt, id: last.id };
       batch = await this.usage.findLogBatch(ownerId, cursor, LOGS_EXPORT_BATCH_ROWS);
     }
