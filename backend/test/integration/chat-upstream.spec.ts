@@ -117,7 +117,7 @@ describe('chat through the OpenAI adapter (local Chat Completions server)', () =
     expect(response.body).toEqual({ message: 'Refunds take 30 days (page 2).' });
 
     expect(upstreamRequests).toHaveLength(1);
-    const sent = upstreamRequests[0]!;
+    const sent = upstreamRequests[0];
     expect(sent).toMatchObject({
       model: 'local-model-x',
       max_tokens: 120,
@@ -126,8 +126,8 @@ describe('chat through the OpenAI adapter (local Chat Completions server)', () =
     });
     expect(sent.temperature).toBeCloseTo(0.3);
     const messages = sent.messages as Array<{ role: string; content: string }>;
-    expect(messages[0]!.role).toBe('system');
-    expect(messages[0]!.content).toContain('You are the Acme helper.');
+    expect(messages[0].role).toBe('system');
+    expect(messages[0].content).toContain('You are the Acme helper.');
     expect(messages.at(-1)).toEqual({ role: 'user', content: 'How long for refunds?' });
 
     const rows: Array<Record<string, unknown>> = await t.dataSource.query(
