@@ -16,7 +16,8 @@ export interface Credentials {
 export interface CurrentUser {
   id: number;
   email: string;
-  hasPaid: boolean;
+  /** null until the first subscription exists; false after a failed payment. */
+  hasPaid: boolean | null;
   stripeCustomerId: string | null;
   subscriptionItemId: string | null;
 }

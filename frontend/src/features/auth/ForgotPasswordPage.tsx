@@ -1,6 +1,94 @@
-import { SimplePage } from '../../layout/SimplePage';
+import MarkEmailReadOutlined from '@mui/icons-material/MarkEmailReadOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState, type FormEvent } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import { authApi } from '../../api';
+import { AuthLayout } from './AuthLayout';
+import { errorPrefixed, INVALID_EMAIL, isValidEmail, RESET_INSTRUCTIONS_SENT } from './authRules';
+import { SubmitButton } from './SubmitButton';
 
-/** /forgot-password (auth issue). Placeholder until that issue lands: renders its heading only. */
+/** /forgot-password: the e-mail, 'Send Reset Link', then the server's message in place of the form. */
 export function ForgotPasswordPage() {
-  return <SimplePage title="Forgot Password" />;
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [sent, setSent] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setError(null);
+    if (!isValidEmail(email)) return setError(INVALID_EMAIL);
+    setSubmitting(true);
+    try {
+      const { message } = await authApi.forgotPassword(email);
+      setSent(message || RESET_INSTRUCTIONS_SENT);
+    } catch (cause) {
+      setError(errorPrefixed(cause));
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const footer = (
+    <Typography variant="body2">
+      Remembered it?{' '}
+      <Link component={RouterLink} to="/login">
+        Back to Log In
+      </Link>
+    </Typography>
+  );
+
+  if (sent !== null) {
+    return (
+      <AuthLayout title="Forgot Password" footer={footer}>
+        <Stack spacing={2.5} sx={{ alignItems: 'center', textAlign: 'center' }}>
+          <MarkEmailReadOutlined color="primary" sx={{ fontSize: 48 }} aria-hidden />
+          <Typography variant="body1" role="status">
+            {sent}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            The link works for 1 hour. Check your spam folder if it does not arrive.
+          </Typography>
+          <Button component={RouterLink} to="/login" variant="outlined" fullWidth>
+            Go to Login
+          </Button>
+        </Stack>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout
+      title="Forgot Password"
+      subtitle="Enter the email of your account and we will send you a link to choose a new password."
+      footer={footer}
+    >
+      <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)}>
+        <Stack spacing={2.25}>
+          {error && (
+            <Alert severity="error" role="alert">
+              {error}
+            </Alert>
+          )}
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            required
+            autoFocus
+          />
+          <SubmitButton label="Send Reset Link" loading={submitting} />
+        </Stack>
+      </Box>
+    </AuthLayout>
+  );
 }

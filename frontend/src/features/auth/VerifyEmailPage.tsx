@@ -1,6 +1,71 @@
-import { SimplePage } from '../../layout/SimplePage';
+import TaskAlt from '@mui/icons-material/TaskAlt';
+import CancelOutlined from '@mui/icons-material/CancelOutlined';
+import CircularProgress from '@mui/material/CircularProgress';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate, useParams } from 'react-router-dom';
+import { authApi } from '../../api';
+import { AuthLayout } from './AuthLayout';
+import { VERIFY_REDIRECT_MS, verifyErrorText } from './authRules';
 
-/** /verify-email/:token (auth issue). Placeholder until that issue lands: renders its heading only. */
+type Outcome = { ok: boolean; message: string };
+
+/**
+ * /verify-email/:token: 'Verifying...', then the server's message; /dashboard after 3 s on
+ * success (the link signs the owner in), /login after 3 s on error.
+ */
 export function VerifyEmailPage() {
-  return <SimplePage title="Verifying..." />;
+  const { token = '' } = useParams();
+  const navigate = useNavigate();
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const started = useRef(false);
+
+  useEffect(() => {
+    // The link is single-use: React's development double effects must not spend it twice.
+    if (started.current) return;
+    started.current = true;
+    authApi.verifyEmail(token).then(
+      ({ message }) => setOutcome({ ok: true, message: message || 'Your email has been verified.' }),
+      (cause: unknown) => setOutcome({ ok: false, message: verifyErrorText(cause) }),
+    );
+  }, [token]);
+
+  useEffect(() => {
+    if (!outcome) return;
+    const timer = window.setTimeout(
+      () => void navigate(outcome.ok ? '/dashboard' : '/login', { replace: true }),
+      VERIFY_REDIRECT_MS,
+    );
+    return () => window.clearTimeout(timer);
+  }, [outcome, navigate]);
+
+  if (!outcome) {
+    return (
+      <AuthLayout title="Verifying...">
+        <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }} role="status" aria-live="polite">
+          <CircularProgress size={28} aria-hidden />
+          <Typography color="text.secondary">Confirming your email address.</Typography>
+        </Stack>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout title={outcome.ok ? 'Email verified' : 'Verification failed'}>
+      <Stack spacing={2} sx={{ alignItems: 'center', textAlign: 'center' }}>
+        {outcome.ok ? (
+          <TaskAlt color="success" sx={{ fontSize: 56 }} aria-hidden />
+        ) : (
+          <CancelOutlined color="error" sx={{ fontSize: 56 }} aria-hidden />
+        )}
+        <Typography variant="body1" role={outcome.ok ? 'status' : 'alert'}>
+          {outcome.message}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {outcome.ok ? 'Taking you to your dashboard…' : 'Taking you to the login page…'}
+        </Typography>
+      </Stack>
+    </AuthLayout>
+  );
 }
