@@ -101,6 +101,7 @@ const BOTS = {
     animation: 'blowup',
   }),
   6: bot(6, { name: 'Flaky', customGreeting: 'My model is down today.' }),
+  8: bot(8, { name: 'Iconic', bubbleIcon: '/uploads/icons/owl.svg', bubbleBorderRadius: '12px' }),
   // Stored values a client must not trust: the widget falls back to the brief's colours.
   7: bot(7, {
     name: 'Broken styling',
@@ -144,6 +145,14 @@ async function handle(url, req, res, body) {
       'Cache-Control': url.pathname == '/widget.js' ? 'public, max-age=300' : 'public, max-age=31536000, immutable',
     });
     res.end(fs.readFileSync(file));
+    return;
+  }
+
+  if (url.pathname == '/uploads/icons/owl.svg') {
+    res.writeHead(200, { 'Content-Type': 'image/svg+xml' });
+    res.end(
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 60 60"><rect width="60" height="60" fill="#5e35b1"/><circle cx="30" cy="30" r="14" fill="#ffd54f"/></svg>',
+    );
     return;
   }
 

@@ -81,8 +81,8 @@ export interface HostSite {
 }
 
 /**
- * The customer's site. `/page?bots=1,2&mode=preview|inline` (any path) embeds one snippet per
- * bot id, the same id twice allowed. Its CSP allows scripts and connections to the API's origin
+ * The customer's site. `/page?bots=1,2&mode=preview|inline&head=1` (any path) embeds one snippet
+ * per bot id, the same id twice allowed. Its CSP allows scripts and connections to the API's origin
  * only, no inline script or style at all, and requires Trusted Types.
  */
 export async function startHostSite(apiOrigin: string): Promise<HostSite> {
@@ -112,16 +112,19 @@ export async function startHostSite(apiOrigin: string): Promise<HostSite> {
     const ids = (url.searchParams.get('bots') ?? '').split(',').filter(Boolean);
     const mode = url.searchParams.get('mode');
     const attr = mode == 'preview' ? ' data-preview="true"' : mode == 'inline' ? ' data-inline="true"' : '';
+    // head=1: the snippet in <head> without async, so it runs before <body> exists.
+    const inHead = url.searchParams.get('head') == '1';
     const snippets = ids
-      .map((id) => `<script src="${apiOrigin}/widget.js" data-bot-id="${id}"${attr} async></script>`)
+      .map((id) => `<script src="${apiOrigin}/widget.js" data-bot-id="${id}"${attr}${inHead ? '' : ' async'}></script>`)
       .join('\n');
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': csp });
     res.end(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Customer site</title><link rel="stylesheet" href="/hostile.css"><script src="/host.js"></script></head>
+<title>Customer site</title><link rel="stylesheet" href="/hostile.css"><script src="/host.js"></script>
+${inHead ? snippets : ''}</head>
 <body><h1>A customer's site</h1><p>Content the widget must not disturb.</p>
 <a href="/other?bots=${ids.join(',')}">Another page</a>
-${snippets}
+${inHead ? '' : snippets}
 </body></html>`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));

@@ -48,6 +48,41 @@ function chatRequests(api: FakeApi) {
   return api.requests.filter((r) => r.path == '/api/chat' && r.method == 'POST');
 }
 
+/**
+ * Load (script execution to visible launcher, including the bot fetch) and open (click to visible
+ * window, the chunk fetched on a cold cache) in Chromium, from the widget's performance marks.
+ * Printed, not asserted: this machine is shared, so single runs vary.
+ */
+async function measureTimings(browser: Browser, url: string, botId: string, runs: number): Promise<string> {
+  const loads: number[] = [];
+  const opens: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    // A new context each time: an empty HTTP cache, so the window's chunk comes over the network.
+    const context = await browser.newContext(DESKTOP);
+    const page = await context.newPage();
+    await page.goto(url);
+    await launcher(page, botId).waitFor();
+    await page.waitForFunction(() => performance.getEntriesByName('botsmith:launcher').length > 0);
+    // A bare click event: no hover or focus before it, so nothing was prefetched.
+    await launcher(page, botId).dispatchEvent('click');
+    await page.waitForFunction(() => performance.getEntriesByName('botsmith:open').length > 0);
+    const t = await page.evaluate(() => {
+      const at = (n: string) => performance.getEntriesByName(`botsmith:${n}`)[0].startTime;
+      return { load: at('launcher') - at('exec'), open: at('open') - at('click') };
+    });
+    loads.push(t.load);
+    opens.push(t.open);
+    await context.close();
+  }
+  const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+  const stats = (xs: number[]) => {
+    const s = sorted(xs);
+    return `median ${s[Math.floor(s.length / 2)].toFixed(1)} ms, min ${s[0].toFixed(1)}, max ${s.at(-1)!.toFixed(1)} (${xs.map((x) => x.toFixed(1)).join(', ')})`;
+  };
+  expect(loads.every((x) => x > 0) && opens.every((x) => x > 0)).toBe(true);
+  return `load: ${stats(loads)}; open, cold cache: ${stats(opens)}`;
+}
+
 describe('the embeddable widget on a hostile customer site', () => {
   let api: FakeApi;
   let site: HostSite;
@@ -287,6 +322,20 @@ describe('the embeddable widget on a hostile customer site', () => {
     expect(errors).toEqual([]);
   });
 
+  it("shows the owner's icon, and runs from the <head> before the body exists", async () => {
+    const { page, errors } = await openPage('bots=8&head=1');
+    const icon = launcher(page, '8').locator('img');
+    await icon.waitFor();
+    expect(await icon.getAttribute('src')).toBe(`${api.origin}/uploads/icons/owl.svg`);
+    await expect.poll(() => icon.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    expect(await css(launcher(page, '8'), 'border-radius')).toBe('12px');
+    await launcher(page, '8').click();
+    await chatWindow(page, '8').waitFor({ state: 'visible' });
+    expect(await launcher(page, '8').locator('img').count()).toBe(0); // a close icon while open
+    expect(await cspViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
   it('is usable from the keyboard', async () => {
     const { page } = await openPage('bots=1');
     await launcher(page, '1').waitFor();
@@ -360,6 +409,20 @@ describe('the embeddable widget on a hostile customer site', () => {
     );
     expect(await launcher(page, '1').getAttribute('class')).toBe('l a-shake');
     expect(await win.locator('.m.assistant').first().textContent()).toBe('Unsaved greeting');
+    expect(await layoutBox(launcher(page, '1'))).toMatchObject({ x: 20 });
+
+    for (const animation of ['none', 'blowup', 'glow', 'slide', 'rotate', 'shake', 'drop', 'roll', 'bogus']) {
+      await page.evaluate((a) => {
+        window.dispatchEvent(new CustomEvent('botsmith:preview', { detail: { botId: 1, animation: a } }));
+      }, animation);
+      const expected = animation == 'none' || animation == 'bogus' ? 'none' : `bs-${animation}`;
+      expect(await css(launcher(page, '1'), 'animation-name')).toBe(expected);
+    }
+    // Another bot's preview event is ignored.
+    await page.evaluate(() =>
+      window.dispatchEvent(new CustomEvent('botsmith:preview', { detail: { botId: 2, customGreeting: 'Not mine' } })),
+    );
+    expect(await win.locator('.m.assistant').first().textContent()).toBe('Unsaved greeting');
 
     await page.evaluate(() => document.querySelector('script[data-preview]')?.remove());
     await expect.poll(() => page.locator('botsmith-widget').count()).toBe(0);
@@ -398,30 +461,8 @@ describe('the embeddable widget on a hostile customer site', () => {
   });
 
   it('measures load (script execution to visible launcher) and open (click to visible window, cold cache)', async () => {
-    const loads: number[] = [];
-    const opens: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      // A new context each time: an empty HTTP cache, so the window's chunk comes over the network.
-      const { page } = await openPage('bots=1');
-      await launcher(page, '1').waitFor();
-      await page.waitForFunction(() => performance.getEntriesByName('botsmith:launcher').length > 0);
-      // A bare click event: no hover or focus before it, so nothing was prefetched.
-      await launcher(page, '1').dispatchEvent('click');
-      await page.waitForFunction(() => performance.getEntriesByName('botsmith:open').length > 0);
-      const t = await page.evaluate(() => {
-        const at = (n: string) => performance.getEntriesByName(`botsmith:${n}`)[0].startTime;
-        return { load: at('launcher') - at('exec'), open: at('open') - at('click') };
-      });
-      loads.push(t.load);
-      opens.push(t.open);
-    }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    const fmt = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(', ');
-    console.log(
-      `[widget timings, Chromium, localhost] load ms: ${fmt(loads)} (median ${median(loads).toFixed(1)}); ` +
-        `open ms (cold cache): ${fmt(opens)} (median ${median(opens).toFixed(1)})`,
-    );
-    expect(loads.every((x) => x > 0)).toBe(true);
+    const t = await measureTimings(browser, `${site.origin}/page?bots=1`, '1', 7);
+    console.log(`[widget timings, fake API process] ${t}`);
   });
 });
 
@@ -449,12 +490,22 @@ describe('the widget of the built product on a customer site', () => {
     const win = chatWindow(page, '1');
     await win.waitFor({ state: 'visible' });
     expect(await win.locator('.m.assistant').first().textContent()).not.toBe('');
+    const chat = page.waitForResponse((r) => r.url() == `${baseUrl}/api/chat`);
     await send(page, '1', 'What does Botsmith cost?');
+    expect((await chat).headers()['content-type']).toContain('text/event-stream');
     await expect.poll(() => sendButton(page, '1').isDisabled(), { timeout: 30_000 }).toBe(false);
     expect(await win.locator('.m.error').count()).toBe(0);
     expect((await win.locator('.m.assistant').nth(1).textContent())?.length).toBeGreaterThan(10);
     expect(await cspViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
+    await page.mouse.move(0, 0);
+    await page.waitForTimeout(1700);
+    await screenshot(page, 'widget-demo-bot');
     await context.close();
+  });
+
+  it('measures load and open against the built product', async () => {
+    const t = await measureTimings(browser, `${site.origin}/page?bots=1`, '1', 7);
+    console.log(`[widget timings, built product] ${t}`);
   });
 });

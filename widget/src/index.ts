@@ -105,6 +105,8 @@ function start(script: HTMLScriptElement): void {
     const b = bot ?? {};
     const vars = launcherVars(b);
     for (const k in vars) wrap.style.setProperty(k, vars[k]);
+    // The preview may move the widget to the other side.
+    host!.dataset.side = side = b.widgetPosition == 'left' ? 'left' : 'right';
     wrap.className = `bs ${side}${open ? ' open' : ''}`;
     if (!button) return;
     const cls = 'l a-' + (ANIMATIONS.includes(b.animation ?? '') ? b.animation! : 'none');
