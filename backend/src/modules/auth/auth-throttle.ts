@@ -35,7 +35,13 @@ export class InProcessThrottleStorage implements AuthThrottleStorage {
   private readonly counters = new Map<string, Counter>();
   private lastSweep = Date.now();
 
-  increment(key: string, ttl: number, limit: number, blockDuration: number): Promise<ThrottlerStorageRecord> {
+  increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    _name?: string,
+  ): Promise<ThrottlerStorageRecord> {
     const now = Date.now();
     this.sweep(now);
     const counter = this.counters.get(key) ?? { hits: [], blockedUntil: 0 };
