@@ -429,6 +429,15 @@ describe('the embeddable widget on a hostile customer site', () => {
     expect(errors).toEqual([]);
   });
 
+  it('goes away when a single-page app removes its script tag', async () => {
+    const { page, errors } = await openPage('bots=1');
+    await launcher(page, '1').click();
+    await chatWindow(page, '1').waitFor({ state: 'visible' });
+    await page.evaluate(() => document.querySelector('script[data-bot-id]')?.remove());
+    await expect.poll(() => page.locator('botsmith-widget').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   it('defines no global variable on the host page', async () => {
     const names = async (query: string) => {
       const { page } = await openPage(query);

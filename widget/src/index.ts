@@ -10,9 +10,9 @@
  * page: every entry point (top level, promise callbacks, event handlers) goes through `safe`.
  *
  * Attributes: data-bot-id (required); data-preview="true" (dashboard live preview: opens at once,
- * accepts unsaved styling through a `botsmith:preview` window event, goes away with its script
- * tag); data-inline="true" (the /widget page: the window alone, open, fixed bottom right, goes
- * away with its script tag). See widget/README.md.
+ * accepts unsaved styling through a `botsmith:preview` window event); data-inline="true" (the
+ * /widget page: the window alone, open, fixed bottom right). In every mode the widget goes away
+ * when its script tag is removed. See widget/README.md.
  *
  * It defines no global at all. The page's own DOM is the registry: each widget is a
  * `<botsmith-widget data-bot data-mode data-side>` element, so a snippet pasted twice renders one
@@ -232,12 +232,11 @@ function start(script: HTMLScriptElement): void {
     document.body.append(host);
     requestAnimationFrame(() => mark('launcher'));
 
-    if (mode != 'float') {
-      void load().then(safe(draw));
-      // The dashboard and the /widget page remove the script tag to remove the widget.
-      watcher = new MutationObserver(safe(() => script.isConnected || destroy()));
-      watcher.observe(document, { childList: true, subtree: true });
-    }
+    if (mode != 'float') void load().then(safe(draw));
+    // The widget lives as long as its script tag: single-page apps (our landing page, the
+    // dashboard's preview, the /widget page) remove the tag to remove the widget.
+    watcher = new MutationObserver(safe(() => script.isConnected || destroy()));
+    watcher.observe(document, { childList: true, subtree: true });
     if (mode == 'preview') addEventListener('botsmith:preview', onPreview);
   });
 
