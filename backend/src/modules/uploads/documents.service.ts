@@ -2,7 +2,7 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error.js';
 import type { BotDocumentEntity } from './bot-document.entity.js';
-import { chunkPages, type Chunk } from './chunking.js';
+import { chunkPages, cleanText, type Chunk } from './chunking.js';
 import { DocumentsRepository, type ChunkMatch, type NewDocument } from './documents.repository.js';
 import { extractPdfText, UnreadablePdfError } from './pdf-text.js';
 
@@ -34,7 +34,8 @@ export class DocumentsService {
    * gives `[]`. `limit` is clamped to 1-20.
    */
   async searchChunks(botId: number, query: string, limit = 5): Promise<ChunkMatch[]> {
-    const text = (query ?? '').slice(0, SEARCH_QUERY_MAX_CHARS).trim();
+    // Visitor text can hold NUL and control characters, which PostgreSQL refuses in a query.
+    const text = cleanText(String(query ?? '').slice(0, SEARCH_QUERY_MAX_CHARS));
     if (!text) return [];
     const bounded = Math.min(Math.max(Math.trunc(limit) || 1, 1), SEARCH_LIMIT_MAX);
     return this.documents.searchChunks(botId, text, bounded);

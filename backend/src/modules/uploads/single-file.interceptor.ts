@@ -12,6 +12,9 @@ import multer, { MulterError } from 'multer';
 import type { Observable } from 'rxjs';
 import { AppError } from '../../common/app-error.js';
 
+/** Room for the multipart boundary and part headers around the file itself. */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
 export interface SingleFileOptions {
   /** The multipart field that carries the file. */
   field: string;
@@ -23,7 +26,7 @@ export interface SingleFileOptions {
 
 /**
  * Reads exactly one file from a multipart request into memory, never more than `maxBytes`:
- * multer stops at the limit while the body streams in and drains the rest unread. Runs after
+ * multer stops at the limit while the body streams in and discards the rest without keeping it. Runs after
  * the guards, so nothing is read for a visitor without a session. Errors become `{error, code}`.
  */
 export function SingleFileInterceptor(options: SingleFileOptions): Type<NestInterceptor> {
@@ -46,6 +49,14 @@ export function SingleFileInterceptor(options: SingleFileOptions): Type<NestInte
       const http = context.switchToHttp();
       const request = http.getRequest<Request>();
       const response = http.getResponse<Response>();
+      // A body declared far larger than the limit is refused before a byte of it is read; the
+      // connection then closes instead of receiving the rest. (Without a declared length, multer
+      // stops storing at the limit and discards the remainder as it arrives.)
+      const declared = Number(request.headers['content-length']);
+      if (Number.isFinite(declared) && declared > options.maxBytes + MULTIPART_OVERHEAD_BYTES) {
+        response.setHeader('Connection', 'close');
+        throw tooLarge();
+      }
       await new Promise<void>((resolve, reject) => {
         this.middleware(request, response, (error: unknown) => (error ? reject(toAppError(error)) : resolve()));
       });
@@ -56,11 +67,13 @@ export function SingleFileInterceptor(options: SingleFileOptions): Type<NestInte
     }
   }
 
+  function tooLarge(): AppError {
+    return new AppError(HttpStatus.PAYLOAD_TOO_LARGE, 'FILE_TOO_LARGE', options.tooLargeMessage);
+  }
+
   function toAppError(error: unknown): AppError {
     if (error instanceof MulterError) {
-      if (error.code === 'LIMIT_FILE_SIZE') {
-        return new AppError(HttpStatus.PAYLOAD_TOO_LARGE, 'FILE_TOO_LARGE', options.tooLargeMessage);
-      }
+      if (error.code === 'LIMIT_FILE_SIZE') return tooLarge();
       return AppError.badRequest(
         `Send exactly one file, in the multipart field "${options.field}", and nothing else.`,
         'INVALID_UPLOAD',
