@@ -296,7 +296,7 @@ describe('POST /api/chat: answering', () => {
       `SELECT credits_cents FROM users WHERE email = $1`,
       [SYSTEM_ACCOUNT_EMAIL],
     );
-    const response = await chat({ botId: DEMO_BOT_ID, prompt: 'How much does a message cost?' });
+    const response = await chat({ botId: DEMO_BOT_ID, prompt: 'How much does a message cost?' }, { Origin: t.origin });
     expect(response.status).toBe(200);
     expect(response.body.message).toContain('3 cents per message');
     const rows: Array<{ billable_cents: number; credits: number }> = await t.dataSource.query(
@@ -306,6 +306,24 @@ describe('POST /api/chat: answering', () => {
     );
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ billable_cents: 0, credits: before[0].credits_cents });
+  });
+
+  it('answers the demo bot only on the product site: the house pays for it, so nobody may embed it elsewhere', async () => {
+    const foreign: Array<Record<string, string>> = [
+      { Origin: 'https://elsewhere.example' },
+      { 'X-Page-Url': 'https://elsewhere.example/' },
+      {},
+    ];
+    for (const headers of foreign) {
+      const response = await chat({ botId: DEMO_BOT_ID, prompt: 'Hi' }, headers);
+      expect(response.status).toBe(403);
+      expect(response.body.code).toBe('DOMAIN_NOT_ALLOWED');
+    }
+    const budget: Array<{ usage_limit_dollars: number }> = await t.dataSource.query(
+      `SELECT usage_limit_dollars FROM bots WHERE id = $1`,
+      [DEMO_BOT_ID],
+    );
+    expect(budget[0].usage_limit_dollars).toBe(50);
   });
 
   it('stops answering and charges nothing when the visitor disconnects mid-stream', async () => {

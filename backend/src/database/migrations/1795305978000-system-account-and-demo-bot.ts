@@ -4,7 +4,9 @@ import { DEMO_BOT_ID, SYSTEM_ACCOUNT_EMAIL } from '../../common/constants.js';
 /**
  * The landing page embeds bot 1: a demo bot about Botsmith itself, owned by the system account.
  * The system account cannot sign in (its password hash is no hash at all), is marked paid and
- * verified so the chat serves it, and is never billed (the usage ledger skips it). Values are
+ * verified so the chat serves it, and is never billed (the usage ledger skips it). The house pays
+ * for its answers, so it has a monthly budget of $50 (then it hides until the next period), and
+ * with no allowed domain it answers only on the product's own site (chat module). Values are
  * written out here, not read from constants, so this migration means the same thing for ever.
  */
 const DEMO_PROMPT = `You are the Botsmith assistant on the Botsmith website. Answer questions about Botsmith briefly and warmly, and suggest signing up when it helps.
@@ -47,7 +49,7 @@ export class SystemAccountAndDemoBot1795305978000 implements MigrationInterface 
               '', $4, $5, '50%', '10px', $4,
               $5, 'AI answers may be inaccurate.', 'Type your message here...', $6, $4,
               $5, 'linear-gradient(to right, #ff9800, #ff9800)', 'linear-gradient(to right, #f1f0f0, #f1f0f0)', $6,
-              $5, 'none', 'right', 300, 0.3, 0
+              $5, 'none', 'right', 300, 0.3, 50
          FROM users u
         WHERE u.email = $7 AND u.is_system AND u.deleted_at IS NULL
           AND NOT EXISTS (SELECT 1 FROM bots WHERE id = $1::integer)`,

@@ -44,14 +44,17 @@ export class ChatRepository {
     return this.dataSource.transaction(work);
   }
 
-  /** A bot whose owner account still exists; null for unknown bots. */
-  findServableBot(botId: number): Promise<BotEntity | null> {
-    return this.dataSource
+  /** A bot whose owner account still exists (and whether that owner is the system account); null for unknown bots. */
+  async findServableBot(botId: number): Promise<{ bot: BotEntity; ownerIsSystem: boolean } | null> {
+    const { entities, raw } = await this.dataSource
       .getRepository(BotEntity)
       .createQueryBuilder('b')
       .innerJoin('users', 'u', 'u.id = b.owner_id AND u.deleted_at IS NULL')
+      .addSelect('u.is_system', 'owner_is_system')
       .where('b.id = :botId', { botId })
-      .getOne();
+      .getRawAndEntities<{ owner_is_system: boolean }>();
+    const bot = entities[0];
+    return bot ? { bot, ownerIsSystem: raw[0]?.owner_is_system === true } : null;
   }
 
   /** What the bot's answered messages cost in the period that starts at `periodStart`. */

@@ -1,6 +1,7 @@
 import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../common/app-error.js';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { periodStartFor } from '../../common/billing-period.js';
 import { CHAT_IN_FLIGHT_TTL_MS, CHAT_LIMITS, MODEL_CATALOGUE, type ModelTier } from '../../common/constants.js';
 import type { BotEntity } from '../bots/bot.entity.js';
@@ -72,21 +73,27 @@ export class ChatService {
   private readonly logger = new Logger('ChatService');
   /** This instance's messages in flight, by bot and visitor: the fast path of the lock. */
   private readonly inFlight = new Set<string>();
+  /** The product's own host (PUBLIC_URL), where the demo bot answers. */
+  private readonly ownHost: string;
 
   constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly repository: ChatRepository,
     private readonly ledger: UsageLedgerService,
     private readonly rateLimiter: ChatRateLimiter,
     @Inject(LLM) private readonly llm: LlmPort,
     @Inject(CHUNK_SEARCH) private readonly chunks: ChunkSearch,
-  ) {}
+  ) {
+    this.ownHost = new URL(config.publicUrl).hostname;
+  }
 
   /** Everything up to the answer; throws AppError for a refusal (nothing written, nothing charged). */
   async answer(input: ChatRequestDto, caller: ChatCaller, sink: AnswerSink, signal: AbortSignal): Promise<ChatAnswer> {
     const receivedAt = new Date();
-    const bot = await this.repository.findServableBot(input.botId);
-    if (!bot) throw AppError.notFound(REFUSALS.BOT_NOT_FOUND, 'BOT_NOT_FOUND');
-    this.checkCaller(bot, caller);
+    const found = await this.repository.findServableBot(input.botId);
+    if (!found) throw AppError.notFound(REFUSALS.BOT_NOT_FOUND, 'BOT_NOT_FOUND');
+    const { bot } = found;
+    this.checkCaller(bot, caller, found.ownerIsSystem);
 
     const visitorId = visitorKey(caller);
     await this.rateLimiter.hit(bot.id, visitorId, caller.ip);
@@ -206,14 +213,19 @@ export class ChatService {
     return { message: result.text, costCents: price };
   }
 
-  /** The bot's API key (from the owner's own server) skips the origin check; a wrong key is refused. */
-  private checkCaller(bot: BotEntity, caller: ChatCaller): void {
+  /**
+   * The bot's API key (from the owner's own server) skips the origin check; a wrong key is refused.
+   * The system account's bots (the landing page's demo bot, paid by the house) with no domain of
+   * their own answer only on the product's own site, so nobody can embed them elsewhere.
+   */
+  private checkCaller(bot: BotEntity, caller: ChatCaller, ownerIsSystem: boolean): void {
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(caller.authorization ?? '')?.[1];
     if (caller.authorization !== undefined && caller.authorization !== '') {
       if (bearer && sameSecret(bearer, bot.apiKey)) return;
       throw new AppError(HttpStatus.UNAUTHORIZED, 'INVALID_API_KEY', REFUSALS.INVALID_API_KEY);
     }
-    if (!isOriginAllowed(bot.allowedDomain, caller.origin, caller.pageUrl)) {
+    const allowedDomain = ownerIsSystem && !bot.allowedDomain.trim() ? this.ownHost : bot.allowedDomain;
+    if (!isOriginAllowed(allowedDomain, caller.origin, caller.pageUrl)) {
       throw AppError.forbidden(REFUSALS.DOMAIN_NOT_ALLOWED, 'DOMAIN_NOT_ALLOWED');
     }
   }

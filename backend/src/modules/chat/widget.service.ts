@@ -46,8 +46,9 @@ export class WidgetService {
   ) {}
 
   async publicBot(botId: number, now = new Date()): Promise<{ bot: PublicBot }> {
-    const bot = await this.repository.findServableBot(botId);
-    if (!bot) throw AppError.notFound('This chatbot does not exist.', 'BOT_NOT_FOUND');
+    const found = await this.repository.findServableBot(botId);
+    if (!found) throw AppError.notFound('This chatbot does not exist.', 'BOT_NOT_FOUND');
+    const { bot } = found;
     const billing = await this.ledger.getOwnerBillingState(bot.ownerId);
     let hidden = !billing.canServe;
     if (!hidden && bot.usageLimitDollars > 0) {
