@@ -47,7 +47,7 @@ async function webhookRows(id: string): Promise<number> {
     `SELECT count(*)::int AS n FROM webhook_events WHERE id = $1`,
     [id],
   );
-  return rows[0]!.n;
+  return rows[0].n;
 }
 
 /** The whole setup: customer, Stripe's hosted page, the webhook, the subscription. */
@@ -82,8 +82,8 @@ describe('Stripe adapter: the setup flow through the real stripe SDK', () => {
 
     const customerCalls = stripe.requestsTo('POST', /^\/v1\/customers$/).filter((r) => r.body.email === user.email);
     expect(customerCalls).toHaveLength(1);
-    expect(customerCalls[0]!.idempotencyKey).toBe(`customer-${user.id}`);
-    expect(customerCalls[0]!.body.metadata).toEqual({ ownerId: String(user.id) });
+    expect(customerCalls[0].idempotencyKey).toBe(`customer-${user.id}`);
+    expect(customerCalls[0].body.metadata).toEqual({ ownerId: String(user.id) });
     const customerId = (await userBilling(t, user.id)).stripe_customer_id!;
     expect(customerId).toMatch(/^cus_/);
 
@@ -91,13 +91,13 @@ describe('Stripe adapter: the setup flow through the real stripe SDK', () => {
       .requestsTo('POST', /^\/v1\/checkout\/sessions$/)
       .filter((r) => r.body.customer === customerId);
     expect(sessionCalls).toHaveLength(2);
-    expect(sessionCalls[0]!.body).toMatchObject({
+    expect(sessionCalls[0].body).toMatchObject({
       mode: 'setup',
       currency: 'usd',
       success_url: `${t.origin}/setup-success?session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: `${t.origin}/complete-setup`,
     });
-    expect(sessionCalls[0]!.idempotencyKey).toMatch(new RegExp(`^setup-session-${user.id}-`));
+    expect(sessionCalls[0].idempotencyKey).toMatch(new RegExp(`^setup-session-${user.id}-`));
 
     expect((await agent.get('/api/auth/has-payment-method')).body).toEqual({ hasPaymentMethod: false });
     const sessionId = (first.body.url as string).split('/').pop()!;
@@ -122,14 +122,14 @@ describe('Stripe adapter: the setup flow through the real stripe SDK', () => {
       .requestsTo('POST', /^\/v1\/subscriptions$/)
       .filter((r) => r.body.customer === customerId);
     expect(subscriptionCalls).toHaveLength(1);
-    expect(subscriptionCalls[0]!.idempotencyKey).toBe(`subscription-${user.id}-${customerId}`);
-    expect(subscriptionCalls[0]!.body).toMatchObject({
+    expect(subscriptionCalls[0].idempotencyKey).toBe(`subscription-${user.id}-${customerId}`);
+    expect(subscriptionCalls[0].body).toMatchObject({
       items: [{ price: PRICE_ID }],
       billing_cycle_anchor_config: { day_of_month: '3', hour: '0', minute: '0', second: '0' },
       proration_behavior: 'none',
       default_payment_method: pmId,
     });
-    expect((subscriptionCalls[0]!.body.items as Array<Record<string, unknown>>)[0]).not.toHaveProperty('quantity');
+    expect((subscriptionCalls[0].body.items as Array<Record<string, unknown>>)[0]).not.toHaveProperty('quantity');
 
     expect(await userBilling(t, user.id)).toMatchObject({
       has_paid: true,
@@ -217,8 +217,8 @@ describe('Stripe webhooks', () => {
     const [failure] = stripe
       .invoiceUsage()
       .filter((e) => (e.data as { object: { customer: string } }).object.customer === customerId);
-    expect(failure!.type).toBe('invoice.payment_failed');
-    expect((await deliver(failure!)).status).toBe(200);
+    expect(failure.type).toBe('invoice.payment_failed');
+    expect((await deliver(failure)).status).toBe(200);
 
     expect((await userBilling(t, user.id)).has_paid).toBe(false);
     expect((await agent.get('/api/subscription')).body.code).toBe('PAYMENT_FAILED');
@@ -231,7 +231,7 @@ describe('Stripe webhooks', () => {
     const stale = stripe.event(
       'invoice.paid',
       { id: 'in_old', object: 'invoice', customer: customerId },
-      (failure!.created as number) - 60,
+      (failure.created as number) - 60,
     );
     expect((await deliver(stale)).status).toBe(200);
     expect((await userBilling(t, user.id)).has_paid).toBe(false);
@@ -351,8 +351,8 @@ describe('metered usage through Billing Meters', () => {
       .requestsTo('POST', /^\/v1\/billing\/meter_events$/)
       .filter((r) => (r.body.payload as Record<string, string>).stripe_customer_id === customerId);
     expect(sent).toHaveLength(2);
-    expect(sent[1]!.body).toEqual(sent[0]!.body);
-    expect(sent[1]!.idempotencyKey).toBe(sent[0]!.idempotencyKey);
+    expect(sent[1].body).toEqual(sent[0].body);
+    expect(sent[1].idempotencyKey).toBe(sent[0].idempotencyKey);
     const kept = [...stripe.meterEvents.values()].filter(
       (e) => (e.payload as Record<string, string>).stripe_customer_id === customerId,
     );
@@ -375,7 +375,7 @@ describe('metered usage through Billing Meters', () => {
     ).toHaveLength(1);
     const cancel = stripe.requestsTo('DELETE', new RegExp(`^/v1/subscriptions/${subscriptionId}$`));
     expect(cancel).toHaveLength(1);
-    const cancelParams = { ...Object.fromEntries(cancel[0]!.query), ...cancel[0]!.body };
+    const cancelParams = { ...Object.fromEntries(cancel[0].query), ...cancel[0].body };
     expect(cancelParams).toMatchObject({ invoice_now: 'true', prorate: 'false' });
     expect(stripe.subscriptions.get(subscriptionId)!.status).toBe('canceled');
     expect((await userBilling(t, user.id)).stripe_subscription_id).toBeNull();

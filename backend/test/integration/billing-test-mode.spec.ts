@@ -27,17 +27,17 @@ function nextCycleTime(): Date {
 }
 
 async function meterEvents(customerId: string) {
-  return (await t.dataSource.query(
+  return t.dataSource.query<Array<{ identifier: string; value: number; invoice_id: string | null }>>(
     `SELECT identifier, value, invoice_id FROM test_payment_meter_events WHERE customer_id = $1 ORDER BY identifier`,
     [customerId],
-  )) as Array<{ identifier: string; value: number; invoice_id: string | null }>;
+  );
 }
 
 async function invoices(customerId: string) {
-  return (await t.dataSource.query(
+  return t.dataSource.query<Array<{ amount_cents: number; status: string; attempt_count: number }>>(
     `SELECT amount_cents, status, attempt_count FROM test_payment_invoices WHERE customer_id = $1 ORDER BY created_at`,
     [customerId],
-  )) as Array<{ amount_cents: number; status: string; attempt_count: number }>;
+  );
 }
 
 describe('setup flow on the test-mode payment page', () => {
@@ -101,6 +101,34 @@ describe('setup flow on the test-mode payment page', () => {
       [user.id],
     );
     expect(customers[0].n).toBe(1);
+  });
+
+  it('concurrent setup calls (two tabs, double clicks) create one customer and one subscription', async () => {
+    const { agent, user } = await signedInAgent(t, { billing: 'none' });
+    const customers = await Promise.all(
+      Array.from({ length: 5 }, () => agent.post('/api/auth/create-stripe-customer').set('Origin', t.origin).send({})),
+    );
+    expect(customers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    const customerRows = await t.dataSource.query<Array<{ id: string }>>(
+      `SELECT id FROM test_payment_customers WHERE owner_id = $1`,
+      [user.id],
+    );
+    expect(customerRows).toHaveLength(1);
+    expect((await userBilling(t, user.id)).stripe_customer_id).toBe(customerRows[0]!.id);
+
+    await submitTestCard(t, customers[0]!.body.url as string, GOOD_CARD);
+    const subscriptions = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        agent.post('/api/auth/create-stripe-subscription').set('Origin', t.origin).send({}),
+      ),
+    );
+    expect(subscriptions.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(new Set(subscriptions.map((r) => r.body.subscriptionItemId as string)).size).toBe(1);
+    const subscriptionRows = await t.dataSource.query<unknown[]>(
+      `SELECT id FROM test_payment_subscriptions WHERE customer_id = $1`,
+      [customerRows[0]!.id],
+    );
+    expect(subscriptionRows).toHaveLength(1);
   });
 
   it('rejects a card number that is not a test card, with a clear message, and saves nothing', async () => {

@@ -35,12 +35,12 @@ async function credits(ownerId: number): Promise<number> {
 }
 
 async function usageRows(ownerId: number) {
-  return t.dataSource.query(
+  return t.dataSource.query<Array<Record<string, unknown>>>(
     `SELECT price_cents, credits_cents, billable_cents, period_start::text AS period_start, report_identifier,
             total_tokens, model_tier, upstream_model
        FROM usage_events WHERE owner_id = $1 ORDER BY id`,
     [ownerId],
-  ) as Promise<Array<Record<string, unknown>>>;
+  );
 }
 
 describe('chargeAnsweredMessage', () => {

@@ -62,5 +62,5 @@ export async function userBilling(t: TestApp, ownerId: number) {
     `SELECT stripe_customer_id, stripe_subscription_id, subscription_item_id, has_paid, credits_cents FROM users WHERE id = $1`,
     [ownerId],
   );
-  return rows[0]!;
+  return rows[0];
 }

@@ -34,7 +34,7 @@ export function parseStripeForm(raw: string): Obj {
     let node: Obj | unknown[] = root;
     path.forEach((segment, i) => {
       const last = i === path.length - 1;
-      const nextIsIndex = !last && /^\d+$/.test(path[i + 1]!);
+      const nextIsIndex = !last && /^\d+$/.test(path[i + 1]);
       const container = node as Record<string, unknown>;
       if (last) {
         container[segment] = value;
@@ -261,8 +261,8 @@ export class FakeStripeServer {
       return [200, customer];
     }
     if ((m = /^\/v1\/customers\/([^/]+)$/.exec(p))) {
-      const customer = this.customers.get(m[1]!);
-      if (!customer) return notFound('customer', m[1]!);
+      const customer = this.customers.get(m[1]);
+      if (!customer) return notFound('customer', m[1]);
       if (r.method === 'POST') {
         const settings = (b.invoice_settings ?? {}) as Obj;
         if (settings.default_payment_method) {
@@ -272,7 +272,7 @@ export class FakeStripeServer {
       return [200, customer];
     }
     if (r.method === 'GET' && (m = /^\/v1\/customers\/([^/]+)\/payment_methods$/.exec(p))) {
-      if (!this.customers.has(m[1]!)) return notFound('customer', m[1]!);
+      if (!this.customers.has(m[1])) return notFound('customer', m[1]);
       const data = [...this.paymentMethods.values()].filter((pm) => pm.customer === m![1]).map(publicPm);
       return [200, list(p, data)];
     }
@@ -299,8 +299,8 @@ export class FakeStripeServer {
       return [200, this.publicSession(session)];
     }
     if (r.method === 'GET' && (m = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(p))) {
-      const session = this.sessions.get(m[1]!);
-      if (!session) return notFound('checkout.session', m[1]!);
+      const session = this.sessions.get(m[1]);
+      if (!session) return notFound('checkout.session', m[1]);
       const out = this.publicSession(session);
       const expand = r.query.getAll('expand[]').concat(r.query.getAll('expand[0]'));
       if (expand.includes('setup_intent') && typeof session.setup_intent === 'string') {
@@ -310,8 +310,8 @@ export class FakeStripeServer {
     }
     if (r.method === 'POST' && p === '/v1/subscriptions') {
       const items = (b.items ?? []) as Obj[];
-      if (items.length !== 1 || !items[0]!.price) return invalid('items', 'One metered price is expected.');
-      if ('quantity' in items[0]!) {
+      if (items.length !== 1 || !items[0].price) return invalid('items', 'One metered price is expected.');
+      if ('quantity' in items[0]) {
         return invalid('items[0][quantity]', 'Quantity should not be defined when recurring.usage_type=metered');
       }
       if ('billing_cycle_anchor' in b && 'billing_cycle_anchor_config' in b) {
@@ -338,7 +338,7 @@ export class FakeStripeServer {
               id: rid('si'),
               object: 'subscription_item',
               subscription: id,
-              price: { id: items[0]!.price, object: 'price', recurring: { interval: 'month', usage_type: 'metered' } },
+              price: { id: items[0].price, object: 'price', recurring: { interval: 'month', usage_type: 'metered' } },
               current_period_start: now(),
               current_period_end: anchor,
               metadata: {},
@@ -362,8 +362,8 @@ export class FakeStripeServer {
       ];
     }
     if ((m = /^\/v1\/subscriptions\/([^/]+)$/.exec(p))) {
-      const subscription = this.subscriptions.get(m[1]!);
-      if (!subscription) return notFound('subscription', m[1]!);
+      const subscription = this.subscriptions.get(m[1]);
+      if (!subscription) return notFound('subscription', m[1]);
       if (r.method === 'POST' && b.default_payment_method)
         subscription.default_payment_method = b.default_payment_method;
       if (r.method === 'DELETE') {
@@ -382,8 +382,8 @@ export class FakeStripeServer {
       return [200, list(p, data)];
     }
     if (r.method === 'POST' && (m = /^\/v1\/invoices\/([^/]+)\/pay$/.exec(p))) {
-      const invoice = this.invoices.get(m[1]!);
-      if (!invoice) return notFound('invoice', m[1]!);
+      const invoice = this.invoices.get(m[1]);
+      if (!invoice) return notFound('invoice', m[1]);
       if (invoice.status !== 'open') return invalid('invoice', 'Invoice is already paid');
       const event = this.chargeInvoice(
         invoice,

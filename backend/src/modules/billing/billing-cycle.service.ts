@@ -83,9 +83,9 @@ export class BillingCycleService {
     };
 
     await this.dataSource.transaction(async (manager) => {
-      const [lock] = (await manager.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [
+      const [lock] = await manager.query<Array<{ locked: boolean }>>(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [
         BILLING_CYCLE_LOCK_KEY,
-      ])) as Array<{ locked: boolean }>;
+      ]);
       if (!lock?.locked) {
         result.skipped = 'Another instance is running the billing cycle.';
         return;

@@ -272,7 +272,9 @@ export function toBillingEvent(event: Stripe.Event): BillingEvent {
     created: new Date(event.created * 1000),
     customerId: idOf(object.customer),
   };
-  switch (event.type) {
+  // Only a few types matter; every other one is acknowledged as is.
+  const type: string = event.type;
+  switch (type) {
     case 'checkout.session.completed':
       result.checkoutSessionId = idOf(object.id) ?? undefined;
       result.checkoutMode = typeof object.mode === 'string' ? object.mode : undefined;

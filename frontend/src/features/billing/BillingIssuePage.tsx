@@ -31,11 +31,11 @@ export function BillingIssuePage() {
     const check = async () => {
       try {
         const me = await userApi.me();
-        if (active && me.hasPaid === true) navigate('/dashboard', { replace: true });
+        if (active && me.hasPaid === true) void navigate('/dashboard', { replace: true });
       } catch (cause) {
         if (active && isAuthError(cause)) {
           enqueueSnackbar(AUTH_ERROR_TOAST, { variant: 'error' });
-          navigate('/login', { replace: true });
+          void navigate('/login', { replace: true });
         }
         // Other failures (network): the next poll tries again.
       }
@@ -58,7 +58,7 @@ export function BillingIssuePage() {
       setBusy(false);
       if (isAuthError(cause)) {
         enqueueSnackbar(AUTH_ERROR_TOAST, { variant: 'error' });
-        navigate('/login', { replace: true });
+        void navigate('/login', { replace: true });
         return;
       }
       setError(errorMessage(cause, 'We could not open the payment page. Please try again.'));

@@ -22,11 +22,11 @@ export function CompleteSetupPage() {
     try {
       const me = await userApi.me();
       if (me.stripeCustomerId && me.subscriptionItemId) {
-        navigate('/dashboard', { replace: true });
+        void navigate('/dashboard', { replace: true });
         return;
       }
       if (me.stripeCustomerId) {
-        navigate('/setup-success', { replace: true });
+        void navigate('/setup-success', { replace: true });
         return;
       }
       const { url } = await billingApi.createStripeCustomer();
@@ -34,7 +34,7 @@ export function CompleteSetupPage() {
     } catch (cause) {
       if (isAuthError(cause)) {
         enqueueSnackbar(AUTH_ERROR_TOAST, { variant: 'error' });
-        navigate('/login', { replace: true });
+        void navigate('/login', { replace: true });
         return;
       }
       setError(errorMessage(cause, 'We could not open the payment page. Please try again.'));

@@ -22,7 +22,7 @@ export function SetupSuccessPage() {
     try {
       const me = await userApi.me();
       if (me.subscriptionItemId) {
-        navigate('/dashboard', { replace: true });
+        void navigate('/dashboard', { replace: true });
         return;
       }
       const { hasPaymentMethod } = await billingApi.hasPaymentMethod();
@@ -32,11 +32,11 @@ export function SetupSuccessPage() {
         return;
       }
       await billingApi.createStripeSubscription();
-      navigate('/dashboard', { replace: true });
+      void navigate('/dashboard', { replace: true });
     } catch (cause) {
       if (isAuthError(cause)) {
         enqueueSnackbar(AUTH_ERROR_TOAST, { variant: 'error' });
-        navigate('/login', { replace: true });
+        void navigate('/login', { replace: true });
         return;
       }
       enqueueSnackbar(SUBSCRIPTION_ERROR_TOAST, { variant: 'error' });
