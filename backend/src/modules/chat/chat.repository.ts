@@ -144,10 +144,9 @@ export class ChatRepository {
 
   /**
    * The visitor's conversation with the bot (one per visitor id and bot), created on first use.
-   * A transaction-scoped advisory lock keeps two concurrent requests from creating two.
+   * Only called while the visitor's in-flight lock is held, so one visitor never creates two.
    */
   async conversationFor(manager: EntityManager, key: ConversationKey): Promise<number> {
-    await manager.query(`SELECT pg_advisory_xact_lock($1::int, hashtext($2))`, [key.botId, key.visitorId]);
     const found: Array<{ id: number }> = await manager.query(
       `SELECT id FROM conversations WHERE bot_id = $1 AND visitor_id = $2 ORDER BY id DESC LIMIT 1`,
       [key.botId, key.visitorId],
@@ -161,22 +160,34 @@ export class ChatRepository {
     return Number(created[0].id);
   }
 
-  /** Appends messages to a conversation; returns their ids in order. */
+  /** Appends messages to a conversation in one statement; returns their ids in order. */
   async logMessages(
     manager: EntityManager,
     conversationId: number,
     ownerId: number,
     messages: LoggedMessage[],
   ): Promise<number[]> {
-    const ids: number[] = [];
-    for (const m of messages) {
-      const rows: Array<{ id: number }> = await manager.query(
-        `INSERT INTO messages (conversation_id, owner_id, role, content, model, tokens, cost_cents, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-        [conversationId, ownerId, m.role, m.content, m.model ?? null, m.tokens ?? 0, m.costCents ?? 0, m.createdAt],
+    const params: unknown[] = [];
+    const rows = messages.map((m) => {
+      params.push(
+        conversationId,
+        ownerId,
+        m.role,
+        m.content,
+        m.model ?? null,
+        m.tokens ?? 0,
+        m.costCents ?? 0,
+        m.createdAt,
       );
-      ids.push(Number(rows[0].id));
-    }
-    return ids;
+      const n = params.length;
+      return `($${n - 7}, $${n - 6}, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n})`;
+    });
+    const inserted: Array<{ id: number }> = await manager.query(
+      `INSERT INTO messages (conversation_id, owner_id, role, content, model, tokens, cost_cents, created_at)
+       VALUES ${rows.join(', ')} RETURNING id`,
+      params,
+    );
+    // Serial ids are drawn row by row in VALUES order.
+    return inserted.map((r) => Number(r.id)).sort((a, b) => a - b);
   }
 }

@@ -1,0 +1,257 @@
+#!/usr/bin/env node
+/**
+ * Throughput and latency of the chat path (POST /api/chat, offline demo model), on the embedded
+ * PGlite and on a PostgreSQL server in turn, with a bare Nest route (GET /api/health, one
+ * `SELECT 1`) measured the same way in the same run for the framework + database overhead.
+ *
+ *   npm run build -w backend && node bench/chat.mjs [requests=2000] [concurrency=20]
+ *
+ * Each engine: the built app is started on a fresh database (migrations run), stopped, seeded
+ * with an owner (paid, 500 cents of credits) and a bot with a 20-passage document, started
+ * again; then `requests` messages are sent at a fixed `concurrency`, each from its own visitor,
+ * as JSON (the SSE variant is measured too). Every answer must be 200, and the ledger must hold
+ * exactly one usage row per answer. Rate limits are raised for the run; the offline model's
+ * per-word delay is 0 (BENCH_WORD_DELAY_MS to change), so the figures are the engine's cost, not
+ * a simulated model's. Env: BENCH_DATABASE_URL (default the local server).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+
+const REQUESTS = Number(process.argv[2] ?? 2000);
+const CONCURRENCY = Number(process.argv[3] ?? 20);
+const WORD_DELAY = process.env.BENCH_WORD_DELAY_MS ?? '0';
+const main = path.resolve('backend/dist/main.js');
+const serverBase = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+if (!fs.existsSync(main)) {
+  console.error('backend/dist/main.js is missing: run `npm run build -w backend` first.');
+  process.exit(1);
+}
+
+const SEED = `
+  WITH owner AS (
+    INSERT INTO users (email, password_hash, email_verified_at, stripe_customer_id, stripe_subscription_id,
+                       subscription_item_id, has_paid, credits_cents)
+    VALUES ('bench-owner@example.com', '!', now(), 'cus_bench', 'sub_bench', 'si_bench', true, 500)
+    RETURNING id
+  )
+  INSERT INTO bots (owner_id, name, api_key, prompt, custom_greeting, model, allowed_domain, bubble_icon, bubble_color,
+    bubble_text_color, bubble_border_radius, chat_window_border_radius, banner_color, banner_text_color,
+    banner_disclaimer, placeholder_text, placeholder_text_color, send_button_color, send_arrow_color,
+    widget_bubble_color, assistant_bubble_color, assistant_bubble_text_color, widget_background_color, animation,
+    widget_position, max_tokens, temperature, usage_limit_dollars)
+  SELECT id, 'Bench Bot', '${crypto.randomBytes(24).toString('hex')}',
+    'You are the Northwind helper. Our shop opens at 9 am on weekdays.', 'Hi!', 'gpt-3.5-turbo', '', '',
+    'c', 'c', '50%', '10px', 'c', 'c', '', 'Type', 'c', 'c', 'c', 'c', 'c', 'c', 'c', 'none', 'right', 300, 0.3,
+    1000000
+  FROM owner RETURNING id`;
+
+function chunksSql(botId) {
+  const topics = [
+    'refunds',
+    'shipping',
+    'warranty',
+    'sizes',
+    'payments',
+    'returns',
+    'tents',
+    'boots',
+    'jackets',
+    'gifts',
+  ];
+  const values = Array.from({ length: 20 }, (_, i) => {
+    const topic = topics[i % topics.length];
+    const text =
+      `Page ${i + 1} is about ${topic}. Our ${topic} policy: customers asking about ${topic} get an answer within ${i + 2} days. `.repeat(
+        8,
+      );
+    return `(currval(pg_get_serial_sequence('bot_documents', 'id')), ${botId}, ${i + 1}, ${i}, '${text}')`;
+  });
+  return [
+    `INSERT INTO bot_documents (bot_id, original_name, storage_key, file_path, size_bytes, page_count)
+     VALUES (${botId}, 'guide.pdf', 'bench-key', '/uploads/bench.pdf', 1000, 20)`,
+    `INSERT INTO document_chunks (document_id, bot_id, page, ordinal, content) VALUES ${values.join(', ')}`,
+  ];
+}
+
+async function startApp(env) {
+  const port = 3800 + Math.floor(Math.random() * 90);
+  const child = spawn(process.execPath, [main], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'error',
+      NODE_ENV: 'test',
+      RUN_SCHEDULER: 'false',
+      OPENAI_API_KEY: '',
+      REDIS_URL: '',
+      OFFLINE_MODEL_WORD_DELAY_MS: WORD_DELAY,
+      CHAT_VISITOR_RATE_LIMIT: '1000000000',
+      CHAT_IP_RATE_LIMIT: '1000000000',
+      CHAT_BOT_RATE_LIMIT: '1000000000',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {
+      /* not yet */
+    }
+    if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    base,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Fires `total` requests, `concurrency` at a time; returns latencies (ms), wall time and failures. */
+async function load(total, concurrency, send) {
+  const latencies = [];
+  const failures = new Map();
+  let next = 0;
+  const started = performance.now();
+  async function worker() {
+    while (next < total) {
+      const i = next++;
+      const t0 = performance.now();
+      const status = await send(i).catch((e) => `error ${e.cause?.code ?? e.message}`);
+      latencies.push(performance.now() - t0);
+      if (status !== 200) failures.set(status, (failures.get(status) ?? 0) + 1);
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return { latencies, wallMs: performance.now() - started, failures };
+}
+
+function pct(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function report(label, { latencies, wallMs, failures }) {
+  const s = [...latencies].sort((a, b) => a - b);
+  const rps = (latencies.length / wallMs) * 1000;
+  const fails = failures.size ? `  FAILURES ${JSON.stringify(Object.fromEntries(failures))}` : '';
+  console.log(
+    `  ${label.padEnd(30)} ${rps.toFixed(0).padStart(6)} req/s   p50 ${pct(s, 50).toFixed(1).padStart(6)} ms   ` +
+      `p90 ${pct(s, 90).toFixed(1).padStart(6)}   p99 ${pct(s, 99).toFixed(1).padStart(6)}   max ${s.at(-1).toFixed(1).padStart(6)}${fails}`,
+  );
+  return rps;
+}
+
+const QUESTIONS = [
+  'How long do refunds take?',
+  'Do you ship to Canada?',
+  'When does the shop open?',
+  'What sizes of boots?',
+];
+
+async function measure(base, botId) {
+  const health = () => fetch(`${base}/api/health`).then(async (r) => (await r.arrayBuffer(), r.status));
+  const chat = (i, sse = false) =>
+    fetch(`${base}/api/chat`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-visitor-id': crypto.randomUUID(),
+        ...(sse ? { accept: 'text/event-stream' } : {}),
+      },
+      body: JSON.stringify({ botId, chatHistory: [], prompt: QUESTIONS[i % QUESTIONS.length] }),
+    }).then(async (r) => {
+      const text = await r.text();
+      if (r.status === 200 && sse && !text.includes('event: done')) return 'no done event';
+      return r.status;
+    });
+
+  await load(100, CONCURRENCY, health); // warm-up
+  await load(100, CONCURRENCY, (i) => chat(i));
+  const h = report('GET /api/health (bare route)', await load(REQUESTS, CONCURRENCY, health));
+  const c = report('POST /api/chat (JSON)', await load(REQUESTS, CONCURRENCY, (i) => chat(i)));
+  report('POST /api/chat (SSE)', await load(Math.round(REQUESTS / 2), CONCURRENCY, (i) => chat(i, true)));
+  console.log(
+    `  chat costs ${(1000 / c - 1000 / h).toFixed(2)} ms of server time more than the bare route per request`,
+  );
+  return 100 + REQUESTS + Math.round(REQUESTS / 2);
+}
+
+async function pgliteRun() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'botsmith-bench-chat-'));
+  try {
+    let app = await startApp({ DATA_DIR: dir, DATABASE_URL: '' });
+    await app.stop();
+    const db = await PGlite.create({ dataDir: path.join(dir, 'pgdata') });
+    const botId = (await db.query(SEED)).rows[0].id;
+    for (const sql of chunksSql(botId)) await db.query(sql);
+    await db.close();
+
+    app = await startApp({ DATA_DIR: dir, DATABASE_URL: '' });
+    console.log(`\nPGlite (embedded, pool of 1)`);
+    const sent = await measure(app.base, botId);
+    await app.stop();
+
+    const check = await PGlite.create({ dataDir: path.join(dir, 'pgdata') });
+    const rows = (await check.query(`SELECT COUNT(*)::int AS n FROM usage_events WHERE bot_id = $1`, [botId])).rows[0]
+      .n;
+    await check.close();
+    console.log(
+      `  ledger: ${rows} usage rows for ${sent} chat requests sent ${rows === sent ? '(one per answer)' : '(MISMATCH)'}`,
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function postgresRun() {
+  const name = `botsmith_bench_chat_${process.pid}`;
+  execFileSync('psql', [serverBase, '-qc', `CREATE DATABASE ${name}`]);
+  const url = new URL(serverBase);
+  url.pathname = `/${name}`;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'botsmith-bench-chat-'));
+  try {
+    let app = await startApp({ DATA_DIR: dir, DATABASE_URL: url.toString() });
+    await app.stop();
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    const botId = (await client.query(SEED)).rows[0].id;
+    for (const sql of chunksSql(botId)) await client.query(sql);
+
+    app = await startApp({ DATA_DIR: dir, DATABASE_URL: url.toString() });
+    console.log(`\nPostgreSQL server (pool ${process.env.DATABASE_POOL_SIZE ?? 10})`);
+    const sent = await measure(app.base, botId);
+    await app.stop();
+    const rows = (await client.query(`SELECT COUNT(*)::int AS n FROM usage_events WHERE bot_id = $1`, [botId])).rows[0]
+      .n;
+    await client.end();
+    console.log(
+      `  ledger: ${rows} usage rows for ${sent} chat requests sent ${rows === sent ? '(one per answer)' : '(MISMATCH)'}`,
+    );
+  } finally {
+    execFileSync('psql', [serverBase, '-qc', `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+console.log(
+  `bench/chat: ${REQUESTS} requests per route at concurrency ${CONCURRENCY}, offline model word delay ${WORD_DELAY} ms, ` +
+    `Node ${process.version}, ${os.cpus().length} CPUs (load generator on the same machine)`,
+);
+await pgliteRun();
+try {
+  await postgresRun();
+} catch (error) {
+  console.log(`\nPostgreSQL server: skipped (${String(error.message).split('\n')[0]})`);
+}
