@@ -125,6 +125,8 @@ function start(script: HTMLScriptElement): void {
       const img = document.createElement('img');
       img.src = src;
       img.alt = '';
+      // Blocked by the host's img-src, or gone: the default icon rather than a broken image.
+      img.onerror = () => button?.replaceChildren(icon(CHAT_ICON));
       button.replaceChildren(img);
     }
   }

@@ -1,3 +1,4 @@
+import { useMemo } from 'preact/hooks';
 import { renderMarkdown } from '../lib/markdown';
 import type { ChatMessage } from '../lib/types';
 
@@ -10,9 +11,11 @@ export interface MessageBubbleProps {
 /** One bubble: the visitor's text as typed, the assistant's as safe Markdown, errors in italics. */
 export function MessageBubble({ message, streaming }: MessageBubbleProps) {
   const { role, content } = message;
+  // Parsed once per text: while a reply streams, the bubbles above it re-render on every token.
+  const body = useMemo(() => (role == 'assistant' ? renderMarkdown(content) : content), [role, content]);
   return (
     <div class={`m ${role}`} aria-busy={streaming ? 'true' : undefined}>
-      {role == 'assistant' ? renderMarkdown(content) : content}
+      {body}
     </div>
   );
 }

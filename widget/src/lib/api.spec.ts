@@ -149,5 +149,7 @@ describe('fetchBot', () => {
     expect(await fetchBot('https://api.example', '9')).toEqual({ error: 'Bot not found.' });
     vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('offline')));
     expect(await fetchBot('https://api.example', '9')).toEqual({ error: 'Error fetching bot details.' });
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response('<h1>Bad gateway</h1>', { status: 502 })));
+    expect(await fetchBot('https://api.example', '9')).toEqual({ error: 'Error fetching bot details.' });
   });
 });

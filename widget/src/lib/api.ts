@@ -25,9 +25,10 @@ export async function fetchBot(apiOrigin: string, botId: string): Promise<BotRes
     const res = await fetch(`${apiOrigin}/api/widget/bots/${encodeURIComponent(botId)}`, {
       credentials: credentialsFor(apiOrigin),
     });
-    if (!res.ok) return { error: await errorText(res, BOT_FETCH_FAILED) };
-    const body = (await res.json()) as { bot?: Partial<PublicBot> };
-    return body.bot && typeof body.bot == 'object' ? { bot: body.bot } : { error: BOT_FETCH_FAILED };
+    // A body that is not JSON (a proxy's error page) lands in the catch below.
+    const body = (await res.json()) as { bot?: Partial<PublicBot>; error?: unknown };
+    if (res.ok && body.bot) return { bot: body.bot };
+    return { error: typeof body.error == 'string' && body.error ? body.error : BOT_FETCH_FAILED };
   } catch {
     return { error: BOT_FETCH_FAILED };
   }

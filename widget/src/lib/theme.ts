@@ -46,7 +46,8 @@ export function contrastText(hex: string): string {
   return lum > 150 ? '#000000' : '#ffffff';
 }
 
-export const ANIMATIONS = ['none', 'blowup', 'glow', 'slide', 'rotate', 'shake', 'drop', 'roll'];
+/** The launcher's animations besides 'none' (styles/launcher.css has one class each). */
+export const ANIMATIONS = ['blowup', 'glow', 'slide', 'rotate', 'shake', 'drop', 'roll'];
 
 /** The launcher's CSS variables (styles/launcher.css), computed by the loader. */
 export function launcherVars(bot: Partial<PublicBot>): Record<string, string> {
