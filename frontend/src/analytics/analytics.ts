@@ -67,16 +67,22 @@ export function isAnalyticsEnabled(): boolean {
 }
 
 export function track<E extends AnalyticsEvent>(event: E, props: AnalyticsEvents[E]): void {
-  withClient((client) => client.track(event, props));
+  withClient((client) => {
+    client.track(event, props);
+  });
 }
 
 export function identify(id: string | number): void {
-  withClient((client) => client.identify(String(id)));
+  withClient((client) => {
+    client.identify(String(id));
+  });
 }
 
 export function setPeople(props: PeopleProperties): void {
   const defined = Object.fromEntries(Object.entries(props).filter(([, value]) => value !== undefined));
-  withClient((client) => client.people.set(defined));
+  withClient((client) => {
+    client.people.set(defined);
+  });
 }
 
 /** Drops the loaded client so a test can start from a clean state. */

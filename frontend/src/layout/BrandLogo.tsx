@@ -1,6 +1,5 @@
 import Box from '@mui/material/Box';
-import type { SxProps, Theme } from '@mui/material/styles';
-import { PRODUCT_NAME } from './usePageTitle';
+import { PRODUCT_NAME } from './brand';
 
 export interface BrandLogoProps {
   /** Height of the mark in px; the word mark scales with it. */
@@ -9,16 +8,12 @@ export interface BrandLogoProps {
   withWordmark?: boolean;
   /** Colour of the word mark; the mark keeps its brand gradient. */
   tone?: 'dark' | 'light';
-  sx?: SxProps<Theme>;
 }
 
 /** The Botsmith mark (a smiling chat bubble) and word mark, drawn inline so it costs no request. */
-export function BrandLogo({ size = 32, withWordmark = true, tone = 'dark', sx }: BrandLogoProps) {
+export function BrandLogo({ size = 32, withWordmark = true, tone = 'dark' }: BrandLogoProps) {
   return (
-    <Box
-      component="span"
-      sx={[{ display: 'inline-flex', alignItems: 'center', gap: 1 }, ...(Array.isArray(sx) ? sx : [sx])]}
-    >
+    <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
       <Box component="svg" viewBox="0 0 32 32" aria-hidden="true" sx={{ width: size, height: size, flexShrink: 0 }}>
         <defs>
           <linearGradient id="botsmith-logo-gradient" x1="0" y1="0" x2="1" y2="1">

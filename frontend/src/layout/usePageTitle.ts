@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
-
-export const PRODUCT_NAME = 'Botsmith';
+import { PRODUCT_NAME } from './brand';
 
 /** Sets the browser tab title for the current page: "<page> · Botsmith". */
 export function usePageTitle(title: string | null): void {
