@@ -65,6 +65,21 @@ export class LogsExportAbortedError extends Error {
   }
 }
 
+/** How much compressed-but-not-yet XML may wait in memory before the next batch is read. */
+const SHEET_BACKLOG_MAX_BYTES = 1024 * 1024;
+
+/**
+ * Bytes of a sheet's XML that exceljs has written into the zip's entry stream and the zip has
+ * not consumed yet. exceljs 4.4 pipes the sheet's buffer into a readable-stream PassThrough and
+ * ignores its backpressure; its writable state's `length` is that backlog. 0 if the internals
+ * ever change shape (then only the client's backpressure applies).
+ */
+function sheetBacklog(sheet: ExcelJS.Worksheet): number {
+  const internals = sheet as unknown as { stream?: { pipes?: Array<{ _writableState?: { length?: unknown } }> } };
+  const length = internals.stream?.pipes?.[0]?._writableState?.length;
+  return typeof length === 'number' ? length : 0;
+}
+
 interface BotTotals {
   name: string;
   messages: number;
@@ -148,7 +163,7 @@ export class LogsExportService {
         totals.set(key, entry);
       }
       if (batch.length < LOGS_EXPORT_BATCH_ROWS) break;
-      await this.drained(out);
+      await this.drained(logs, out);
       const last = batch[batch.length - 1];
       const cursor: LogCursor = { cursorAt: last.cursorAt, id: last.id };
       batch = await this.usage.findLogBatch(ownerId, cursor, LOGS_EXPORT_BATCH_ROWS);
@@ -188,22 +203,32 @@ export class LogsExportService {
   }
 
   /**
-   * Waits while the client is slower than the database (backpressure) and lets the zip stream
-   * catch up. A client that went away ends the export instead of leaving it waiting forever.
+   * Backpressure, twice. exceljs hands each sheet's XML to the zip's deflate stream without
+   * waiting for it, and deflate runs on the thread pool, so rows committed faster than they are
+   * compressed would pile up in memory: wait until that backlog is small. And a client slower
+   * than the database (a full socket buffer) makes us wait for 'drain'. A client that went away
+   * ends the export instead of leaving it waiting forever.
    */
-  private async drained(out: Writable): Promise<void> {
-    if (!out.destroyed && out.writableNeedDrain) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          out.off('drain', done);
-          out.off('close', done);
-          resolve();
-        };
-        out.on('drain', done);
-        out.on('close', done);
-      });
+  private async drained(sheet: ExcelJS.Worksheet, out: Writable): Promise<void> {
+    for (;;) {
+      if (out.destroyed) throw new LogsExportAbortedError();
+      if (out.writableNeedDrain) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            out.off('drain', done);
+            out.off('close', done);
+            resolve();
+          };
+          out.on('drain', done);
+          out.on('close', done);
+        });
+      } else if (sheetBacklog(sheet) > SHEET_BACKLOG_MAX_BYTES) {
+        await new Promise<void>((resolve) => setTimeout(resolve, 2));
+      } else {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (out.destroyed) throw new LogsExportAbortedError();
+        return;
+      }
     }
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    if (out.destroyed) throw new LogsExportAbortedError();
   }
 }
