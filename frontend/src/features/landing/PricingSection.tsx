@@ -56,7 +56,7 @@ export function PricingSection() {
             <Typography variant="overline" component="p" sx={{ color: 'primary.main' }}>
               Pay as you go
             </Typography>
-            <Typography component="p" sx={{ display: 'flex', alignItems: 'baseline', gap: 1, mb: 1 }}>
+            <Typography component="p" sx={{ mb: 1 }}>
               <Box
                 component="span"
                 sx={{
@@ -68,7 +68,7 @@ export function PricingSection() {
               >
                 3¢
               </Box>{' '}
-              <Box component="span" sx={{ fontSize: '1.25rem', fontWeight: 600, color: 'text.secondary' }}>
+              <Box component="span" sx={{ fontSize: '1.25rem', fontWeight: 600, color: 'text.secondary', ml: 0.5 }}>
                 a message
               </Box>
             </Typography>

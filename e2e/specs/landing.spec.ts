@@ -1,0 +1,175 @@
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { collectPageErrors, DESKTOP, launchBrowser, PHONE, screenshot } from '../support/browser.js';
+
+const baseUrl = inject('baseUrl');
+
+/** The demo bot (id 1) is seeded by the backend; its chat is only testable once it exists. */
+const demoBotSeeded = await fetch(`${baseUrl}/api/widget/bots/1`)
+  .then((response) => response.ok)
+  .catch(() => false);
+
+const quotedTexts = [
+  'Build Smarter Bots with',
+  'The easiest way to create, style, and launch AI chatbots — no code needed.',
+  'Fits Any Brand',
+  'Total control over design, color, greeting, tone, and feel.',
+  'What is Botsmith?',
+  'Build and Launch a Custom Bot in Minutes',
+  'Add Your Bot',
+  'Style It Your Way',
+  'Perfect the Prompts',
+  'Track Usage & Monitor Performance',
+  'Deploy Anywhere in Seconds',
+  'Join and Deploy',
+  '3¢ a message',
+  '$5 in free credits',
+  'Join Now',
+  '© 2025 Botsmith',
+];
+
+async function openLanding(
+  browser: Browser,
+  options: BrowserContextOptions,
+): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage(options);
+  const errors = collectPageErrors(page);
+  const response = await page.goto(baseUrl, { waitUntil: 'load' });
+  expect(response?.status()).toBe(200);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  return { page, errors };
+}
+
+describe.each([
+  ['desktop', DESKTOP],
+  ['phone', PHONE],
+] as const)('landing page on a %s', (label, options) => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('shows every section with its quoted texts on a white page, and takes a screenshot', async () => {
+    const { page, errors } = await openLanding(browser, options);
+    const text = await page.locator('#root').innerText();
+    for (const quoted of quotedTexts) expect(text).toContain(quoted);
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(255, 255, 255)');
+    expect(await page.locator('#faq [aria-expanded]').count()).toBe(6);
+    expect(await page.locator('script[src="/widget.js"][data-bot-id="1"]').count()).toBe(1);
+
+    // Scroll through once so the fan and lazy images settle before the picture is taken.
+    await page.evaluate(async () => {
+      for (let y = 0; y < document.body.scrollHeight; y += 500) {
+        window.scrollTo(0, y);
+        await new Promise((resolve) => setTimeout(resolve, 60));
+      }
+      window.scrollTo(0, 0);
+    });
+    await page.waitForTimeout(800);
+    await screenshot(page, `landing-${label}`, true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('scrolls to the anchors from the navigation', async () => {
+    const { page } = await openLanding(browser, options);
+    if (label === 'phone') {
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      await page.getByRole('navigation', { name: 'Menu' }).getByRole('link', { name: 'Pricing' }).click();
+    } else {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pricing' }).click();
+    }
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#pricing');
+    await expect
+      .poll(() => page.evaluate(() => Math.round(document.getElementById('pricing')!.getBoundingClientRect().top)))
+      .toBeLessThan(120);
+    await page.close();
+  });
+
+  it('fans the example cards out and opens one in a modal that a backdrop click closes', async () => {
+    const { page } = await openLanding(browser, options);
+    const fan = page.getByTestId('example-fan');
+    await fan.scrollIntoViewIfNeeded();
+    await expect.poll(() => fan.getAttribute('data-fanned'), { timeout: 5000 }).toBe('true');
+    // Fanned cards spread sideways: the outer cards sit well apart.
+    await page.waitForTimeout(900);
+    const first = await page.getByRole('button', { name: 'View the E-Commerce Assistant example' }).boundingBox();
+    const last = await page.getByRole('button', { name: 'View the HR Help Desk example' }).boundingBox();
+    expect(last!.x - first!.x).toBeGreaterThan(label === 'phone' ? 120 : 500);
+
+    const card = page.getByRole('button', { name: 'View the Personal Coach example' });
+    if (label === 'desktop') {
+      await card.hover();
+      await expect.poll(() => card.getAttribute('data-raised')).toBe('true');
+      expect(await card.getByText('Click to view').isVisible()).toBe(true);
+    } else {
+      expect(await page.getByText('Tap a card to view it').isVisible()).toBe(true);
+    }
+    // On a phone the middle card covers the centre of its neighbours: tap the visible edge.
+    await card.click(label === 'phone' ? { position: { x: 14, y: 80 } } : undefined);
+    const dialog = page.getByRole('dialog', { name: 'Personal Coach' });
+    await dialog.waitFor();
+    expect(await dialog.getByRole('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(
+      700,
+    );
+    await page.mouse.click(5, (options.viewport?.height ?? 800) - 5);
+    await dialog.waitFor({ state: 'detached' });
+    await page.close();
+  });
+
+  it('keeps one FAQ answer open at a time', async () => {
+    const { page } = await openLanding(browser, options);
+    const questions = page.locator('#faq [aria-expanded]');
+    await questions.nth(0).click();
+    await questions.nth(3).click();
+    await expect.poll(() => page.locator('#faq [aria-expanded="true"]').count()).toBe(1);
+    expect(await questions.nth(3).getAttribute('aria-expanded')).toBe('true');
+    await questions.nth(3).click();
+    await expect.poll(() => page.locator('#faq [aria-expanded="true"]').count()).toBe(0);
+    await page.close();
+  });
+
+  it.runIf(label === 'phone')('toggles the hamburger dropdown instead of the inline links', async () => {
+    const { page } = await openLanding(browser, options);
+    expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const menu = page.getByRole('navigation', { name: 'Menu' });
+    await menu.waitFor();
+    expect(await menu.getByRole('link').allInnerTexts()).toEqual([
+      'What is Botsmith',
+      'How to Use',
+      'Pricing',
+      'Sign Up',
+      'Sign In',
+    ]);
+    await page.getByRole('button', { name: 'Close menu' }).click();
+    await menu.waitFor({ state: 'detached' });
+    await page.close();
+  });
+
+  it.runIf(label === 'desktop')('shows the inline links and the Get Started tooltip', async () => {
+    const { page } = await openLanding(browser, options);
+    expect(await page.getByRole('button', { name: 'Open menu' }).isVisible()).toBe(false);
+    await page.getByRole('link', { name: 'Get Started' }).hover();
+    expect(await page.getByRole('tooltip').innerText()).toBe(
+      'Join now for free and receive a $5 credit for your bots!',
+    );
+    await page.close();
+  });
+
+  it.runIf(demoBotSeeded)('loads the widget of bot 1, which answers', async () => {
+    const { page } = await openLanding(browser, options);
+    await page.getByRole('button', { name: /^Open chat with/ }).click();
+    await page.getByRole('textbox', { name: 'Message' }).fill('What does Botsmith cost?');
+    await page.getByRole('button', { name: 'Send message' }).click();
+    const conversation = page.getByLabel('Conversation');
+    await expect
+      .poll(() => conversation.locator('.m.assistant:not(.dots)').count(), { timeout: 20_000 })
+      .toBeGreaterThan(1);
+    await page.close();
+  });
+});
