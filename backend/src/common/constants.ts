@@ -73,6 +73,8 @@ export const BILLING_CYCLE_CRON = '0 0 0 3 * *';
 export const METER_REPORT_CRON = '30 * * * * *';
 /** Ledger rows reported per batch (each batch is one short pass). */
 export const METER_REPORT_BATCH = 100;
+/** Meter events sent at once by the frequent pass (each is independent and idempotent). */
+export const METER_REPORT_CONCURRENCY = 8;
 /** The PostgreSQL advisory lock the billing job holds, so exactly one instance runs it. */
 export const BILLING_CYCLE_LOCK_KEY = 4_242_003;
 /** Stripe accepts meter events up to 35 days old; older usage is reported as of 34 days ago. */

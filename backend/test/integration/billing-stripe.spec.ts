@@ -316,15 +316,22 @@ describe('metered usage through Billing Meters', () => {
     const sent = stripe
       .requestsTo('POST', /^\/v1\/billing\/meter_events$/)
       .filter((r) => (r.body.payload as Record<string, string>).stripe_customer_id === customerId);
-    expect(sent.map((r) => r.body)).toEqual(
-      rows.map((row) => ({
-        event_name: 'botsmith_messages',
-        identifier: row.report_identifier,
-        payload: { stripe_customer_id: customerId, value: String(row.billable_cents) },
-        timestamp: expect.stringMatching(/^\d+$/),
-      })),
+    // Sent a few at a time, so in any order.
+    const byIdentifier = (a: { identifier?: unknown }, b: { identifier?: unknown }) =>
+      String(a.identifier).localeCompare(String(b.identifier));
+    expect(sent.map((r) => r.body).sort(byIdentifier)).toEqual(
+      [...rows]
+        .sort((a, b) => a.report_identifier.localeCompare(b.report_identifier))
+        .map((row) => ({
+          event_name: 'botsmith_messages',
+          identifier: row.report_identifier,
+          payload: { stripe_customer_id: customerId, value: String(row.billable_cents) },
+          timestamp: expect.stringMatching(/^\d+$/),
+        })),
     );
-    expect(sent.map((r) => r.idempotencyKey)).toEqual(rows.map((row) => `meter-${row.report_identifier}`));
+    expect(sent.map((r) => r.idempotencyKey).sort()).toEqual(
+      rows.map((row) => `meter-${row.report_identifier}`).sort(),
+    );
 
     // The cycle, twice: nothing left to report, nothing sent again.
     const at = new Date(nextPeriodStart(new Date()).getTime() + 60_000);

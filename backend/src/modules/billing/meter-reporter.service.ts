@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { METER_REPORT_BATCH } from '../../common/constants.js';
+import { METER_REPORT_BATCH, METER_REPORT_CONCURRENCY } from '../../common/constants.js';
 import { UsageLedgerService, type UnreportedUsage } from '../usage/usage-ledger.service.js';
 import { PAYMENTS, type PaymentsPort } from './payments.port.js';
 
@@ -23,25 +23,36 @@ export class MeterReporter {
   ) {}
 
   /**
-   * The frequent pass (every minute): row by row, outside any transaction. Stops at the first
-   * provider failure (the rest waits for the next pass). Returns how many rows were reported.
+   * The frequent pass (every minute), outside any transaction: each batch is sent a few events at
+   * a time, then the accepted rows are marked in one statement. Stops after the first provider
+   * failure (the rest waits for the next pass). Returns how many rows were marked.
    */
   async reportPending(now = new Date()): Promise<number> {
     let reported = 0;
     for (;;) {
       const rows = await this.ledger.findUnreported(undefined, METER_REPORT_BATCH);
-      for (const row of rows) {
-        try {
-          await this.send(row);
-        } catch (error) {
-          this.logger.warn(
-            `Reporting usage ${row.reportIdentifier} failed (retried later): ${(error as Error).message}`,
-          );
-          return reported;
+      const accepted: number[] = [];
+      let failed = false;
+      let next = 0;
+      const worker = async () => {
+        while (!failed && next < rows.length) {
+          const row = rows[next++];
+          try {
+            await this.send(row);
+            accepted.push(row.id);
+          } catch (error) {
+            failed = true;
+            this.logger.warn(
+              `Reporting usage ${row.reportIdentifier} failed (retried later): ${(error as Error).message}`,
+            );
+          }
         }
-        if (await this.ledger.markReported(undefined, row.id, now)) reported += 1;
-      }
-      if (rows.length < METER_REPORT_BATCH) return reported;
+      };
+      await Promise.all(Array.from({ length: Math.min(METER_REPORT_CONCURRENCY, rows.length) }, worker));
+      // A crash before this line leaves the rows unmarked: they are sent again, with the same
+      // identifiers, and the provider keeps one of each.
+      reported += await this.ledger.markReported(undefined, accepted, now);
+      if (failed || rows.length < METER_REPORT_BATCH) return reported;
     }
   }
 
@@ -54,13 +65,13 @@ export class MeterReporter {
     let cents = 0;
     for (;;) {
       const rows = await this.ledger.findUnreported(manager, METER_REPORT_BATCH);
-      for (const row of rows) {
-        await this.send(row, manager);
-        if (await this.ledger.markReported(manager, row.id, now)) {
-          events += 1;
-          cents += row.billableCents;
-        }
-      }
+      for (const row of rows) await this.send(row, manager);
+      events += await this.ledger.markReported(
+        manager,
+        rows.map((row) => row.id),
+        now,
+      );
+      cents += rows.reduce((sum, row) => sum + row.billableCents, 0);
       if (rows.length < METER_REPORT_BATCH) return { events, cents };
     }
   }

@@ -96,7 +96,7 @@ export class UsageLedgerRepository {
         e.createdAt,
       ],
     );
-    return Number(rows[0]!.id);
+    return Number(rows[0].id);
   }
 
   async findOwnerBillingRow(ownerId: number, manager?: EntityManager): Promise<OwnerBillingRow | null> {
@@ -151,12 +151,13 @@ export class UsageLedgerRepository {
     }));
   }
 
-  /** Marks one row reported; false when another run marked it first. */
-  async markReported(manager: EntityManager | undefined, id: number, at: Date): Promise<boolean> {
+  /** Marks rows reported in one statement; returns how many were not marked already. */
+  async markReported(manager: EntityManager | undefined, ids: number[], at: Date): Promise<number> {
+    if (ids.length === 0) return 0;
     const result: [unknown[], number] = await (manager ?? this.dataSource).query(
-      `UPDATE usage_events SET reported_at = $2 WHERE id = $1 AND reported_at IS NULL`,
-      [id, at],
+      `UPDATE usage_events SET reported_at = $2 WHERE id = ANY($1::int[]) AND reported_at IS NULL`,
+      [ids, at],
     );
-    return result[1] === 1;
+    return result[1];
   }
 }

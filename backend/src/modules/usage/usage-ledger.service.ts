@@ -103,8 +103,8 @@ export class UsageLedgerService {
     return this.ledger.findUnreported(manager, limit);
   }
 
-  /** Records that a row's meter event was accepted; false when it was already marked. */
-  markReported(manager: EntityManager | undefined, usageEventId: number, at: Date): Promise<boolean> {
-    return this.ledger.markReported(manager, usageEventId, at);
+  /** Records that these rows' meter events were accepted; returns how many were not marked yet. */
+  markReported(manager: EntityManager | undefined, usageEventIds: number[], at: Date): Promise<number> {
+    return this.ledger.markReported(manager, usageEventIds, at);
   }
 }

@@ -70,7 +70,7 @@ export class TestModeRepository {
     const rows = rowsOf<{ id: string }>(
       await db.query(`SELECT id FROM test_payment_customers WHERE idempotency_key = $1`, [c.idempotencyKey]),
     );
-    return rows[0]!.id;
+    return rows[0].id;
   }
 
   async findCustomer(db: Db, id: string, lock = false): Promise<TestCustomer | null> {
@@ -204,7 +204,7 @@ export class TestModeRepository {
     const rows = rowsOf<{ id: string }>(
       await db.query(`SELECT id FROM test_payment_subscriptions WHERE idempotency_key = $1`, [s.idempotencyKey]),
     );
-    return (await this.findSubscription(db, rows[0]!.id))!;
+    return (await this.findSubscription(db, rows[0].id))!;
   }
 
   async findSubscription(db: Db, id: string): Promise<TestSubscription | null> {
