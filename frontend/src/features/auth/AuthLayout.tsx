@@ -3,6 +3,8 @@ import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { BrandLogo } from '../../layout/BrandLogo';
@@ -30,6 +32,8 @@ const SELLING_POINTS = [
  */
 export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProps) {
   usePageTitle(title);
+  // One logo on the page at a time: two inline SVG logos would share their gradient's id.
+  const wide = useMediaQuery(useTheme().breakpoints.up('md'), { noSsr: true });
   return (
     <Box
       component="main"
@@ -40,43 +44,45 @@ export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProp
         bgcolor: 'background.default',
       }}
     >
-      <Box
-        sx={{
-          display: { xs: 'none', md: 'flex' },
-          flexDirection: 'column',
-          justifyContent: 'space-between',
-          p: 6,
-          color: 'common.white',
-          background: brand.gradient,
-        }}
-      >
+      {wide && (
         <Box
-          component={RouterLink}
-          to="/"
-          aria-label="Botsmith home"
-          sx={{ display: 'inline-flex', textDecoration: 'none', alignSelf: 'flex-start' }}
+          sx={{
+            display: 'flex',
+            flexDirection: 'column',
+            justifyContent: 'space-between',
+            p: 6,
+            color: 'common.white',
+            background: brand.gradient,
+          }}
         >
-          <BrandLogo tone="light" size={36} />
-        </Box>
-        <Box>
-          <Typography variant="h2" component="p" sx={{ color: 'common.white', mb: 3, maxWidth: 420 }}>
-            Build smarter bots, no code needed.
+          <Box
+            component={RouterLink}
+            to="/"
+            aria-label="Botsmith home"
+            sx={{ display: 'inline-flex', textDecoration: 'none', alignSelf: 'flex-start' }}
+          >
+            <BrandLogo tone="light" size={36} />
+          </Box>
+          <Box>
+            <Typography variant="h2" component="p" sx={{ color: 'common.white', mb: 3, maxWidth: 420 }}>
+              Build smarter bots, no code needed.
+            </Typography>
+            <Stack component="ul" spacing={1.5} sx={{ listStyle: 'none', p: 0, m: 0 }}>
+              {SELLING_POINTS.map((point) => (
+                <Stack component="li" key={point} direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+                  <CheckCircleRounded fontSize="small" aria-hidden sx={{ color: brand.botGreen }} />
+                  <Typography variant="body1" sx={{ color: 'common.white' }}>
+                    {point}
+                  </Typography>
+                </Stack>
+              ))}
+            </Stack>
+          </Box>
+          <Typography variant="body2" sx={{ color: 'rgba(255,255,255,0.75)' }}>
+            © 2025 Botsmith
           </Typography>
-          <Stack component="ul" spacing={1.5} sx={{ listStyle: 'none', p: 0, m: 0 }}>
-            {SELLING_POINTS.map((point) => (
-              <Stack component="li" key={point} direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
-                <CheckCircleRounded fontSize="small" aria-hidden sx={{ color: brand.botGreen }} />
-                <Typography variant="body1" sx={{ color: 'common.white' }}>
-                  {point}
-                </Typography>
-              </Stack>
-            ))}
-          </Stack>
         </Box>
-        <Typography variant="body2" sx={{ color: 'rgba(255,255,255,0.75)' }}>
-          © 2025 Botsmith
-        </Typography>
-      </Box>
+      )}
 
       <Box
         sx={{
@@ -88,16 +94,18 @@ export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProp
         }}
       >
         <Box sx={{ width: '100%', maxWidth: 440 }}>
-          <Box sx={{ display: { xs: 'flex', md: 'none' }, justifyContent: 'center', mb: 3 }}>
-            <Box
-              component={RouterLink}
-              to="/"
-              aria-label="Botsmith home"
-              sx={{ display: 'inline-flex', textDecoration: 'none' }}
-            >
-              <BrandLogo size={34} />
+          {!wide && (
+            <Box sx={{ display: 'flex', justifyContent: 'center', mb: 3 }}>
+              <Box
+                component={RouterLink}
+                to="/"
+                aria-label="Botsmith home"
+                sx={{ display: 'inline-flex', textDecoration: 'none' }}
+              >
+                <BrandLogo size={34} />
+              </Box>
             </Box>
-          </Box>
+          )}
           <Paper
             variant="outlined"
             sx={{ p: { xs: 3, sm: 4.5 }, boxShadow: '0 24px 48px -24px rgba(11, 19, 36, 0.18)' }}

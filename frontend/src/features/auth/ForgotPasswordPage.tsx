@@ -46,7 +46,7 @@ export function ForgotPasswordPage() {
 
   if (sent !== null) {
     return (
-      <AuthLayout title="Forgot Password" footer={footer}>
+      <AuthLayout title="Forgot Password">
         <Stack spacing={2.5} sx={{ alignItems: 'center', textAlign: 'center' }}>
           <MarkEmailReadOutlined color="primary" sx={{ fontSize: 48 }} aria-hidden />
           <Typography variant="body1" role="status">

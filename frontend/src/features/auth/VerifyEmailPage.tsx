@@ -6,10 +6,26 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { authApi } from '../../api';
+import type { MessageResponse } from '../../api/types';
 import { AuthLayout } from './AuthLayout';
 import { VERIFY_REDIRECT_MS, verifyErrorText } from './authRules';
 
 type Outcome = { ok: boolean; message: string };
+
+/**
+ * The link is single-use, so one page visit must spend it once, even when React's development
+ * mode runs the effect twice or mounts the page twice: calls in flight are shared per token.
+ */
+const inFlight = new Map<string, Promise<MessageResponse>>();
+
+function verifyOnce(token: string): Promise<MessageResponse> {
+  let call = inFlight.get(token);
+  if (!call) {
+    call = authApi.verifyEmail(token).finally(() => inFlight.delete(token));
+    inFlight.set(token, call);
+  }
+  return call;
+}
 
 /**
  * /verify-email/:token: 'Verifying...', then the server's message; /dashboard after 3 s on
@@ -22,10 +38,9 @@ export function VerifyEmailPage() {
   const started = useRef(false);
 
   useEffect(() => {
-    // The link is single-use: React's development double effects must not spend it twice.
     if (started.current) return;
     started.current = true;
-    authApi.verifyEmail(token).then(
+    verifyOnce(token).then(
       ({ message }) => setOutcome({ ok: true, message: message || 'Your email has been verified.' }),
       (cause: unknown) => setOutcome({ ok: false, message: verifyErrorText(cause) }),
     );
