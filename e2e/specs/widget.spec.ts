@@ -83,6 +83,52 @@ async function measureTimings(browser: Browser, url: string, botId: string, runs
   return `load: ${stats(loads)}; open, cold cache: ${stats(opens)}`;
 }
 
+interface WindowState {
+  t: number;
+  dots: boolean;
+  disabled: boolean;
+  glow: boolean;
+  /** The text of the assistant bubble after the visitor's last message, if any. */
+  reply: string | null;
+}
+
+/** Records the window's state at every DOM change (a MutationObserver in the page). */
+async function startRecording(page: Page, botId: string): Promise<void> {
+  await widget(page, botId).evaluate((host) => {
+    const root = host.shadowRoot!;
+    const states: WindowState[] = [];
+    const snap = () => {
+      const button = root.querySelector<HTMLButtonElement>('button.s')!;
+      const bubbles = Array.from(root.querySelectorAll('.m'));
+      const lastUser = bubbles.map((b) => b.classList.contains('user')).lastIndexOf(true);
+      const after = bubbles
+        .slice(lastUser + 1)
+        .find((b) => b.classList.contains('assistant') && !b.classList.contains('dots'));
+      states.push({
+        t: performance.now(),
+        dots: !!root.querySelector('.dots'),
+        disabled: button.disabled,
+        glow: button.classList.contains('glow'),
+        reply: lastUser >= 0 && after ? after.textContent : null,
+      });
+    };
+    const observer = new MutationObserver(snap);
+    observer.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
+    (window as unknown as { __record: { states: WindowState[]; observer: MutationObserver } }).__record = {
+      states,
+      observer,
+    };
+  });
+}
+
+async function stopRecording(page: Page): Promise<WindowState[]> {
+  return page.evaluate(() => {
+    const r = (window as unknown as { __record: { states: WindowState[]; observer: MutationObserver } }).__record;
+    r.observer.disconnect();
+    return r.states;
+  });
+}
+
 describe('the embeddable widget on a hostile customer site', () => {
   let api: FakeApi;
   let site: HostSite;
@@ -172,21 +218,26 @@ describe('the embeddable widget on a hostile customer site', () => {
     expect(await messageBox(page, '1').inputValue()).toBe('line one\n');
     expect(chatRequests(api).length).toBe(before);
 
+    // Every state the window goes through, recorded in the page: robust however slow the machine.
+    await startRecording(page, '1');
     await send(page, '1', 'Hello there');
+    const reply = win.locator('.m.assistant').nth(1);
+    await expect.poll(() => sendButton(page, '1').isDisabled(), { timeout: 10_000 }).toBe(false);
+    const states = await stopRecording(page);
     const user = win.locator('.m.user');
-    await user.waitFor();
     expect(await user.textContent()).toBe('Hello there');
     expect(await css(user, 'background-image')).toBe('linear-gradient(to right, rgb(30, 136, 229), rgb(30, 136, 229))');
     expect(await css(user, 'color')).toBe('rgb(255, 255, 255)');
-    expect(await sendButton(page, '1').isDisabled()).toBe(true);
-    expect(await sendButton(page, '1').getAttribute('class')).toContain('glow');
-    await win.getByRole('status', { name: 'The assistant is typing' }).waitFor();
-
-    // Streaming: part of the reply is on screen while the send button is still disabled.
-    const reply = win.locator('.m.assistant').nth(1);
-    await reply.waitFor();
-    expect(await sendButton(page, '1').isDisabled()).toBe(true);
-    await expect.poll(() => sendButton(page, '1').isDisabled(), { timeout: 10_000 }).toBe(false);
+    // The three dots while waiting, with the send button disabled and glowing.
+    expect(states.some((x) => x.dots && x.disabled && x.glow)).toBe(true);
+    // Streaming: part of the reply on screen while still waiting.
+    const final = (await reply.textContent()) ?? '';
+    expect(states.some((x) => x.disabled && x.reply && x.reply.length < final.length)).toBe(true);
+    // The glow lasts 400 ms (measured in the page's own clock).
+    const on = states.find((x) => x.glow)!.t;
+    const off = states.find((x) => x.t > on && !x.glow)!.t;
+    expect(off - on).toBeGreaterThanOrEqual(390);
+    expect(off - on).toBeLessThan(1000);
     expect(await sendButton(page, '1').getAttribute('class')).not.toContain('glow');
     expect(await reply.locator('em').textContent()).toBe('Hello there');
     expect(await reply.locator('strong').textContent()).toBe('bold');
@@ -278,7 +329,16 @@ describe('the embeddable widget on a hostile customer site', () => {
 
   it('renders nothing for a bot over its budget', async () => {
     const { page, errors } = await openPage('bots=4');
-    await expect.poll(() => api.requests.some((r) => r.path == '/api/widget/bots/4')).toBe(true);
+    // The page has its answer (hidden: true), and the widget had time to act on it.
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          performance
+            .getEntriesByType('resource')
+            .some((r) => r.name.includes('/api/widget/bots/4') && (r as PerformanceResourceTiming).responseEnd > 0),
+        ),
+      )
+      .toBe(true);
     await page.waitForTimeout(300);
     expect(await page.locator('botsmith-widget').count()).toBe(0);
     expect(errors).toEqual([]);
@@ -490,7 +550,8 @@ describe('the widget of the built product on a customer site', () => {
     await site?.close();
   });
 
-  it("chats with the demo bot through the product's /widget.js and streams the offline model's reply", async () => {
+  it('shows the real refusal for the demo bot on a foreign site, and stays usable', async () => {
+    // The demo bot answers only on the product's own site.
     const context = await browser.newContext(DESKTOP);
     const page = await context.newPage();
     const errors = collectPageErrors(page);
@@ -498,14 +559,34 @@ describe('the widget of the built product on a customer site', () => {
     await launcher(page, '1').click();
     const win = chatWindow(page, '1');
     await win.waitFor({ state: 'visible' });
+    await send(page, '1', 'Hello?');
+    const bubble = win.locator('.m.error');
+    await bubble.waitFor({ timeout: 15_000 });
+    expect(await bubble.textContent()).toMatch(/\S/);
+    expect(await bubble.textContent()).not.toBe('An error occurred while sending your message.');
+    expect(await css(bubble, 'font-style')).toBe('italic');
+    expect(await sendButton(page, '1').isDisabled()).toBe(false);
+    expect(await cspViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("streams the offline model's reply on the product's own landing page", async () => {
+    const context = await browser.newContext(DESKTOP);
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await page.goto(baseUrl);
+    await launcher(page, '1').click();
+    const win = chatWindow(page, '1');
+    await win.waitFor({ state: 'visible' });
     expect(await win.locator('.m.assistant').first().textContent()).not.toBe('');
     const chat = page.waitForResponse((r) => r.url() == `${baseUrl}/api/chat`);
     await send(page, '1', 'What does Botsmith cost?');
-    expect((await chat).headers()['content-type']).toContain('text/event-stream');
+    const answer = await chat;
+    expect(answer.headers()['content-type']).toContain('text/event-stream');
     await expect.poll(() => sendButton(page, '1').isDisabled(), { timeout: 30_000 }).toBe(false);
     expect(await win.locator('.m.error').count()).toBe(0);
     expect((await win.locator('.m.assistant').nth(1).textContent())?.length).toBeGreaterThan(10);
-    expect(await cspViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await page.mouse.move(0, 0);
     await page.waitForTimeout(1700);
