@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import { FREE_CREDITS_CENTS, PASSWORD_HINT } from '../../src/common/constants.js';
 import { hashToken } from '../../src/modules/auth/auth-tokens.js';
+import { FILE_STORAGE, newStorageKey, type FileStorage } from '../../src/modules/uploads/storage/file-storage.js';
+import { publicFileUrl } from '../../src/modules/uploads/storage/file-urls.js';
 import { FORGOT_PASSWORD_MESSAGE, SIGNUP_MESSAGE } from '../../src/modules/auth/auth.service.js';
 import {
   latestLink,
@@ -495,7 +497,13 @@ describe('accounts (outbox mail)', () => {
   });
 
   describe('DELETE /api/auth/delete-account', () => {
+    /** A bot with a stored icon and document (real files in the app's storage), a category, a chat and usage. */
     async function seedOwnedRows(ownerId: number) {
+      const storage = t.app.get<FileStorage>(FILE_STORAGE);
+      const iconKey = newStorageKey('icons', 'png');
+      const documentKey = newStorageKey('documents', 'pdf');
+      await storage.put(iconKey, Buffer.from('png'), 'image/png');
+      await storage.put(documentKey, Buffer.from('%PDF-1.4'), 'application/pdf');
       const [category] = await t.dataSource.query<{ id: number }[]>(
         `INSERT INTO categories (owner_id, name) VALUES ($1, 'Support') RETURNING id`,
         [ownerId],
@@ -506,14 +514,14 @@ describe('accounts (outbox mail)', () => {
            banner_text_color, banner_disclaimer, placeholder_text, placeholder_text_color, send_button_color,
            send_arrow_color, widget_bubble_color, assistant_bubble_color, assistant_bubble_text_color,
            widget_background_color, animation, widget_position, max_tokens, temperature, usage_limit_dollars)
-         VALUES ($1, $2, 'Helper', $3, 'secret prompt', 'Hi', 'gpt-4o', '', '', 'c', 'c', '50%', '10px', 'c', 'c', '', 'p',
+         VALUES ($1, $2, 'Helper', $3, 'secret prompt', 'Hi', 'gpt-4o', '', $4, 'c', 'c', '50%', '10px', 'c', 'c', '', 'p',
            'c', 'c', 'c', 'c', 'c', 'c', 'c', 'none', 'right', 300, 0.3, 0) RETURNING id`,
-        [ownerId, category.id, crypto.randomBytes(16).toString('hex')],
+        [ownerId, category.id, crypto.randomBytes(16).toString('hex'), publicFileUrl(t.config, iconKey)],
       );
       const [document] = await t.dataSource.query<{ id: number }[]>(
         `INSERT INTO bot_documents (bot_id, original_name, storage_key, file_path, size_bytes, page_count)
-         VALUES ($1, 'guide.pdf', 'documents/x.pdf', '/files/x.pdf', 10, 1) RETURNING id`,
-        [bot.id],
+         VALUES ($1, 'guide.pdf', $2, $3, 10, 1) RETURNING id`,
+        [bot.id, documentKey, `/uploads/${documentKey}`],
       );
       await t.dataSource.query(
         `INSERT INTO document_chunks (document_id, bot_id, page, ordinal, content) VALUES ($1, $2, 1, 0, 'text')`,
@@ -533,17 +541,19 @@ describe('accounts (outbox mail)', () => {
          VALUES ($1, $2, $3, 'gpt-4o', 'gpt-4o', 5, 0, 5, current_date, $4)`,
         [ownerId, bot.id, message.id, crypto.randomUUID()],
       );
-      return { botId: bot.id };
+      return { botId: bot.id, files: [iconKey, documentKey], storage };
     }
 
     const count = async (sql: string, params: unknown[]) =>
       Number((await t.dataSource.query<{ n: string }[]>(sql, params))[0].n);
 
-    it('removes bots, documents, chunks, categories, conversations, tokens and sessions; keeps the usage ledger', async () => {
+    it('removes bots, documents, chunks, stored files, categories, conversations, tokens and sessions; keeps the usage ledger', async () => {
       const { agent, email, userId } = await signUpVerified();
       const phone = t.agent();
       await login(phone, email).expect(200);
-      const { botId } = await seedOwnedRows(userId);
+      const { botId, files, storage } = await seedOwnedRows(userId);
+      const { user: bystander } = await signedInAgent(t);
+      const kept = await seedOwnedRows(bystander.id);
       await t.http().post('/api/auth/forgot-password').set('Origin', t.origin).send({ email }).expect(200);
       const resetToken = tokenOf(await latestLink(t, email, 'reset-password'));
 
@@ -563,6 +573,14 @@ describe('accounts (outbox mail)', () => {
       expect(await count(`SELECT count(*) AS n FROM bot_documents WHERE bot_id = $1`, [botId])).toBe(0);
       expect(await count(`SELECT count(*) AS n FROM document_chunks WHERE bot_id = $1`, [botId])).toBe(0);
       expect(await sessionRowsOf(t, userId)).toBe(0);
+      for (const key of files) expect(await storage.get(key)).toBeNull();
+      // Another owner's bot, rows and files are untouched.
+      expect(await count(`SELECT count(*) AS n FROM bots WHERE id = $1`, [kept.botId])).toBe(1);
+      for (const key of kept.files) {
+        const file = await storage.get(key);
+        expect(file).not.toBeNull();
+        file!.body.destroy();
+      }
       const ledger = await t.dataSource.query<{ billable_cents: number; bot_id: number | null }[]>(
         `SELECT billable_cents, bot_id FROM usage_events WHERE owner_id = $1`,
         [userId],

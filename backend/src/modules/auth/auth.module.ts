@@ -4,6 +4,7 @@ import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OriginGuard } from '../../common/origin.guard.js';
 import { APP_CONFIG } from '../../config/config.js';
+import { BotsModule } from '../bots/bots.module.js';
 import { MailModule } from '../mail/mail.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { AccountDataRepository } from './account-data.repository.js';
@@ -22,6 +23,7 @@ import { SessionsRepository } from './sessions.repository.js';
     TypeOrmModule.forFeature([AuthTokenEntity]),
     UsersModule,
     MailModule,
+    BotsModule,
   ],
   controllers: [AuthController],
   providers: [

@@ -4,6 +4,7 @@ import { QueryFailedError, type DataSource } from 'typeorm';
 import { AppError } from '../../common/app-error.js';
 import { RESET_PASSWORD_TOKEN_TTL_MS, VERIFY_EMAIL_TOKEN_TTL_MS } from '../../common/constants.js';
 import type { SessionUser } from '../../common/current-user.decorator.js';
+import { BotsService } from '../bots/bots.service.js';
 import { MailService } from '../mail/mail.service.js';
 import { UsersService } from '../users/users.service.js';
 import { AccountDataRepository } from './account-data.repository.js';
@@ -40,6 +41,7 @@ export class AuthService {
     private readonly sessions: SessionsRepository,
     private readonly accountData: AccountDataRepository,
     private readonly mail: MailService,
+    private readonly bots: BotsService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -143,17 +145,21 @@ export class AuthService {
   }
 
   /**
-   * Soft-deletes the account and removes what it owns, in one transaction: bots (with their
-   * documents and chunks), categories, conversations, tokens and every session. The usage ledger
-   * stays, so the period's billable usage is still billed on the 3rd.
+   * Removes what the account owns, then soft-deletes it. First bots (with documents and
+   * passages), categories and stored files, through BotsService (its own transaction; files
+   * after it commits); then, in one transaction, the chat log, tokens, every session and the
+   * user row. If the first step fails nothing of the account itself has changed and deleting
+   * again finishes the job. The usage ledger stays, so the period's usage is billed on the 3rd.
    */
   async deleteAccount(userId: number): Promise<MessageResponse> {
+    const removed = await this.bots.deleteAllOwnedBy(userId);
     await this.dataSource.transaction(async (manager) => {
-      await this.accountData.deleteOwnedContent(manager, userId);
+      await this.accountData.deleteChatLog(manager, userId);
       await this.tokens.deleteAllOf(userId, manager);
       await this.sessions.deleteAllOf(userId, manager);
       await this.users.markDeleted(userId, manager);
     });
+    this.logger.log(`Account ${userId} deleted (${removed.bots} bots, ${removed.categories} categories).`);
     return { message: 'Your account has been deleted.' };
   }
 }
