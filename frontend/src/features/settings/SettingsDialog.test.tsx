@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/client';
 import { history, renderWithApp, stubResizeObserver } from '../../test/usageTestUtils';
 import { defaultLogsFileName } from './LogsTab';
@@ -20,6 +20,9 @@ function renderDialog() {
 }
 
 describe('SettingsDialog', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
   beforeEach(() => {
     stubResizeObserver();
     api.usageApi.getUserUsage.mockResolvedValue({
@@ -55,13 +58,17 @@ describe('SettingsDialog', () => {
   });
 
   it('shows usage in dollars with two decimals, the credits left, the period, the chart and the reset note', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-22T10:00:00Z'));
     const user = userEvent.setup();
     renderDialog();
     await user.click(screen.getByRole('tab', { name: 'Usage' }));
     expect(await screen.findByTestId('settings-usage-dollars')).toHaveTextContent('$1.23');
     expect(screen.getByTestId('settings-credits-dollars')).toHaveTextContent('$4.50');
     expect(await screen.findByRole('figure', { name: 'Usage over the last 10 days' })).toBeInTheDocument();
-    expect(await screen.findByText(/Nov 3, 2026 – Dec 3, 2026/)).toBeInTheDocument();
+    expect(
+      await screen.findByText('Usage since Nov 3, 2026; resets on Dec 3, 2026 (UTC). Subscription: active.'),
+    ).toBeInTheDocument();
     expect(screen.getByText(/resets on the 3rd/)).toBeInTheDocument();
     expect(screen.getByText(/delay may offset your bill slightly/)).toBeInTheDocument();
   });

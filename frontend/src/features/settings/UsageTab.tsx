@@ -8,14 +8,7 @@ import { useEffect, useState } from 'react';
 import { billingApi, usageApi } from '../../api';
 import type { Subscription, UsageHistory, UserUsage } from '../../api/types';
 import { UsageChart } from '../usage/UsageChart';
-import { formatDollars } from '../usage/usageFormat';
-
-function formatPeriodDay(iso: string | null): string | null {
-  if (!iso) return null;
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return null;
-  return date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
-}
+import { formatDollars, formatUtcDay, usagePeriod } from '../usage/usageFormat';
 
 function Figure({ label, value, testId }: { label: string; value: string | null; testId: string }) {
   return (
@@ -84,8 +77,7 @@ export function UsageTab() {
     };
   }, [enqueueSnackbar]);
 
-  const periodStart = formatPeriodDay(subscription?.currentPeriodStart ?? null);
-  const periodEnd = formatPeriodDay(subscription?.currentPeriodEnd ?? null);
+  const [period] = useState(() => usagePeriod(new Date()));
 
   return (
     <Stack spacing={3}>
@@ -105,11 +97,12 @@ export function UsageTab() {
           />
         </Stack>
       )}
-      {periodStart && periodEnd && (
-        <Typography variant="body2" color="text.secondary">
-          Current billing period: {periodStart} – {periodEnd}
-        </Typography>
-      )}
+      <Typography variant="body2" color="text.secondary">
+        Usage since {formatUtcDay(period.start)}; resets on {formatUtcDay(period.end)} (UTC).
+        {subscription && typeof subscription.status === 'string' && subscription.status
+          ? ` Subscription: ${subscription.status}.`
+          : ''}
+      </Typography>
       <Box>
         <Typography variant="overline" color="text.secondary" component="h3">
           Last 10 days, all bots

@@ -29,7 +29,9 @@ describe('BotUsageTab', () => {
     expect(screen.getByLabelText(/Usage limit/)).toHaveValue('7');
     expect(screen.getByText('$15.05 of $7.00 limit', { exact: false })).toBeInTheDocument();
     const chart = await screen.findByRole('figure', { name: 'Bot usage over the last 10 days' });
-    for (const series of ['Messages', 'Tokens', 'Cost']) expect(chart).toHaveTextContent(series);
+    // The chart module loads lazily; then its legend names the three series.
+    await waitFor(() => expect(chart).toHaveTextContent('Messages'), { timeout: 5000 });
+    for (const series of ['Tokens', 'Cost']) expect(chart).toHaveTextContent(series);
     expect(api.usageApi.getBotUsage).toHaveBeenCalledWith(42);
     expect(api.usageApi.getBotUsageHistory).toHaveBeenCalledWith(42);
   });

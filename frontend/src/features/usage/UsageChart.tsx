@@ -1,10 +1,11 @@
 import Box from '@mui/material/Box';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import { LineChart } from '@mui/x-charts/LineChart';
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import type { UsageHistory } from '../../api/types';
-import { formatCostTooltip, formatTokensTooltip, hasAnyUsage, toChartData } from './usageFormat';
+import { hasAnyUsage, toChartData } from './usageFormat';
+
+const UsageLineChart = lazy(() => import('./UsageLineChart').then((m) => ({ default: m.UsageLineChart })));
 
 export const USAGE_CHART_HEIGHT = 300;
 
@@ -49,21 +50,9 @@ export function UsageChart({ history, loading, error, title = 'Usage over the la
 
   return (
     <Box role="figure" aria-label={title}>
-      <LineChart
-        height={USAGE_CHART_HEIGHT}
-        xAxis={[{ scaleType: 'point', data: data.labels }]}
-        series={[
-          {
-            id: 'messages',
-            label: 'Messages',
-            data: data.messages,
-            valueFormatter: (_value, { dataIndex }) => String(data.messageCounts[dataIndex] ?? 0),
-          },
-          { id: 'tokens', label: 'Tokens', data: data.tokens, valueFormatter: formatTokensTooltip },
-          { id: 'cost', label: 'Cost', data: data.cost, valueFormatter: formatCostTooltip },
-        ]}
-        margin={{ left: 8, right: 16 }}
-      />
+      <Suspense fallback={<Skeleton variant="rounded" height={USAGE_CHART_HEIGHT} aria-label="Loading usage chart" />}>
+        <UsageLineChart data={data} height={USAGE_CHART_HEIGHT} />
+      </Suspense>
       {!hasAnyUsage(history) && (
         <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center', mt: 1 }}>
           No messages in the last 10 days yet.

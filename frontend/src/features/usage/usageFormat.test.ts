@@ -5,8 +5,10 @@ import {
   formatDayLabel,
   formatDollars,
   formatTokensTooltip,
+  formatUtcDay,
   hasAnyUsage,
   toChartData,
+  usagePeriod,
 } from './usageFormat';
 import { usageLimitInput, usageLimitValue } from './usageLimit';
 
@@ -89,5 +91,23 @@ describe('usage limit field', () => {
 
   it('caps the field at 7 digits (the server allows up to 1,000,000 dollars)', () => {
     expect(usageLimitInput('123456789')).toBe('1234567');
+  });
+});
+
+describe('usagePeriod', () => {
+  const period = (iso: string) => {
+    const { start, end } = usagePeriod(new Date(iso));
+    return [formatUtcDay(start), formatUtcDay(end)];
+  };
+
+  it('runs from the 3rd, 00:00 UTC, to the next 3rd', () => {
+    expect(period('2026-11-22T10:00:00Z')).toEqual(['Nov 3, 2026', 'Dec 3, 2026']);
+    expect(period('2026-11-03T00:00:00Z')).toEqual(['Nov 3, 2026', 'Dec 3, 2026']);
+    expect(period('2026-11-02T23:59:59.999Z')).toEqual(['Oct 3, 2026', 'Nov 3, 2026']);
+  });
+
+  it('crosses the year end', () => {
+    expect(period('2027-01-02T12:00:00Z')).toEqual(['Dec 3, 2026', 'Jan 3, 2027']);
+    expect(period('2026-12-31T23:00:00Z')).toEqual(['Dec 3, 2026', 'Jan 3, 2027']);
   });
 });

@@ -61,3 +61,17 @@ export function formatCostTooltip(value: number | null): string {
 export function hasAnyUsage(history: UsageHistory): boolean {
   return history.messageCounts.some((count) => count > 0);
 }
+
+/** The billing period `now` falls in: from the 3rd of a month, 00:00 UTC, to the next 3rd (brief section 9). */
+export function usagePeriod(now: Date): { start: Date; end: Date } {
+  const y = now.getUTCFullYear();
+  const m = now.getUTCMonth();
+  const thisMonth = Date.UTC(y, m, 3);
+  const startMonth = now.getTime() >= thisMonth ? m : m - 1;
+  return { start: new Date(Date.UTC(y, startMonth, 3)), end: new Date(Date.UTC(y, startMonth + 1, 3)) };
+}
+
+/** "Nov 3, 2026": a UTC calendar day. */
+export function formatUtcDay(date: Date): string {
+  return date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+}
