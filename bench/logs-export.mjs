@@ -114,7 +114,13 @@ async function main() {
     await pool.query('VACUUM ANALYZE conversations');
 
     // The app's repository, given the one DataSource method it uses.
-    const repository = new UsageRepository({ query: (sql, params) => pool.query(sql, params).then((r) => r.rows) });
+    const seen = [];
+    const repository = new UsageRepository({
+      query: (sql, params) => {
+        seen.push({ sql, params });
+        return pool.query(sql, params).then((r) => r.rows);
+      },
+    });
     const clock = { now: () => new Date('2026-11-22T12:00:00Z') };
     const service = new LogsExportService(repository, clock);
 
@@ -159,6 +165,14 @@ async function main() {
             return { bytes: buffer.byteLength };
           });
 
+    // The plan of one keyset batch in the middle of the log (the query the export repeats).
+    const middle = seen.filter((q) => q.params.length === 4)[
+      Math.floor(seen.filter((q) => q.params.length === 4).length / 2)
+    ];
+    const plan = middle
+      ? (await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${middle.sql}`, middle.params)).rows.map((r) => r['QUERY PLAN'])
+      : [];
+
     console.log(`# Logs download of ${MESSAGES.toLocaleString('en-US')} messages (Node ${process.version})\n`);
     console.log('| how | file | time | peak RSS above baseline | peak JS heap+buffers above baseline |');
     console.log('|---|---|---|---|---|');
@@ -170,6 +184,8 @@ async function main() {
       if (!r) continue;
       console.log(`| ${label} | ${mb(r.bytes)} MB | ${r.seconds.toFixed(1)} s | ${r.rssMb} MB | ${r.heapMb} MB |`);
     }
+    console.log('\n## One keyset batch (1000 messages) in the middle of the log\n');
+    console.log(plan.join('\n'));
   } finally {
     await pool.end().catch(() => undefined);
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
