@@ -1,5 +1,7 @@
 import { jest } from '@jest/globals';
-import { AuthThrottle, InProcessThrottleStorage } from './auth-throttle.js';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { AuthThrottle, InProcessThrottleStorage, RedisAuthThrottleStorage } from './auth-throttle.js';
 import { AppError } from '../../common/app-error.js';
 
 describe('InProcessThrottleStorage', () => {
@@ -49,5 +51,49 @@ describe('AuthThrottle', () => {
     expect(error.code).toBe('RATE_LIMITED');
     expect(Number(error.headers['Retry-After'])).toBe(900);
     await expect(throttle.assertLoginAllowed('b@example.com', '203.0.113.1')).resolves.toBeUndefined();
+  });
+});
+
+describe('RedisAuthThrottleStorage (real Redis on loopback, TEST_REDIS_URL)', () => {
+  const url = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const clients: Redis[] = [];
+  const client = (target = url) => {
+    const redis = new Redis(target, { maxRetriesPerRequest: 1, connectTimeout: 500, retryStrategy: () => null });
+    redis.on('error', () => undefined);
+    clients.push(redis);
+    return redis;
+  };
+  afterAll(async () => {
+    for (const redis of clients) {
+      if (redis.status === 'ready') await redis.quit();
+      else if (redis.status !== 'end') redis.disconnect();
+    }
+  });
+
+  it('shares a block between API instances: failures counted on one refuse the login on another', async () => {
+    const prefix = `test-auth-throttle:${randomUUID()}:`;
+    const first = new AuthThrottle(new RedisAuthThrottleStorage(client(), prefix));
+    const second = new AuthThrottle(new RedisAuthThrottleStorage(client(), prefix));
+    for (let i = 0; i < 5; i += 1) {
+      await expect(second.assertLoginAllowed('shared@example.com', '203.0.113.9')).resolves.toBeUndefined();
+      await first.recordLoginFailure('shared@example.com', '203.0.113.9');
+    }
+    const refusal = (await second
+      .assertLoginAllowed('shared@example.com', '198.51.100.1')
+      .catch((error: unknown) => error)) as AppError;
+    expect(refusal).toBeInstanceOf(AppError);
+    expect(refusal.getStatus()).toBe(429);
+    expect(Number(refusal.headers['Retry-After'])).toBeGreaterThan(890);
+    expect(Number(refusal.headers['Retry-After'])).toBeLessThanOrEqual(900);
+    await expect(second.assertLoginAllowed('other@example.com', '198.51.100.1')).resolves.toBeUndefined();
+    const keys = await clients[0].keys(`${prefix}*`);
+    expect(keys.length).toBeGreaterThan(0);
+    await clients[0].del(...keys);
+  });
+
+  it('keeps throttling in this process when Redis is unreachable', async () => {
+    const throttle = new AuthThrottle(new RedisAuthThrottleStorage(client('redis://127.0.0.1:1')));
+    for (let i = 0; i < 5; i += 1) await throttle.recordLoginFailure('down@example.com', '203.0.113.10');
+    await expect(throttle.assertLoginAllowed('down@example.com', '203.0.113.10')).rejects.toBeInstanceOf(AppError);
   });
 });

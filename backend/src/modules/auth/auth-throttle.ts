@@ -1,11 +1,13 @@
 import crypto from 'node:crypto';
-import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 import { AppError } from '../../common/app-error.js';
 import { ACCOUNT_MAIL_LIMIT, LOGIN_FAILURE_LIMITS } from '../../common/constants.js';
 import type { AppConfig } from '../../config/config.js';
+import { RedisThrottlerStorage } from '../chat/rate-limit/redis-throttler-storage.js';
+import { Redis } from 'ioredis';
 
 /**
  * @nestjs/throttler's storage counts a hit on every call. Login throttling must count only
@@ -13,8 +15,8 @@ import type { AppConfig } from '../../config/config.js';
  * guess would still get in), so it also needs to read a key without counting.
  */
 export interface AuthThrottleStorage extends ThrottlerStorage {
-  /** Seconds until `key` is unblocked; 0 when it is not blocked. Counts nothing. */
-  secondsBlocked(key: string): Promise<number>;
+  /** Seconds until `key` is unblocked for that throttler; 0 when it is not blocked. Counts nothing. */
+  secondsBlocked(key: string, throttlerName: string): Promise<number>;
 }
 
 export const AUTH_THROTTLE_STORAGE = Symbol('AUTH_THROTTLE_STORAGE');
@@ -61,7 +63,7 @@ export class InProcessThrottleStorage implements AuthThrottleStorage {
     });
   }
 
-  secondsBlocked(key: string): Promise<number> {
+  secondsBlocked(key: string, _throttlerName?: string): Promise<number> {
     const blockedUntil = this.counters.get(key)?.blockedUntil ?? 0;
     return Promise.resolve(Math.max(0, Math.ceil((blockedUntil - Date.now()) / 1000)));
   }
@@ -77,17 +79,66 @@ export class InProcessThrottleStorage implements AuthThrottleStorage {
 }
 
 /**
- * Counters live in this process. With several API instances each counts on its own, so the
- * effective limit is per instance; a Redis-backed AuthThrottleStorage for REDIS_URL is planned
- * (same interface, plus `secondsBlocked`).
+ * With REDIS_URL the counters live in Redis (the chat module's RedisThrottlerStorage and its
+ * key layout), so every API instance sees the same failures. If Redis fails, counting falls
+ * back to this process (limits keep holding per instance; logins do not fail).
  */
-export function createAuthThrottleStorage(config: AppConfig): AuthThrottleStorage {
-  if (config.redisUrl) {
-    new Logger('AuthThrottle').warn(
-      'REDIS_URL is set, but login throttling still counts in-process (the Redis storage is not written yet).',
-    );
+export class RedisAuthThrottleStorage implements AuthThrottleStorage, OnApplicationShutdown {
+  private readonly logger = new Logger('AuthThrottle');
+  private readonly shared: RedisThrottlerStorage;
+  private readonly local = new InProcessThrottleStorage();
+  private lastWarning = 0;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = 'botsmith:auth-throttle:',
+  ) {
+    this.shared = new RedisThrottlerStorage(redis, prefix);
   }
-  return new InProcessThrottleStorage();
+
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
+    try {
+      return await this.shared.increment(key, ttl, limit, blockDuration, throttlerName);
+    } catch (error) {
+      this.warn(error);
+      return this.local.increment(key, ttl, limit, blockDuration);
+    }
+  }
+
+  async secondsBlocked(key: string, throttlerName: string): Promise<number> {
+    try {
+      // RedisThrottlerStorage keeps a block as `<prefix><name>:{<key>}:block` with a TTL.
+      const ms = await this.redis.pttl(`${this.prefix}${throttlerName}:{${key}}:block`);
+      return Math.max(await this.local.secondsBlocked(key), ms > 0 ? Math.ceil(ms / 1000) : 0);
+    } catch (error) {
+      this.warn(error);
+      return this.local.secondsBlocked(key);
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+
+  private warn(error: unknown): void {
+    if (Date.now() - this.lastWarning < 60_000) return;
+    this.lastWarning = Date.now();
+    const reason = error instanceof Error ? error.message : String(error);
+    this.logger.warn(`Redis throttle storage failed (${reason}); counting login failures in this process.`);
+  }
+}
+
+export function createAuthThrottleStorage(config: AppConfig): AuthThrottleStorage {
+  if (!config.redisUrl) return new InProcessThrottleStorage();
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 });
+  redis.on('error', () => undefined); // reported per call by RedisAuthThrottleStorage
+  return new RedisAuthThrottleStorage(redis);
 }
 
 function key(kind: string, value: string): string {
@@ -110,8 +161,8 @@ export class AuthThrottle {
   /** Refuses a login attempt for an e-mail or IP that has failed too often lately. */
   async assertLoginAllowed(email: string, ip: string): Promise<void> {
     const seconds = Math.max(
-      await this.storage.secondsBlocked(key('login-email', email)),
-      await this.storage.secondsBlocked(key('login-ip', ip)),
+      await this.storage.secondsBlocked(key('login-email', email), 'login-email'),
+      await this.storage.secondsBlocked(key('login-ip', ip), 'login-ip'),
     );
     if (seconds > 0) throw rateLimited(seconds, TOO_MANY_LOGINS);
   }
