@@ -61,4 +61,70 @@ describe('sessions', () => {
     await agent.post('/api/auth/logout').set('Origin', t.origin).expect(200);
     await agent.get('/api/user/me').expect(401);
   });
+
+  /** The stored session row of a signed-in agent's cookie. */
+  async function sessionRow(cookie: string) {
+    const sid = decodeURIComponent(cookie.split(';', 1)[0].split('=')[1]).slice(2).split('.')[0];
+    const rows = await t.dataSource.query<{ sess: { authenticatedAt?: number }; expire: Date }[]>(
+      `SELECT sess, expire FROM sessions WHERE sid = $1`,
+      [sid],
+    );
+    return { sid, row: rows[0] };
+  }
+
+  it('ends a session past its absolute lifetime even while it is in use', async () => {
+    const user = await createUser(t);
+    const agent = t.agent();
+    const login = await agent.post('/api/auth/login').send({ email: user.email, password: TEST_PASSWORD }).expect(200);
+    const { sid, row } = await sessionRow(sessionCookie(login.headers['set-cookie'])!);
+    expect(typeof row?.sess.authenticatedAt).toBe('number');
+    await agent.get('/api/user/me').expect(200);
+    const tooOld = Date.now() - (t.config.session.absoluteHours * 3_600_000 + 60_000);
+    await t.dataSource.query(
+      `UPDATE sessions SET sess = jsonb_set(sess::jsonb, '{authenticatedAt}', to_jsonb($2::bigint))::json WHERE sid = $1`,
+      [sid, tooOld],
+    );
+    expect((await agent.get('/api/user/me')).status).toBe(401);
+    expect(await t.dataSource.query(`SELECT sid FROM sessions WHERE sid = $1`, [sid])).toEqual([]);
+  });
+
+  it('ends a session idle past its idle lifetime (the stored expiry), and each request pushes it forward', async () => {
+    const user = await createUser(t);
+    const agent = t.agent();
+    const login = await agent.post('/api/auth/login').send({ email: user.email, password: TEST_PASSWORD }).expect(200);
+    const { sid, row } = await sessionRow(sessionCookie(login.headers['set-cookie'])!);
+    const idleMs = t.config.session.idleMinutes * 60_000;
+    expect(Math.abs(new Date(row.expire).getTime() - (Date.now() + idleMs))).toBeLessThan(60_000);
+    await t.dataSource.query(`UPDATE sessions SET expire = now() + interval '1 minute' WHERE sid = $1`, [sid]);
+    await agent.get('/api/user/me').expect(200);
+    const [touched] = await t.dataSource.query<{ expire: Date }[]>(`SELECT expire FROM sessions WHERE sid = $1`, [sid]);
+    expect(new Date(touched.expire).getTime()).toBeGreaterThan(Date.now() + idleMs - 60_000);
+    await t.dataSource.query(`UPDATE sessions SET expire = now() - interval '1 second' WHERE sid = $1`, [sid]);
+    expect((await agent.get('/api/user/me')).status).toBe(401);
+  });
+});
+
+describe('sessions behind https', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ PUBLIC_URL: 'https://botsmith.example' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('marks the cookie Secure when served over https (TLS ended at the local proxy)', async () => {
+    const user = await createUser(t);
+    const response = await t
+      .http()
+      .post('/api/auth/login')
+      .set('X-Forwarded-Proto', 'https')
+      .set('Origin', 'https://botsmith.example')
+      .send({ email: user.email, password: TEST_PASSWORD });
+    expect(response.status).toBe(200);
+    const cookie = sessionCookie(response.headers['set-cookie']);
+    expect(cookie).toMatch(/; Secure/);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+  });
 });
