@@ -10,7 +10,9 @@
  * with an owner (paid, 500 cents of credits) and a bot with a 20-passage document, started
  * again; then `requests` messages are sent at a fixed `concurrency`, each from its own visitor,
  * as JSON (the SSE variant is measured too). Every answer must be 200, and the ledger must hold
- * exactly one usage row per answer. Rate limits are raised for the run; the offline model's
+ * exactly one usage row per answer. Besides wall-clock figures (which depend on what else the
+ * machine runs), the app process's CPU time per request is read from /proc: with PGlite it
+ * includes the database's work, with a server it does not. Rate limits are raised for the run; the offline model's
  * per-word delay is 0 (BENCH_WORD_DELAY_MS to change), so the figures are the engine's cost, not
  * a simulated model's. Env: BENCH_DATABASE_URL (default the local server).
  */
@@ -111,6 +113,7 @@ async function startApp(env) {
   }
   return {
     base,
+    pid: child.pid,
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', resolve);
@@ -138,19 +141,37 @@ async function load(total, concurrency, send) {
   return { latencies, wallMs: performance.now() - started, failures };
 }
 
+/** CPU time (user + system, ms) the app process has used so far (Linux /proc). */
+function cpuMs(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in 1/100 s ticks
+  } catch {
+    return NaN;
+  }
+}
+
+async function timed(pid, total, concurrency, send) {
+  const before = cpuMs(pid);
+  const result = await load(total, concurrency, send);
+  result.cpuPerRequest = (cpuMs(pid) - before) / total;
+  return result;
+}
+
 function pct(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-function report(label, { latencies, wallMs, failures }) {
+function report(label, { latencies, wallMs, failures, cpuPerRequest }) {
   const s = [...latencies].sort((a, b) => a - b);
   const rps = (latencies.length / wallMs) * 1000;
   const fails = failures.size ? `  FAILURES ${JSON.stringify(Object.fromEntries(failures))}` : '';
   console.log(
     `  ${label.padEnd(30)} ${rps.toFixed(0).padStart(6)} req/s   p50 ${pct(s, 50).toFixed(1).padStart(6)} ms   ` +
-      `p90 ${pct(s, 90).toFixed(1).padStart(6)}   p99 ${pct(s, 99).toFixed(1).padStart(6)}   max ${s.at(-1).toFixed(1).padStart(6)}${fails}`,
+      `p90 ${pct(s, 90).toFixed(1).padStart(6)}   p99 ${pct(s, 99).toFixed(1).padStart(6)}   max ${s.at(-1).toFixed(1).padStart(6)}   ` +
+      `app CPU ${cpuPerRequest.toFixed(2)} ms/req${fails}`,
   );
-  return rps;
+  return cpuPerRequest;
 }
 
 const QUESTIONS = [
@@ -160,7 +181,7 @@ const QUESTIONS = [
   'What sizes of boots?',
 ];
 
-async function measure(base, botId) {
+async function measure({ base, pid }, botId) {
   const health = () => fetch(`${base}/api/health`).then(async (r) => (await r.arrayBuffer(), r.status));
   const chat = (i, sse = false) =>
     fetch(`${base}/api/chat`, {
@@ -179,12 +200,10 @@ async function measure(base, botId) {
 
   await load(100, CONCURRENCY, health); // warm-up
   await load(100, CONCURRENCY, (i) => chat(i));
-  const h = report('GET /api/health (bare route)', await load(REQUESTS, CONCURRENCY, health));
-  const c = report('POST /api/chat (JSON)', await load(REQUESTS, CONCURRENCY, (i) => chat(i)));
-  report('POST /api/chat (SSE)', await load(Math.round(REQUESTS / 2), CONCURRENCY, (i) => chat(i, true)));
-  console.log(
-    `  chat costs ${(1000 / c - 1000 / h).toFixed(2)} ms of server time more than the bare route per request`,
-  );
+  const h = report('GET /api/health (bare route)', await timed(pid, REQUESTS, CONCURRENCY, health));
+  const c = report('POST /api/chat (JSON)', await timed(pid, REQUESTS, CONCURRENCY, (i) => chat(i)));
+  report('POST /api/chat (SSE)', await timed(pid, Math.round(REQUESTS / 2), CONCURRENCY, (i) => chat(i, true)));
+  console.log(`  overhead of the chat path over the bare route: ${(c - h).toFixed(2)} ms of app CPU per request`);
   return 100 + REQUESTS + Math.round(REQUESTS / 2);
 }
 
@@ -200,7 +219,7 @@ async function pgliteRun() {
 
     app = await startApp({ DATA_DIR: dir, DATABASE_URL: '' });
     console.log(`\nPGlite (embedded, pool of 1)`);
-    const sent = await measure(app.base, botId);
+    const sent = await measure(app, botId);
     await app.stop();
 
     const check = await PGlite.create({ dataDir: path.join(dir, 'pgdata') });
@@ -231,7 +250,7 @@ async function postgresRun() {
 
     app = await startApp({ DATA_DIR: dir, DATABASE_URL: url.toString() });
     console.log(`\nPostgreSQL server (pool ${process.env.DATABASE_POOL_SIZE ?? 10})`);
-    const sent = await measure(app.base, botId);
+    const sent = await measure(app, botId);
     await app.stop();
     const rows = (await client.query(`SELECT COUNT(*)::int AS n FROM usage_events WHERE bot_id = $1`, [botId])).rows[0]
       .n;

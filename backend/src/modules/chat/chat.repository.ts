@@ -26,8 +26,7 @@ export interface LoggedMessage {
 }
 
 export type BudgetDecision =
-  | { reserved: true; tier: ModelTier }
-  | { reserved: false; reason: 'BUDGET' | 'GONE'; limitCents: number; spentCents: number };
+  { reserved: true; tier: ModelTier } | { reserved: false; reason: 'BUDGET' | 'GONE'; limitCents: number };
 
 /**
  * The chat engine's data: the bot as chat sees it, the conversation log, and the messages in
@@ -108,28 +107,32 @@ export class ChatRepository {
         [botId],
       );
       const bot = bots[0];
-      if (!bot) return { reserved: false, reason: 'GONE', limitCents: 0, spentCents: 0 };
+      if (!bot) return { reserved: false, reason: 'GONE', limitCents: 0 };
       const limitCents = Number(bot.usage_limit_dollars) * 100;
       const price = priceOf(bot.model);
       const period = isoDate(periodStart);
-      if (limitCents > 0) {
-        const sums: Array<{ spent: string; reserved: string }> = await manager.query(
-          `SELECT
-             (SELECT COALESCE(SUM(price_cents), 0) FROM usage_events
-               WHERE bot_id = $1 AND created_at >= $2 AND period_start = $3::date) AS spent,
-             (SELECT COALESCE(SUM(amount_cents), 0) FROM chat_reservations
-               WHERE bot_id = $1 AND period_start = $3::date AND expires_at > now() AND id <> $4) AS reserved`,
-          [botId, periodStart, period, reservationId],
-        );
-        const spentCents = Number(sums[0].spent) + Number(sums[0].reserved);
-        if (spentCents + price > limitCents) return { reserved: false, reason: 'BUDGET', limitCents, spentCents };
-      }
-      const [, updated]: [unknown, number] = await manager.query(
-        `UPDATE chat_reservations SET amount_cents = $2, period_start = $3::date WHERE id = $1 AND expires_at > now()`,
-        [reservationId, price, period],
+      // One statement, started after the lock was granted, so its snapshot holds every reservation
+      // and ledger row committed before: reserve only if the period's spend leaves room.
+      const [reserved]: [Array<{ id: string }>, number] = await manager.query(
+        `UPDATE chat_reservations SET amount_cents = $5::integer, period_start = $3::date
+          WHERE id = $4 AND expires_at > now()
+            AND ($6::integer = 0 OR $5::integer
+                 + (SELECT COALESCE(SUM(price_cents), 0) FROM usage_events
+                     WHERE bot_id = $1 AND created_at >= $2 AND period_start = $3::date)
+                 + (SELECT COALESCE(SUM(amount_cents), 0) FROM chat_reservations
+                     WHERE bot_id = $1 AND period_start = $3::date AND expires_at > now() AND id <> $4)
+                 <= $6::integer)
+        RETURNING id`,
+        [botId, periodStart, period, reservationId, price, limitCents],
       );
-      if (updated !== 1) return { reserved: false, reason: 'GONE', limitCents, spentCents: 0 };
-      return { reserved: true, tier: bot.model };
+      if (reserved.length === 1) return { reserved: true, tier: bot.model };
+      const mine: Array<{ id: string }> = await manager.query(
+        `SELECT id FROM chat_reservations WHERE id = $1 AND expires_at > now()`,
+        [reservationId],
+      );
+      return mine.length === 1
+        ? { reserved: false, reason: 'BUDGET', limitCents }
+        : { reserved: false, reason: 'GONE', limitCents };
     });
   }
 
@@ -147,17 +150,18 @@ export class ChatRepository {
    * Only called while the visitor's in-flight lock is held, so one visitor never creates two.
    */
   async conversationFor(manager: EntityManager, key: ConversationKey): Promise<number> {
-    const found: Array<{ id: number }> = await manager.query(
-      `SELECT id FROM conversations WHERE bot_id = $1 AND visitor_id = $2 ORDER BY id DESC LIMIT 1`,
-      [key.botId, key.visitorId],
-    );
-    if (found[0]) return Number(found[0].id);
-    const created: Array<{ id: number }> = await manager.query(
-      `INSERT INTO conversations (owner_id, bot_id, bot_name, visitor_id, page_url) VALUES ($1, $2, $3, $4, $5)
-       RETURNING id`,
+    const rows: Array<{ id: number }> = await manager.query(
+      `WITH found AS (
+         SELECT id FROM conversations WHERE bot_id = $2::integer AND visitor_id = $4::varchar ORDER BY id DESC LIMIT 1
+       ), created AS (
+         INSERT INTO conversations (owner_id, bot_id, bot_name, visitor_id, page_url)
+         SELECT $1::integer, $2::integer, $3::varchar, $4::varchar, $5::varchar WHERE NOT EXISTS (SELECT 1 FROM found)
+         RETURNING id
+       )
+       SELECT id FROM found UNION ALL SELECT id FROM created`,
       [key.ownerId, key.botId, key.botName.slice(0, 100), key.visitorId, key.pageUrl?.slice(0, 2048) ?? null],
     );
-    return Number(created[0].id);
+    return Number(rows[0].id);
   }
 
   /** Appends messages to a conversation in one statement; returns their ids in order. */
