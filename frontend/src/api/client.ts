@@ -44,7 +44,8 @@ function statusText(status: number): string {
   return `Request failed (${status}).`;
 }
 
-async function toApiError(response: Response): Promise<ApiError> {
+/** The ApiError for a non-ok answer (also used by the XMLHttpRequest uploads). */
+export async function toApiError(response: Response): Promise<ApiError> {
   let payload: unknown;
   try {
     payload = await response.json();

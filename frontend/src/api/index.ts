@@ -1,5 +1,6 @@
 export { ApiError, apiFetch, apiRequest } from './client';
 export type { ApiRequestOptions } from './client';
+export type { UploadOptions } from './upload';
 export { authApi } from './auth';
 export { userApi } from './user';
 export { billingApi } from './billing';

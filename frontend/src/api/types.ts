@@ -54,8 +54,10 @@ export interface Bot {
   model: BotModel;
   categoryId: number | null;
   allowedDomain: string;
-  Document: BotDocument | null;
-  bubbleIcon: string | null;
+  /** The reference PDF, if one was uploaded. */
+  document: BotDocument | null;
+  /** Address of the uploaded icon, or '' for the default launcher icon. */
+  bubbleIcon: string;
   bubbleColor: string;
   bubbleTextColor: string;
   bubbleBorderRadius: string;
@@ -66,7 +68,8 @@ export interface Bot {
   placeholderText: string;
   placeholderTextColor: string;
   sendButtonColor: string;
-  sendButtonColor1?: string;
+  /** Same value as sendButtonColor (the widget reads this name). */
+  sendButtonColor1: string;
   sendArrowColor: string;
   widgetBubbleColor: string;
   assistantBubbleColor: string;

@@ -1,4 +1,5 @@
 import { apiFetch } from './client';
+import { apiUpload, type UploadOptions } from './upload';
 import type { BotDocument } from './types';
 
 function form(field: string, file: File): FormData {
@@ -11,10 +12,7 @@ export const uploadsApi = {
   /** PNG/JPEG/GIF/WebP under 512000 bytes. */
   uploadIcon: (botId: number, file: File) =>
     apiFetch<{ fileUrl: string }>(`/api/upload/icon/${botId}`, { method: 'POST', body: form('icon', file) }),
-  /** A PDF of at most 10 MB; its text becomes the bot's reference. */
-  uploadDocument: (botId: number, file: File) =>
-    apiFetch<{ document: BotDocument }>(`/api/upload/update-document/${botId}`, {
-      method: 'POST',
-      body: form('document', file),
-    }),
+  /** A PDF of at most 10 MB; its text becomes the bot's reference. Reports upload progress. */
+  uploadDocument: (botId: number, file: File, options?: UploadOptions) =>
+    apiUpload<{ document: BotDocument }>(`/api/upload/update-document/${botId}`, form('document', file), options),
 };

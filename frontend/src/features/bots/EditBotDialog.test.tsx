@@ -1,0 +1,436 @@
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../api/client';
+import type { Bot } from '../../api/types';
+import { makeBot, renderAtDashboard, stubScreen } from '../dashboard/dashboardTestUtils';
+import { EditBotDialog } from './EditBotDialog';
+import { PREVIEW_EVENT } from './useWidgetPreview';
+
+configure({ asyncUtilTimeout: 5000 });
+// The Styling tab renders dozens of fields; the shared test machine is slow.
+vi.setConfig({ testTimeout: 30_000 });
+
+const api = vi.hoisted(() => ({
+  botsApi: { list: vi.fn(), create: vi.fn(), get: vi.fn(), update: vi.fn(), remove: vi.fn() },
+  uploadsApi: { uploadIcon: vi.fn(), uploadDocument: vi.fn() },
+}));
+vi.mock('../../api', () => api);
+vi.mock('../usage/BotUsageTab', () => ({
+  BotUsageTab: ({ botId }: { botId: number }) => <p>Usage panel of bot {botId}</p>,
+}));
+
+const serverError = (status = 500, message = 'boom') => Promise.reject(new ApiError(status, 'ERR', message, true));
+
+function renderDialog(bot: Bot = makeBot(), handlers: { onBotChanged?: () => void; onBotDeleted?: () => void } = {}) {
+  api.botsApi.get.mockResolvedValue({ bot });
+  const onClose = vi.fn();
+  const onBotChanged = handlers.onBotChanged ?? vi.fn();
+  const onBotDeleted = handlers.onBotDeleted ?? vi.fn();
+  const view = renderAtDashboard(
+    <EditBotDialog
+      botId={bot.id}
+      categories={[{ id: 4, name: 'Acme' }]}
+      onClose={onClose}
+      onBotChanged={onBotChanged}
+      onBotDeleted={onBotDeleted}
+    />,
+  );
+  return { ...view, onClose, onBotChanged, onBotDeleted };
+}
+
+async function openTab(name: string) {
+  const tab = await screen.findByRole('tab', { name });
+  await waitFor(() => expect(tab).toBeEnabled());
+  await userEvent.click(tab);
+}
+
+function previewScripts(): HTMLScriptElement[] {
+  return Array.from(document.querySelectorAll<HTMLScriptElement>('script[data-preview="true"]'));
+}
+
+describe('EditBotDialog', () => {
+  beforeEach(() => {
+    vi.resetAllMocks();
+    stubScreen('desktop');
+  });
+  afterEach(() => {
+    document.querySelectorAll('script[data-preview], botsmith-widget').forEach((node) => node.remove());
+  });
+
+  it('has the six tabs of the brief and opens on Details', async () => {
+    renderDialog();
+    const tabs = await screen.findAllByRole('tab');
+    expect(tabs.map((tab) => tab.textContent)).toEqual([
+      'Details',
+      'Styling',
+      'Prompting',
+      'Usage',
+      'Deploy',
+      'Delete',
+    ]);
+    expect(await screen.findByLabelText(/^Name/)).toHaveValue('Support Bot');
+  });
+
+  it("shows 'Error fetching bot details.' when the bot cannot be loaded", async () => {
+    api.botsApi.get.mockImplementation(() => serverError());
+    renderAtDashboard(
+      <EditBotDialog botId={9} categories={[]} onClose={vi.fn()} onBotChanged={vi.fn()} onBotDeleted={vi.fn()} />,
+    );
+    expect(await screen.findByText('Error fetching bot details.')).toBeInTheDocument();
+  });
+
+  describe('Details', () => {
+    it("saves name, greeting, model, category and domain with 'Bot details updated successfully!'", async () => {
+      const { onBotChanged } = renderDialog();
+      api.botsApi.update.mockImplementation((_id: number, changes: Partial<Bot>) =>
+        Promise.resolve({ bot: makeBot({ ...changes }) }),
+      );
+      fireEvent.change(await screen.findByLabelText(/^Name/), { target: { value: '  Concierge ' } });
+      fireEvent.change(screen.getByLabelText('Custom greeting'), { target: { value: 'Welcome!' } });
+      await userEvent.click(screen.getByRole('combobox', { name: /Model/ }));
+      await userEvent.click(await screen.findByRole('option', { name: /GPT-4 Omni/ }));
+      await userEvent.click(screen.getByRole('combobox', { name: /Category/ }));
+      await userEvent.click(await screen.findByRole('option', { name: 'Acme' }));
+      fireEvent.change(screen.getByLabelText('Allowed domain'), { target: { value: 'shop.example.com' } });
+      await userEvent.click(screen.getByRole('button', { name: 'Save Details' }));
+
+      expect(await screen.findByText('Bot details updated successfully!')).toBeInTheDocument();
+      expect(api.botsApi.update).toHaveBeenCalledWith(7, {
+        name: 'Concierge',
+        customGreeting: 'Welcome!',
+        model: 'gpt-4o',
+        categoryId: 4,
+        allowedDomain: 'shop.example.com',
+      });
+      expect(onBotChanged).toHaveBeenCalledWith(expect.objectContaining({ name: 'Concierge', categoryId: 4 }));
+    });
+
+    it("refuses an empty name with 'Bot name is required.' and a domain with a protocol, sending nothing", async () => {
+      renderDialog();
+      fireEvent.change(await screen.findByLabelText(/^Name/), { target: { value: '   ' } });
+      fireEvent.change(screen.getByLabelText('Allowed domain'), { target: { value: 'https://shop.example.com/' } });
+      await userEvent.click(screen.getByRole('button', { name: 'Save Details' }));
+      expect(screen.getByText('Bot name is required.')).toBeInTheDocument();
+      expect(screen.getByText(/without http:\/\//)).toBeInTheDocument();
+      expect(api.botsApi.update).not.toHaveBeenCalled();
+    });
+
+    it("toasts 'Error updating bot details.' and shows the server's reason", async () => {
+      renderDialog();
+      api.botsApi.update.mockImplementation(() => serverError(400, 'Invalid allowedDomain: use a bare host name.'));
+      await userEvent.click(await screen.findByRole('button', { name: 'Save Details' }));
+      expect(await screen.findByText('Error updating bot details.')).toBeInTheDocument();
+      expect(screen.getByText('Invalid allowedDomain: use a bare host name.')).toBeInTheDocument();
+    });
+  });
+
+  describe('Styling', () => {
+    it('injects the real widget as a preview while the tab is open and removes it on leaving the tab', async () => {
+      renderDialog();
+      await openTab('Styling');
+      await waitFor(() => expect(previewScripts()).toHaveLength(1));
+      const [script] = previewScripts();
+      expect(script.getAttribute('src')).toBe('/widget.js');
+      expect(script.dataset.botId).toBe('7');
+
+      await openTab('Prompting');
+      expect(previewScripts()).toHaveLength(0);
+    });
+
+    it('removes the preview when the modal closes', async () => {
+      const { unmount } = renderDialog();
+      await openTab('Styling');
+      await waitFor(() => expect(previewScripts()).toHaveLength(1));
+      unmount();
+      expect(previewScripts()).toHaveLength(0);
+    });
+
+    it('sends unsaved colours to the preview as they change, and again when the widget appears', async () => {
+      const events: Array<Record<string, unknown>> = [];
+      const listener = (event: Event) => events.push((event as CustomEvent).detail as Record<string, unknown>);
+      window.addEventListener(PREVIEW_EVENT, listener);
+      try {
+        renderDialog();
+        await openTab('Styling');
+        fireEvent.change(await screen.findByLabelText('Bubble colour start colour picker'), {
+          target: { value: '#ff0000' },
+        });
+        await waitFor(() =>
+          expect(events.at(-1)).toMatchObject({
+            botId: 7,
+            bubbleColor: 'linear-gradient(to right, #ff0000, #2ecc71)',
+            name: 'Support Bot',
+          }),
+        );
+        const before = events.length;
+        document.body.appendChild(document.createElement('botsmith-widget'));
+        await waitFor(() => expect(events.length).toBeGreaterThan(before));
+        expect(events.at(-1)).toMatchObject({ bubbleColor: 'linear-gradient(to right, #ff0000, #2ecc71)' });
+      } finally {
+        window.removeEventListener(PREVIEW_EVENT, listener);
+      }
+    });
+
+    it("saves every styling field with 'Styling updated successfully!'", async () => {
+      renderDialog();
+      api.botsApi.update.mockImplementation((_id: number, changes: Partial<Bot>) =>
+        Promise.resolve({ bot: makeBot(changes) }),
+      );
+      await openTab('Styling');
+      const group = await screen.findByRole('group', { name: 'Banner colour' });
+      await userEvent.click(within(group).getByRole('combobox'));
+      await userEvent.click(await screen.findByRole('option', { name: 'Diagonal' }));
+      fireEvent.change(within(group).getByLabelText('Banner colour end colour'), { target: { value: '#123456' } });
+      await userEvent.click(screen.getByRole('button', { name: 'Left' }));
+      await userEvent.click(screen.getByRole('combobox', { name: /Animation/ }));
+      await userEvent.click(await screen.findByRole('option', { name: 'Expand' }));
+      await userEvent.click(screen.getByRole('button', { name: 'Save Styling' }));
+
+      expect(await screen.findByText('Styling updated successfully!')).toBeInTheDocument();
+      const [, sent] = api.botsApi.update.mock.calls[0] as [number, Record<string, unknown>];
+      expect(Object.keys(sent).sort()).toEqual(
+        [
+          'assistantBubbleColor',
+          'assistantBubbleTextColor',
+          'animation',
+          'bannerColor',
+          'bannerDisclaimer',
+          'bannerTextColor',
+          'bubbleBorderRadius',
+          'bubbleColor',
+          'bubbleIcon',
+          'bubbleTextColor',
+          'chatWindowBorderRadius',
+          'placeholderText',
+          'placeholderTextColor',
+          'sendArrowColor',
+          'sendButtonColor',
+          'widgetBackgroundColor',
+          'widgetBubbleColor',
+          'widgetPosition',
+        ].sort(),
+      );
+      expect(sent).toMatchObject({
+        bannerColor: 'linear-gradient(135deg, #2ecc71, #123456)',
+        widgetPosition: 'left',
+        animation: 'blowup',
+      });
+    });
+
+    it("toasts 'Error updating styling.' when saving fails, and blocks an invalid radius", async () => {
+      renderDialog();
+      api.botsApi.update.mockImplementation(() => serverError());
+      await openTab('Styling');
+      const radius = await screen.findByLabelText('Bubble radius');
+      fireEvent.change(radius, { target: { value: '12em' } });
+      expect(screen.getByRole('button', { name: 'Save Styling' })).toBeDisabled();
+      fireEvent.change(radius, { target: { value: '12px' } });
+      await userEvent.click(screen.getByRole('button', { name: 'Save Styling' }));
+      expect(await screen.findByText('Error updating styling.')).toBeInTheDocument();
+    });
+
+    it("says 'Image is too big. Keep under 500KB in size.' for an icon of 512000 bytes and uploads nothing", async () => {
+      renderDialog();
+      await openTab('Styling');
+      const big = new File([new Uint8Array(512_000)], 'logo.png', { type: 'image/png' });
+      await userEvent.upload(await screen.findByTestId('icon-input'), big);
+      expect(await screen.findByText('Image is too big. Keep under 500KB in size.')).toBeInTheDocument();
+      expect(api.uploadsApi.uploadIcon).not.toHaveBeenCalled();
+    });
+
+    it('uploads an icon under the limit and shows it; a failure toasts "Icon upload failed."', async () => {
+      const { onBotChanged } = renderDialog();
+      api.uploadsApi.uploadIcon.mockResolvedValueOnce({ fileUrl: 'http://localhost/uploads/icons/a.png' });
+      await openTab('Styling');
+      const input = await screen.findByTestId('icon-input');
+      await userEvent.upload(input, new File([new Uint8Array(511_999)], 'logo.png', { type: 'image/png' }));
+      await waitFor(() =>
+        expect(onBotChanged).toHaveBeenCalledWith(
+          expect.objectContaining({ bubbleIcon: 'http://localhost/uploads/icons/a.png' }),
+        ),
+      );
+      expect(screen.getByRole('button', { name: 'Use default icon' })).toBeInTheDocument();
+
+      api.uploadsApi.uploadIcon.mockImplementationOnce(() =>
+        serverError(
+          415,
+          'This file is not a supported image. Upload a PNG, JPEG, GIF or WebP image (SVG is not accepted).',
+        ),
+      );
+      await userEvent.upload(input, new File(['<svg/>'], 'x.png', { type: 'image/png' }));
+      expect(await screen.findByText('Icon upload failed.')).toBeInTheDocument();
+      expect(screen.getByText(/SVG is not accepted/)).toBeInTheDocument();
+    });
+  });
+
+  describe('Prompting', () => {
+    it("ignores max tokens above 2000 and saves with 'Prompting settings saved!'", async () => {
+      renderDialog();
+      api.botsApi.update.mockImplementation((_id: number, changes: Partial<Bot>) =>
+        Promise.resolve({ bot: makeBot(changes) }),
+      );
+      await openTab('Prompting');
+      fireEvent.change(await screen.findByLabelText('Prompt'), { target: { value: 'Answer briefly.' } });
+      const tokens = screen.getByLabelText('Max tokens');
+      await userEvent.clear(tokens);
+      await userEvent.type(tokens, '2500');
+      expect(tokens).toHaveValue('250');
+      const temperature = screen.getByLabelText('Temperature');
+      await userEvent.clear(temperature);
+      await userEvent.type(temperature, '2.5');
+      expect(temperature).toHaveValue('2.');
+      await userEvent.clear(temperature);
+      await userEvent.type(temperature, '1.2');
+      await userEvent.click(screen.getByRole('button', { name: 'Save Prompting' }));
+
+      expect(await screen.findByText('Prompting settings saved!')).toBeInTheDocument();
+      expect(api.botsApi.update).toHaveBeenCalledWith(7, {
+        prompt: 'Answer briefly.',
+        maxTokens: 250,
+        temperature: 1.2,
+      });
+    });
+
+    it("toasts 'Error saving prompting settings.' when saving fails", async () => {
+      renderDialog();
+      api.botsApi.update.mockImplementation(() => serverError());
+      await openTab('Prompting');
+      await userEvent.click(await screen.findByRole('button', { name: 'Save Prompting' }));
+      expect(await screen.findByText('Error saving prompting settings.')).toBeInTheDocument();
+    });
+
+    it('shows the drop zone’s own messages for a wrong type, a file too large and too many files', async () => {
+      const user = userEvent.setup({ applyAccept: false });
+      renderDialog();
+      await openTab('Prompting');
+      const input = await screen.findByTestId('document-input');
+      await user.upload(input, new File(['x'], 'notes.txt', { type: 'text/plain' }));
+      expect(await screen.findByText('File type must be one of application/pdf, .pdf')).toBeInTheDocument();
+
+      const huge = new File(['%PDF'], 'big.pdf', { type: 'application/pdf' });
+      Object.defineProperty(huge, 'size', { value: 10 * 1024 * 1024 + 1 });
+      await user.upload(input, huge);
+      expect(await screen.findByText('File is larger than 10485760 bytes')).toBeInTheDocument();
+
+      fireEvent.drop(input.parentElement!, {
+        dataTransfer: {
+          files: [
+            new File(['%PDF'], 'a.pdf', { type: 'application/pdf' }),
+            new File(['%PDF'], 'b.pdf', { type: 'application/pdf' }),
+          ],
+          types: ['Files'],
+        },
+      });
+      expect(await screen.findByText('Too many files')).toBeInTheDocument();
+      expect(api.uploadsApi.uploadDocument).not.toHaveBeenCalled();
+    });
+
+    it("uploads a PDF with progress and toasts 'Document uploaded successfully!'", async () => {
+      const { onBotChanged } = renderDialog();
+      let report: (fraction: number) => void = () => undefined;
+      let finish: (value: unknown) => void = () => undefined;
+      api.uploadsApi.uploadDocument.mockImplementation(
+        (_id: number, _file: File, options: { onProgress: (fraction: number) => void }) => {
+          report = options.onProgress;
+          return new Promise((resolve) => (finish = resolve));
+        },
+      );
+      await openTab('Prompting');
+      await userEvent.upload(
+        await screen.findByTestId('document-input'),
+        new File(['%PDF-1.7'], 'handbook.pdf', { type: 'application/pdf' }),
+      );
+      report(0.42);
+      expect(await screen.findByText('Uploading… 42%')).toBeInTheDocument();
+      report(1);
+      expect(await screen.findByText('Reading the document…')).toBeInTheDocument();
+      finish({ document: { originalName: 'handbook.pdf', filePath: '/uploads/documents/x.pdf' } });
+
+      expect(await screen.findByText('Document uploaded successfully!')).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'handbook.pdf' })).toHaveAttribute('href', '/uploads/documents/x.pdf');
+      expect(onBotChanged).toHaveBeenCalledWith(
+        expect.objectContaining({ document: { originalName: 'handbook.pdf', filePath: '/uploads/documents/x.pdf' } }),
+      );
+    });
+
+    it("toasts 'Document upload failed.' and shows the server's reason", async () => {
+      renderDialog();
+      api.uploadsApi.uploadDocument.mockImplementation(() =>
+        serverError(422, 'This PDF has no extractable text. Please upload a text-based PDF.'),
+      );
+      await openTab('Prompting');
+      await userEvent.upload(
+        await screen.findByTestId('document-input'),
+        new File(['%PDF-1.7'], 'scan.pdf', { type: 'application/pdf' }),
+      );
+      expect(await screen.findByText('Document upload failed.')).toBeInTheDocument();
+      expect(screen.getByText('This PDF has no extractable text. Please upload a text-based PDF.')).toBeInTheDocument();
+    });
+  });
+
+  it('renders the usage engineer’s BotUsageTab on Usage', async () => {
+    renderDialog();
+    await openTab('Usage');
+    expect(await screen.findByText('Usage panel of bot 7')).toBeInTheDocument();
+  });
+
+  describe('Deploy', () => {
+    it('generates the snippet and copies it', async () => {
+      const user = userEvent.setup();
+      const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+      renderDialog();
+      await openTab('Deploy');
+      expect(screen.queryByRole('button', { name: 'Copy to Clipboard' })).not.toBeInTheDocument();
+      await user.click(await screen.findByRole('button', { name: 'Generate Code' }));
+      const snippet = `<script src="${window.location.origin}/widget.js" data-bot-id="7" async></script>`;
+      expect(screen.getByLabelText('Embed snippet')).toHaveTextContent(snippet);
+      await user.click(screen.getByRole('button', { name: 'Copy to Clipboard' }));
+      expect(writeText).toHaveBeenCalledWith(snippet);
+      expect(await screen.findByText('Widget snippet copied to clipboard!')).toBeInTheDocument();
+    });
+
+    it("toasts 'Failed to copy snippet.' when the clipboard refuses", async () => {
+      const user = userEvent.setup();
+      vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new Error('denied'));
+      renderDialog();
+      await openTab('Deploy');
+      await user.click(await screen.findByRole('button', { name: 'Generate Code' }));
+      await user.click(screen.getByRole('button', { name: 'Copy to Clipboard' }));
+      expect(await screen.findByText('Failed to copy snippet.')).toBeInTheDocument();
+    });
+  });
+
+  describe('Delete', () => {
+    it("turns 'Delete' into 'Yes, Delete' and Cancel; Cancel deletes nothing", async () => {
+      renderDialog();
+      await openTab('Delete');
+      await userEvent.click(await screen.findByRole('button', { name: 'Delete' }));
+      expect(screen.getByRole('button', { name: 'Yes, Delete' })).toBeInTheDocument();
+      await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+      expect(screen.getByRole('button', { name: 'Delete' })).toBeInTheDocument();
+      expect(api.botsApi.remove).not.toHaveBeenCalled();
+    });
+
+    it("deletes on 'Yes, Delete' with 'Bot successfully deleted!'", async () => {
+      const { onBotDeleted } = renderDialog();
+      api.botsApi.remove.mockResolvedValue({ message: 'Bot successfully deleted!' });
+      await openTab('Delete');
+      await userEvent.click(await screen.findByRole('button', { name: 'Delete' }));
+      await userEvent.click(screen.getByRole('button', { name: 'Yes, Delete' }));
+      expect(await screen.findByText('Bot successfully deleted!')).toBeInTheDocument();
+      expect(api.botsApi.remove).toHaveBeenCalledWith(7);
+      expect(onBotDeleted).toHaveBeenCalledWith(7);
+    });
+
+    it("shows 'Error deleting bot.' when deletion fails", async () => {
+      const { onBotDeleted } = renderDialog();
+      api.botsApi.remove.mockImplementation(() => serverError());
+      await openTab('Delete');
+      await userEvent.click(await screen.findByRole('button', { name: 'Delete' }));
+      await userEvent.click(screen.getByRole('button', { name: 'Yes, Delete' }));
+      expect(await screen.findByText('Error deleting bot.')).toBeInTheDocument();
+      expect(onBotDeleted).not.toHaveBeenCalled();
+    });
+  });
+});

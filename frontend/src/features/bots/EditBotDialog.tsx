@@ -1,0 +1,193 @@
+import CloseIcon from '@mui/icons-material/Close';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import IconButton from '@mui/material/IconButton';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useCallback, useEffect, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { botsApi } from '../../api';
+import type { Bot, Category, WidgetPosition } from '../../api/types';
+import { destinationForError } from '../dashboard/dashboardRouting';
+import { BotUsageTab } from '../usage/BotUsageTab';
+import { DeleteBotTab } from './DeleteBotTab';
+import { DeployTab } from './DeployTab';
+import { DetailsTab } from './DetailsTab';
+import { PromptingTab } from './PromptingTab';
+import { StylingTab } from './StylingTab';
+
+export type EditBotTab = 'details' | 'styling' | 'prompting' | 'usage' | 'deploy' | 'delete';
+
+const TABS: Array<{ value: EditBotTab; label: string }> = [
+  { value: 'details', label: 'Details' },
+  { value: 'styling', label: 'Styling' },
+  { value: 'prompting', label: 'Prompting' },
+  { value: 'usage', label: 'Usage' },
+  { value: 'deploy', label: 'Deploy' },
+  { value: 'delete', label: 'Delete' },
+];
+
+/** Room kept beside the modal for the live preview (the widget window is 350 px wide). */
+const PREVIEW_ROOM = 400;
+
+export interface EditBotDialogProps {
+  /** The bot to edit; null closes the modal. */
+  botId: number | null;
+  categories: Category[];
+  onClose: () => void;
+  /** A tab saved the bot (name, category... may have changed). */
+  onBotChanged: (bot: Bot) => void;
+  onBotDeleted: (botId: number) => void;
+}
+
+type Loaded = { status: 'loading' } | { status: 'ready'; bot: Bot } | { status: 'error' };
+
+/** The edit-bot modal: Details, Styling, Prompting, Usage, Deploy and Delete. */
+export function EditBotDialog({ botId, categories, onClose, onBotChanged, onBotDeleted }: EditBotDialogProps) {
+  const theme = useTheme();
+  const phone = useMediaQuery(theme.breakpoints.down('sm'));
+  const navigate = useNavigate();
+  const [tab, setTab] = useState<EditBotTab>('details');
+  const [attempt, setAttempt] = useState(0);
+  // A result belongs to the request (bot and attempt) that produced it: another bot shows "loading" at once.
+  const key = `${botId}:${attempt}`;
+  const [result, setResult] = useState<{ key: string; loaded: Loaded } | null>(null);
+  const loaded: Loaded = result?.key === key ? result.loaded : { status: 'loading' };
+  const setLoaded = useCallback((next: Loaded) => setResult({ key, loaded: next }), [key]);
+  const [previewSide, setPreviewSide] = useState<WidgetPosition | null>(null);
+
+  useEffect(() => {
+    if (botId === null) return;
+    let active = true;
+    const requestKey = `${botId}:${attempt}`;
+    botsApi.get(botId).then(
+      ({ bot }) => active && setResult({ key: requestKey, loaded: { status: 'ready', bot } }),
+      (error: unknown) => {
+        if (!active) return;
+        const destination = destinationForError(error);
+        if (destination) void navigate(destination, { replace: true });
+        else setResult({ key: requestKey, loaded: { status: 'error' } });
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [botId, attempt, navigate]);
+
+  const saved = useCallback(
+    (bot: Bot) => {
+      setLoaded({ status: 'ready', bot });
+      onBotChanged(bot);
+    },
+    [onBotChanged, setLoaded],
+  );
+  const onPreviewSide = useCallback((side: WidgetPosition | null) => setPreviewSide(side), []);
+
+  const bot = loaded.status === 'ready' ? loaded.bot : null;
+  const title = bot?.name ?? 'Edit bot';
+  const room = previewSide ? { [previewSide === 'right' ? 'mr' : 'ml']: `${PREVIEW_ROOM}px` } : {};
+
+  return (
+    <Dialog
+      open={botId !== null}
+      onClose={onClose}
+      fullWidth
+      maxWidth="md"
+      fullScreen={phone}
+      aria-labelledby="edit-bot-title"
+      // While the preview is on the page, the owner can click into it and type a test message.
+      disableEnforceFocus={previewSide !== null}
+      slotProps={{
+        transition: {
+          onExited: () => {
+            setTab('details');
+            setResult(null);
+          },
+        },
+        paper: {
+          sx: {
+            height: { sm: 'min(860px, calc(100% - 64px))' },
+            ...(phone && { borderRadius: 0 }),
+            transition: theme.transitions.create(['margin']),
+            ...(previewSide && { ...room, maxWidth: `calc(100% - ${PREVIEW_ROOM + 64}px)` }),
+          },
+        },
+      }}
+    >
+      <DialogTitle
+        id="edit-bot-title"
+        sx={{ pr: 7, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+      >
+        {title}
+        <IconButton aria-label="Close" onClick={onClose} sx={{ position: 'absolute', right: 12, top: 12 }}>
+          <CloseIcon />
+        </IconButton>
+      </DialogTitle>
+      <Box sx={{ borderBottom: 1, borderColor: 'divider', px: { xs: 1, sm: 3 } }}>
+        <Tabs
+          value={tab}
+          onChange={(_, value: EditBotTab) => setTab(value)}
+          aria-label="Bot settings"
+          variant="scrollable"
+          scrollButtons="auto"
+          allowScrollButtonsMobile
+        >
+          {TABS.map((item) => (
+            <Tab
+              key={item.value}
+              value={item.value}
+              label={item.label}
+              id={`edit-bot-tab-${item.value}`}
+              aria-controls={`edit-bot-panel-${item.value}`}
+              disabled={!bot}
+            />
+          ))}
+        </Tabs>
+      </Box>
+      <DialogContent
+        role="tabpanel"
+        id={`edit-bot-panel-${tab}`}
+        aria-labelledby={`edit-bot-tab-${tab}`}
+        sx={{ px: { xs: 2, sm: 3 }, pt: '24px !important', pb: 0 }}
+      >
+        {loaded.status === 'loading' && (
+          <Stack spacing={2.5} aria-busy="true" aria-label="Loading bot">
+            {[0, 1, 2, 3].map((row) => (
+              <Skeleton key={row} variant="rounded" height={row === 1 ? 88 : 56} />
+            ))}
+          </Stack>
+        )}
+        {loaded.status === 'error' && (
+          <Alert
+            severity="error"
+            action={
+              <Button color="inherit" size="small" onClick={() => setAttempt((n) => n + 1)}>
+                Retry
+              </Button>
+            }
+          >
+            Error fetching bot details.
+          </Alert>
+        )}
+        {bot && (
+          <Box key={bot.id} sx={{ pb: 3 }}>
+            {tab === 'details' && <DetailsTab bot={bot} categories={categories} onSaved={saved} />}
+            {tab === 'styling' && <StylingTab bot={bot} onSaved={saved} onPreviewSide={onPreviewSide} />}
+            {tab === 'prompting' && <PromptingTab bot={bot} onSaved={saved} />}
+            {tab === 'usage' && <BotUsageTab botId={bot.id} />}
+            {tab === 'deploy' && <DeployTab bot={bot} />}
+            {tab === 'delete' && <DeleteBotTab bot={bot} onDeleted={onBotDeleted} />}
+          </Box>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}

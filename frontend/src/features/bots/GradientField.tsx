@@ -1,0 +1,143 @@
+import Box from '@mui/material/Box';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useId, useState } from 'react';
+import {
+  DIRECTION_LABELS,
+  formatGradient,
+  GRADIENT_DIRECTIONS,
+  gradientOrSolid,
+  isHex,
+  toSixDigits,
+  type GradientDirection,
+} from './gradient';
+
+export interface GradientFieldProps {
+  label: string;
+  /** The stored gradient string. */
+  value: string;
+  /** Used when `value` cannot be read. */
+  fallback: string;
+  onChange: (value: string) => void;
+}
+
+interface ColourInputProps {
+  /** Visible label. */
+  label: string;
+  /** Accessible name, with the field's label. */
+  name: string;
+  value: string;
+  onChange: (hex: string) => void;
+}
+
+/** A swatch that opens the browser's colour picker, beside the hex code, editable by hand. */
+function ColourInput({ label, name, value, onChange }: ColourInputProps) {
+  const [draft, setDraft] = useState<string | null>(null);
+  const text = draft ?? value;
+  const invalid = draft !== null && !isHex(draft);
+  return (
+    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flex: 1, minWidth: 0 }}>
+      <Box
+        component="input"
+        type="color"
+        aria-label={`${name} picker`}
+        value={toSixDigits(value)}
+        onChange={(event: React.ChangeEvent<HTMLInputElement>) => {
+          setDraft(null);
+          onChange(event.target.value.toLowerCase());
+        }}
+        sx={{
+          width: 40,
+          height: 40,
+          p: 0.25,
+          flexShrink: 0,
+          border: 1,
+          borderColor: 'divider',
+          borderRadius: 1.5,
+          bgcolor: 'background.paper',
+          cursor: 'pointer',
+          '&:focus-visible': { outline: 3, outlineColor: 'primary.light', outlineOffset: 2 },
+        }}
+      />
+      <TextField
+        size="small"
+        label={label}
+        value={text}
+        error={invalid}
+        onChange={(event) => {
+          const next = event.target.value.trim();
+          setDraft(next);
+          if (isHex(next)) onChange(next.toLowerCase());
+        }}
+        onBlur={() => setDraft(null)}
+        slotProps={{ htmlInput: { spellCheck: false, maxLength: 7, 'aria-label': name } }}
+        sx={{ minWidth: 0 }}
+      />
+    </Stack>
+  );
+}
+
+/**
+ * One colour of the bot as the brief stores it: a direction and two colours (the same colour
+ * twice is a solid colour), with a swatch of the result.
+ */
+export function GradientField({ label, value, fallback, onChange }: GradientFieldProps) {
+  const id = useId();
+  const gradient = gradientOrSolid(value, fallback);
+  const update = (changes: Partial<typeof gradient>) => onChange(formatGradient({ ...gradient, ...changes }));
+  return (
+    <Box
+      role="group"
+      aria-labelledby={id}
+      sx={{ p: 1.5, border: 1, borderColor: 'divider', borderRadius: 2, bgcolor: 'background.paper' }}
+    >
+      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 1.5 }}>
+        <Box
+          aria-hidden
+          sx={{
+            width: 28,
+            height: 28,
+            borderRadius: '50%',
+            flexShrink: 0,
+            border: 1,
+            borderColor: 'divider',
+            backgroundImage: formatGradient(gradient),
+          }}
+        />
+        <Typography id={id} variant="subtitle2" component="h4" sx={{ fontWeight: 600, flex: 1 }}>
+          {label}
+        </Typography>
+        <TextField
+          select
+          size="small"
+          label="Direction"
+          value={gradient.direction}
+          onChange={(event) => update({ direction: event.target.value as GradientDirection })}
+          sx={{ width: 150 }}
+        >
+          {GRADIENT_DIRECTIONS.map((direction) => (
+            <MenuItem key={direction} value={direction}>
+              {DIRECTION_LABELS[direction]}
+            </MenuItem>
+          ))}
+        </TextField>
+      </Stack>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
+        <ColourInput
+          label="Start colour"
+          name={`${label} start colour`}
+          value={gradient.from}
+          onChange={(from) => update({ from })}
+        />
+        <ColourInput
+          label="End colour"
+          name={`${label} end colour`}
+          value={gradient.to}
+          onChange={(to) => update({ to })}
+        />
+      </Stack>
+    </Box>
+  );
+}

@@ -1,0 +1,44 @@
+import type { Bot, BotDetailsUpdate, BotPromptingUpdate, BotStylingUpdate } from '../../api/types';
+import { ApiError } from '../../api/client';
+
+export function detailsOf(bot: Bot): BotDetailsUpdate {
+  return {
+    name: bot.name,
+    customGreeting: bot.customGreeting,
+    model: bot.model,
+    categoryId: bot.categoryId,
+    allowedDomain: bot.allowedDomain,
+  };
+}
+
+export function stylingOf(bot: Bot): BotStylingUpdate {
+  return {
+    bubbleColor: bot.bubbleColor,
+    bubbleTextColor: bot.bubbleTextColor,
+    bubbleIcon: bot.bubbleIcon ?? '',
+    bubbleBorderRadius: bot.bubbleBorderRadius,
+    chatWindowBorderRadius: bot.chatWindowBorderRadius,
+    bannerColor: bot.bannerColor,
+    sendButtonColor: bot.sendButtonColor,
+    sendArrowColor: bot.sendArrowColor,
+    bannerTextColor: bot.bannerTextColor,
+    bannerDisclaimer: bot.bannerDisclaimer,
+    placeholderText: bot.placeholderText,
+    placeholderTextColor: bot.placeholderTextColor,
+    widgetBubbleColor: bot.widgetBubbleColor,
+    assistantBubbleColor: bot.assistantBubbleColor,
+    assistantBubbleTextColor: bot.assistantBubbleTextColor,
+    widgetBackgroundColor: bot.widgetBackgroundColor,
+    animation: bot.animation,
+    widgetPosition: bot.widgetPosition,
+  };
+}
+
+export function promptingOf(bot: Bot): BotPromptingUpdate {
+  return { prompt: bot.prompt, maxTokens: bot.maxTokens, temperature: bot.temperature };
+}
+
+/** The server's sentence when it sent one (e.g. which field was refused), else null. */
+export function serverMessage(error: unknown): string | null {
+  return error instanceof ApiError && error.fromServer && error.status < 500 ? error.message : null;
+}

@@ -1,0 +1,132 @@
+import AppsRounded from '@mui/icons-material/AppsRounded';
+import DeleteOutline from '@mui/icons-material/DeleteOutlineRounded';
+import FolderOutlined from '@mui/icons-material/FolderOutlined';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import ListSubheader from '@mui/material/ListSubheader';
+import Skeleton from '@mui/material/Skeleton';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import type { Category } from '../../api/types';
+
+export type CategoryFilter = 'all' | number;
+
+export interface DashboardSidebarProps {
+  categories: Category[] | null;
+  /** Bots per category id, and 'all'. */
+  counts: Map<CategoryFilter, number>;
+  selected: CategoryFilter;
+  onSelect: (filter: CategoryFilter) => void;
+  onDelete: (category: Category) => void;
+  onAdd: () => void;
+  email: string;
+}
+
+/** All Bots and the owner's categories (each with a delete icon), and '+ Add Category'. */
+export function DashboardSidebar({
+  categories,
+  counts,
+  selected,
+  onSelect,
+  onDelete,
+  onAdd,
+  email,
+}: DashboardSidebarProps) {
+  const count = (filter: CategoryFilter) => counts.get(filter) ?? 0;
+  return (
+    <Box component="nav" aria-label="Bot categories" sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+      <List sx={{ px: 1.5, pt: 2 }}>
+        <ListItem disablePadding>
+          <ListItemButton
+            selected={selected === 'all'}
+            aria-current={selected === 'all' ? 'page' : undefined}
+            onClick={() => onSelect('all')}
+            sx={{ borderRadius: 2 }}
+          >
+            <ListItemIcon sx={{ minWidth: 36 }}>
+              <AppsRounded fontSize="small" />
+            </ListItemIcon>
+            <ListItemText primary="All Bots" />
+            <Typography variant="caption" color="text.secondary" aria-label={`${count('all')} bots`}>
+              {count('all')}
+            </Typography>
+          </ListItemButton>
+        </ListItem>
+      </List>
+      <List
+        sx={{ px: 1.5, flex: 1, overflowY: 'auto' }}
+        subheader={
+          <ListSubheader disableSticky sx={{ bgcolor: 'transparent', lineHeight: '32px', px: 1.5 }}>
+            Categories
+          </ListSubheader>
+        }
+      >
+        {categories === null &&
+          [0, 1].map((key) => (
+            <ListItem key={key} sx={{ px: 1.5 }}>
+              <Skeleton width="70%" height={28} />
+            </ListItem>
+          ))}
+        {categories?.length === 0 && (
+          <Typography variant="body2" color="text.secondary" sx={{ px: 1.5, py: 1 }}>
+            No categories yet.
+          </Typography>
+        )}
+        {categories?.map((category) => (
+          <ListItem
+            key={category.id}
+            disablePadding
+            secondaryAction={
+              <Tooltip title="Delete category">
+                <IconButton
+                  edge="end"
+                  size="small"
+                  aria-label={`Delete category ${category.name}`}
+                  onClick={() => onDelete(category)}
+                  sx={{ color: 'text.secondary', '&:hover': { color: 'error.main' } }}
+                >
+                  <DeleteOutline fontSize="small" />
+                </IconButton>
+              </Tooltip>
+            }
+            sx={{ '& .MuiListItemSecondaryAction-root': { right: 12 } }}
+          >
+            <ListItemButton
+              selected={selected === category.id}
+              aria-current={selected === category.id ? 'page' : undefined}
+              onClick={() => onSelect(category.id)}
+              sx={{ borderRadius: 2, pr: '72px !important' }}
+            >
+              <ListItemIcon sx={{ minWidth: 36 }}>
+                <FolderOutlined fontSize="small" />
+              </ListItemIcon>
+              <ListItemText primary={category.name} slotProps={{ primary: { noWrap: true, title: category.name } }} />
+              <Typography variant="caption" color="text.secondary" sx={{ ml: 1 }}>
+                {count(category.id)}
+              </Typography>
+            </ListItemButton>
+          </ListItem>
+        ))}
+        <ListItem sx={{ px: 0.5, pt: 1 }}>
+          <Button onClick={onAdd} size="small" sx={{ justifyContent: 'flex-start', fontWeight: 700 }}>
+            + Add Category
+          </Button>
+        </ListItem>
+      </List>
+      <Box sx={{ px: 2.5, py: 2, borderTop: 1, borderColor: 'divider' }}>
+        <Typography variant="caption" color="text.secondary" component="p">
+          Signed in as
+        </Typography>
+        <Typography variant="body2" sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }} title={email}>
+          {email}
+        </Typography>
+      </Box>
+    </Box>
+  );
+}
