@@ -278,7 +278,7 @@ async function write(name, data) {
   console.log(`${name.padEnd(28)} ${(data.length / 1024).toFixed(1).padStart(7)} KiB`);
 }
 
-/** The five example cards: a thumbnail for the fan and a larger picture for the viewer. */
+/** The five example cards: two thumbnail sizes for the fan and a larger picture for the viewer. */
 async function captureExamples(browser, encoder) {
   const context = await browser.newContext({ viewport: { width: 420, height: 560 }, deviceScaleFactor: 2 });
   const tab = await context.newPage();
@@ -286,6 +286,7 @@ async function captureExamples(browser, encoder) {
     await tab.setContent(page(`<div style="padding:0">${widgetHtml(bot)}</div>`, 'body{background:transparent}'));
     await tab.evaluate(() => document.fonts.ready);
     const png = await tab.locator('.bw-window').screenshot({ omitBackground: true });
+    await write(`${bot.slug}-card-sm.webp`, (await toWebp(encoder, png, 256, 0.8)).data);
     await write(`${bot.slug}-card.webp`, (await toWebp(encoder, png, 440, 0.8)).data);
     await write(`${bot.slug}-full.webp`, (await toWebp(encoder, png, 700, 0.85)).data);
   }
@@ -459,7 +460,7 @@ async function captureDemo(browser, encoder) {
   const phoneTab = await phone.newPage();
   await phoneTab.setContent(page(`<div id="scene">${demoScene(seconds, { phone: true })}</div>`, sceneCss(true)));
   await phoneTab.evaluate(() => document.fonts.ready);
-  await write('demo-mobile.webp', (await toWebp(encoder, await phoneTab.screenshot(), 700, 0.78)).data);
+  await write('demo-mobile.webp', (await toWebp(encoder, await phoneTab.screenshot(), 630, 0.8)).data);
   await phone.close();
 }
 

@@ -13,6 +13,19 @@ export default defineConfig({
     // Hashed file names under /assets/: the backend serves that folder as immutable for a year.
     assetsDir: 'assets',
     target: 'es2022',
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // The runtime every page needs, in one long-cached file instead of many small shared chunks.
+            {
+              name: 'framework',
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|@emotion|stylis|@mui[\\/](system|utils|styled-engine|private-theming))[\\/]/,
+            },
+          ],
+        },
+      },
+    },
   },
   server: {
     port: 5173,

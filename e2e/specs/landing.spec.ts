@@ -37,6 +37,8 @@ async function openLanding(
   const response = await page.goto(baseUrl, { waitUntil: 'load' });
   expect(response?.status()).toBe(200);
   await page.getByRole('heading', { level: 1 }).waitFor();
+  // The sections below the hero arrive in a second chunk, right after the first paint.
+  await page.getByRole('contentinfo').waitFor();
   return { page, errors };
 }
 

@@ -4,6 +4,7 @@ import { afterEach, vi } from 'vitest';
 
 // jsdom does not implement scrolling; the router's scroll restoration calls it on every navigation.
 window.scrollTo = vi.fn();
+Element.prototype.scrollIntoView = vi.fn();
 
 afterEach(() => {
   cleanup();

@@ -59,8 +59,8 @@ export function DemoMedia() {
           component="img"
           src="/landing/demo-mobile.webp"
           alt={DESCRIPTION}
-          width={700}
-          height={1292}
+          width={630}
+          height={1163}
           loading="lazy"
           decoding="async"
           sx={{ display: 'block', width: '100%', height: 'auto' }}

@@ -2,7 +2,7 @@ import ZoomInRounded from '@mui/icons-material/ZoomInRounded';
 import Box from '@mui/material/Box';
 import ButtonBase from '@mui/material/ButtonBase';
 import { alpha } from '@mui/material/styles';
-import { exampleCardSrc, exampleImage, type Example } from './landingContent';
+import { EXAMPLE_CARD_SIZES, exampleCardSrc, exampleCardSrcSet, exampleImage, type Example } from './landingContent';
 
 export interface ExampleCardProps {
   example: Example;
@@ -17,10 +17,11 @@ export interface ExampleCardProps {
 /** One card of the 'Fits Any Brand' fan; a button that opens the picture in the viewer. */
 export function ExampleCard({ example, offset, fanned, raised, onRaise, onOpen }: ExampleCardProps) {
   const distance = Math.abs(offset);
-  // Fanned: spread along an arc. Stacked: a neat pile with a hint of the cards below.
+  // Fanned: spread along an arc. Stacked: a tight pile that still leaves every card a strip wide
+  // enough to tap (at least 24 px).
   const transform = fanned
     ? `translateX(calc(${offset} * var(--fan-spread))) translateY(${distance * distance * 7 - (raised ? 22 : 0)}px) rotate(${offset * 6}deg) scale(${raised ? 1.05 : 1})`
-    : `translateX(${offset * 6}px) translateY(${distance * 4}px) rotate(${offset * 2.5}deg)`;
+    : `translateX(${offset * 28}px) translateY(${distance * 4}px) rotate(${offset * 2.5}deg)`;
 
   return (
     <ButtonBase
@@ -60,6 +61,8 @@ export function ExampleCard({ example, offset, fanned, raised, onRaise, onOpen }
       <Box
         component="img"
         src={exampleCardSrc(example)}
+        srcSet={exampleCardSrcSet(example)}
+        sizes={EXAMPLE_CARD_SIZES}
         alt=""
         width={exampleImage.card.width}
         height={exampleImage.card.height}

@@ -1,8 +1,11 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { ThemeProvider } from '@mui/material/styles';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { track } from '../../analytics/analytics';
 import { renderRoute } from '../../test/renderRoute';
+import { theme } from '../../theme/theme';
+import { ExamplesSection } from './ExamplesSection';
 
 vi.mock('../../analytics/analytics', () => ({ track: vi.fn(), identify: vi.fn(), setPeople: vi.fn() }));
 
@@ -10,6 +13,14 @@ vi.mock('../../analytics/analytics', () => ({ track: vi.fn(), identify: vi.fn(),
 function fullText(text: string) {
   return (_: string, element: Element | null) =>
     element?.textContent === text && ![...(element.children ?? [])].some((child) => child.textContent === text);
+}
+
+/** Opens / and waits for the sections below the hero, which load as a separate chunk. */
+async function renderLanding() {
+  const result = renderRoute('/');
+  await screen.findByRole('heading', { level: 2, name: 'Fits Any Brand' }, { timeout: 10_000 });
+  await screen.findByRole('contentinfo', {}, { timeout: 10_000 });
+  return result;
 }
 
 type ObserverCallback = (entries: Array<Partial<IntersectionObserverEntry>>) => void;
@@ -68,7 +79,7 @@ describe('landing page', { timeout: 20_000 }, () => {
   });
 
   it('shows every section in the brief’s order with its quoted texts', async () => {
-    renderRoute('/');
+    await renderLanding();
     const hero = await screen.findByRole('heading', { level: 1 });
     expect(hero).toHaveTextContent(/^Build Smarter Bots with Botsmith$/);
     expect(
@@ -143,7 +154,7 @@ describe('landing page', { timeout: 20_000 }, () => {
 
   it('shows the $5 credit tooltip on the Get Started button, which leads to /signup', async () => {
     const user = userEvent.setup();
-    renderRoute('/');
+    await renderLanding();
     const getStarted = await screen.findByRole('link', { name: /Get Started/ });
     expect(getStarted).toHaveAttribute('href', '/signup');
     await user.hover(getStarted);
@@ -153,7 +164,7 @@ describe('landing page', { timeout: 20_000 }, () => {
   });
 
   it('links the navigation to the anchors and account pages, and the logo to /login in a new tab', async () => {
-    renderRoute('/');
+    await renderLanding();
     const nav = await screen.findByRole('navigation', { name: 'Main' });
     expect(within(nav).getByRole('link', { name: 'What is Botsmith' })).toHaveAttribute('href', '#info');
     expect(within(nav).getByRole('link', { name: 'How to Use' })).toHaveAttribute('href', '#how-to');
@@ -167,7 +178,7 @@ describe('landing page', { timeout: 20_000 }, () => {
 
   it('toggles the hamburger dropdown with the same five links', async () => {
     const user = userEvent.setup();
-    renderRoute('/');
+    await renderLanding();
     await screen.findByRole('heading', { level: 1 });
     // The button is shown by a CSS media query below 768 px, which jsdom does not evaluate (so it
     // counts as hidden, and hidden elements have no accessible name): find it by what it controls.
@@ -202,7 +213,7 @@ describe('landing page', { timeout: 20_000 }, () => {
 
   it('closes the dropdown when one of its links is followed', async () => {
     const user = userEvent.setup();
-    renderRoute('/');
+    await renderLanding();
     await screen.findByRole('heading', { level: 1 });
     const toggle = document.querySelector<HTMLButtonElement>('button[aria-controls="landing-mobile-menu"]')!;
     await user.click(toggle);
@@ -214,7 +225,7 @@ describe('landing page', { timeout: 20_000 }, () => {
 
   it('keeps one FAQ answer open at a time and closes it on a second click', async () => {
     const user = userEvent.setup();
-    renderRoute('/');
+    await renderLanding();
     const faq = await screen.findByRole('region', { name: /Questions, answered/ });
     const [first, second] = within(faq).getAllByRole('button');
 
@@ -231,7 +242,7 @@ describe('landing page', { timeout: 20_000 }, () => {
 
   it('opens a card in the image viewer and closes it on a backdrop click', async () => {
     const user = userEvent.setup();
-    renderRoute('/');
+    await renderLanding();
     await user.click(await screen.findByRole('button', { name: 'View the Tech Blog example' }));
 
     const dialog = await screen.findByRole('dialog', { name: 'Tech Blog' });
@@ -246,7 +257,7 @@ describe('landing page', { timeout: 20_000 }, () => {
 
   it('fans the cards out once about 30% of the fan is visible', async () => {
     const observer = stubIntersectionObserver();
-    renderRoute('/');
+    await renderLanding();
     const fan = await screen.findByTestId('example-fan');
     expect(fan).toHaveAttribute('data-fanned', 'false');
 
@@ -261,7 +272,11 @@ describe('landing page', { timeout: 20_000 }, () => {
     stubIntersectionObserver();
     stubWindowWidth(768);
     vi.useFakeTimers();
-    renderRoute('/');
+    render(
+      <ThemeProvider theme={theme}>
+        <ExamplesSection />
+      </ThemeProvider>,
+    );
     const fan = screen.getByTestId('example-fan');
     expect(fan).toHaveAttribute('data-fanned', 'false');
 
@@ -277,14 +292,14 @@ describe('landing page', { timeout: 20_000 }, () => {
 
   it('shows a still picture instead of the demo video on phones', async () => {
     stubWindowWidth(390);
-    renderRoute('/');
+    await renderLanding();
     const info = await screen.findByRole('region', { name: 'What is Botsmith?' });
     expect(within(info).getByRole('img', { name: /Demo:/ })).toHaveAttribute('src', '/landing/demo-mobile.webp');
     expect(info.querySelector('video')).toBeNull();
   });
 
   it('plays the demo video on desktop', async () => {
-    renderRoute('/');
+    await renderLanding();
     const info = await screen.findByRole('region', { name: 'What is Botsmith?' });
     const video = info.querySelector('video');
     expect(video).not.toBeNull();
@@ -302,7 +317,7 @@ describe('landing page', { timeout: 20_000 }, () => {
     ['Sign Up', 'Footer Sign Up', 'Account'],
   ])('records the CTA click on %s as "%s"', async (name, ctaName, container) => {
     const user = userEvent.setup();
-    renderRoute('/');
+    await renderLanding();
     await screen.findByRole('heading', { level: 1 });
     const scope = container ? within(screen.getByRole('navigation', { name: container })) : screen;
     await user.click(scope.getByRole('link', { name }));
@@ -310,7 +325,7 @@ describe('landing page', { timeout: 20_000 }, () => {
   });
 
   it('loads the widget of bot 1 while shown and removes it when left', async () => {
-    const { unmount } = renderRoute('/');
+    const { unmount } = await renderLanding();
     await screen.findByRole('heading', { level: 1 });
     const script = document.querySelector<HTMLScriptElement>('script[src="/widget.js"]');
     expect(script).not.toBeNull();

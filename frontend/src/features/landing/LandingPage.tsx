@@ -1,16 +1,14 @@
 import Box from '@mui/material/Box';
 import GlobalStyles from '@mui/material/GlobalStyles';
+import { lazy, Suspense } from 'react';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { ExamplesSection } from './ExamplesSection';
-import { FaqSection } from './FaqSection';
 import { HeroSection } from './HeroSection';
-import { HowToSection } from './HowToSection';
-import { InfoSection } from './InfoSection';
-import { LandingFooter } from './LandingFooter';
 import { DEMO_BOT_ID } from './landingContent';
 import { NavBar } from './NavBar';
-import { PricingSection } from './PricingSection';
 import { useWidgetScript } from './useWidgetScript';
+
+const LandingSections = lazy(() => import('./LandingSections').then((m) => ({ default: m.LandingSections })));
+const LandingFooter = lazy(() => import('./LandingFooter').then((m) => ({ default: m.LandingFooter })));
 
 /** / — the marketing page, in the brief's order of sections, with our own bot in the corner. */
 export function LandingPage() {
@@ -42,13 +40,14 @@ export function LandingPage() {
       <NavBar />
       <Box component="main" id="main">
         <HeroSection />
-        <ExamplesSection />
-        <InfoSection />
-        <HowToSection />
-        <PricingSection />
-        <FaqSection />
+        {/* The placeholder keeps the hero where it is while the rest of the page loads. */}
+        <Suspense fallback={<Box sx={{ minHeight: '100vh' }} />}>
+          <LandingSections />
+        </Suspense>
       </Box>
-      <LandingFooter />
+      <Suspense fallback={null}>
+        <LandingFooter />
+      </Suspense>
     </>
   );
 }

@@ -80,6 +80,10 @@ export const exampleImage = {
 };
 
 export const exampleCardSrc = (example: Example) => `/landing/${example.slug}-card.webp`;
+/** 256 px for phones and 1x screens, 440 px for 2x screens; the card is 128 / 180 / 220 px wide. */
+export const exampleCardSrcSet = (example: Example) =>
+  `/landing/${example.slug}-card-sm.webp 256w, /landing/${example.slug}-card.webp 440w`;
+export const EXAMPLE_CARD_SIZES = '(max-width: 599.95px) 128px, (max-width: 899.95px) 180px, 220px';
 export const exampleFullSrc = (example: Example) => `/landing/${example.slug}-full.webp`;
 
 export interface Step {
