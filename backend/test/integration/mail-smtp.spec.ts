@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { MailService } from '../../src/modules/mail/mail.service.js';
-import { linkIn, parseMail, tokenOf, type ReadMail } from '../support/account-helpers.js';
+import { linkIn, parseMail, settle, tokenOf, type ReadMail } from '../support/account-helpers.js';
 import { uniqueEmail } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -58,7 +58,7 @@ describe('mail over SMTP (SMTP_URL set)', () => {
   });
 
   async function mailTo(email: string): Promise<Received> {
-    await t.app.get(MailService).flush();
+    await settle(t);
     const mail = smtp.received.filter((m) => m.envelopeTo.includes(email)).at(-1);
     if (!mail) throw new Error(`The SMTP server received no mail for ${email}`);
     return mail;
@@ -129,7 +129,7 @@ describe('mail over SMTP (SMTP_URL set)', () => {
       .send({ email, password: 'Smtp!Pass1' });
     expect(response.status).toBe(201);
     expect(response.body.message).toContain('Please check your email to verify your account.');
-    await t.app.get(MailService).flush();
+    await settle(t);
     expect(smtp.received.some((m) => m.envelopeTo.includes(email))).toBe(false);
   });
 });
@@ -152,12 +152,12 @@ describe('mail to the outbox (no SMTP_URL)', () => {
       .set('Origin', t.origin)
       .send({ email, password: 'Outbox!Pass1' })
       .expect(201);
-    await t.app.get(MailService).flush();
+    await settle(t);
 
     const dir = path.join(t.dataDir, 'outbox');
     const files = fs.readdirSync(dir).filter((f) => f.endsWith('.eml'));
     expect(files).toHaveLength(1);
-    const raw = fs.readFileSync(path.join(dir, files[0]!), 'utf8');
+    const raw = fs.readFileSync(path.join(dir, files[0]), 'utf8');
     expect(raw).toMatch(/^Content-Type: multipart\/alternative/m);
     expect(raw).toMatch(/^Content-Type: text\/plain/m);
     expect(raw).toMatch(/^Content-Type: text\/html/m);
@@ -168,6 +168,6 @@ describe('mail to the outbox (no SMTP_URL)', () => {
     expect(link).toMatch(new RegExp(`^${t.config.publicUrl}/verify-email/[A-Za-z0-9_-]{43}$`));
     // The e2e helper reads links after undoing quoted-printable soft line breaks only.
     expect(raw.replace(/=\r?\n/g, '')).toContain(link);
-    expect((fs.statSync(path.join(dir, files[0]!)).mode & 0o077).toString(8)).toBe('0');
+    expect((fs.statSync(path.join(dir, files[0])).mode & 0o077).toString(8)).toBe('0');
   });
 });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type request from 'supertest';
+import { AuthService } from '../../src/modules/auth/auth.service.js';
 import { MailService } from '../../src/modules/mail/mail.service.js';
 import { SESSION_COOKIE } from '../../src/modules/auth/sessions.js';
 import type { TestApp } from './test-app.js';
@@ -58,9 +59,18 @@ export function parseMail(raw: string): ReadMail {
   };
 }
 
-/** Every mail the outbox adapter wrote so far (after the app's background sends have finished). */
-export async function outboxMails(t: TestApp): Promise<ReadMail[]> {
+/**
+ * Waits until the account work answered so far is done: signup and forgot-password finish after
+ * their answer (so timing reveals nothing), and mail is sent in the background.
+ */
+export async function settle(t: TestApp): Promise<void> {
+  await t.app.get(AuthService).settled();
   await t.app.get(MailService).flush();
+}
+
+/** Every mail the outbox adapter wrote so far (after the app's background work has finished). */
+export async function outboxMails(t: TestApp): Promise<ReadMail[]> {
+  await settle(t);
   const dir = path.join(t.dataDir, 'outbox');
   if (!fs.existsSync(dir)) return [];
   return fs

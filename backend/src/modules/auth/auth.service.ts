@@ -1,4 +1,4 @@
-import { HttpStatus, Injectable, Logger } from '@nestjs/common';
+import { HttpStatus, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { QueryFailedError, type DataSource } from 'typeorm';
 import { AppError } from '../../common/app-error.js';
@@ -28,12 +28,14 @@ function isUniqueViolation(error: unknown): boolean {
 
 /**
  * Accounts: signup, e-mail verification, credentials, password reset and deletion.
- * Answers never reveal whether an e-mail has an account (signup and forgot-password answer the
- * same way and do the same expensive work either way; mail goes out in the background).
+ * Answers never reveal whether an e-mail has an account: signup and forgot-password answer the
+ * same way, and whatever differs (database work, mail) happens after the answer (bench/auth-timing.mjs).
  */
 @Injectable()
-export class AuthService {
+export class AuthService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('Accounts');
+  /** Work finishing after its answer was sent, chained per e-mail so requests apply in order. */
+  private readonly pending = new Map<string, Promise<void>>();
 
   constructor(
     private readonly users: UsersService,
@@ -44,6 +46,33 @@ export class AuthService {
     private readonly bots: BotsService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
+
+  /** Resolves when every signup and reset request answered so far has been carried out. */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending.values()]);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.settled();
+  }
+
+  /**
+   * Runs `task` after the answer: whether an address has an account then changes nothing in the
+   * answer's content or timing (the database work and the mail are the only differences).
+   * Failures are logged; tasks for one address run one after the other.
+   */
+  private afterAnswer(email: string, label: string, task: () => Promise<void>): void {
+    const previous = this.pending.get(email) ?? Promise.resolve();
+    const run: Promise<void> = previous
+      .then(task)
+      .catch((error: unknown) => {
+        this.logger.error(`${label} failed: ${error instanceof Error ? error.message : String(error)}`);
+      })
+      .finally(() => {
+        if (this.pending.get(email) === run) this.pending.delete(email);
+      });
+    this.pending.set(email, run);
+  }
 
   /** Same answer and similar time whether the e-mail is unknown or the password is wrong. */
   async validateCredentials(email: string, password: string): Promise<SessionUser> {
@@ -63,13 +92,19 @@ export class AuthService {
    * its owner someone tried to sign up. Unverified account: the latest signup wins — its password
    * replaces the old one and only the newest verification link works, so whoever registered the
    * address first (possibly not its owner) cannot keep a password on an account the owner verifies.
+   * The password is hashed on every path before answering; the rest happens after the answer.
    */
   async signup(email: string, password: string): Promise<MessageResponse> {
     const passwordHash = await hashPassword(password);
+    this.afterAnswer(email, 'Signup', () => this.completeSignup(email, passwordHash));
+    return { message: SIGNUP_MESSAGE };
+  }
+
+  private async completeSignup(email: string, passwordHash: string): Promise<void> {
     const existing = await this.users.findActiveByEmail(email);
     if (existing?.emailVerifiedAt || existing?.isSystem) {
       this.mail.sendSignupAttemptNotice(existing.email);
-      return { message: SIGNUP_MESSAGE };
+      return;
     }
     const { token, hash } = newToken();
     const expiresAt = new Date(Date.now() + VERIFY_EMAIL_TOKEN_TTL_MS);
@@ -86,15 +121,13 @@ export class AuthService {
         await this.tokens.issue(userId, 'verify-email', hash, expiresAt, manager);
       });
     } catch (error) {
-      // Two signups for the same new address at once: the other one created the account.
+      // Another API instance created the account at the same moment; its mail goes out.
       if (!isUniqueViolation(error)) throw error;
-      this.logger.warn('Concurrent signups for one address; the second got the same answer without an account.');
-      return { message: SIGNUP_MESSAGE };
+      this.logger.warn('Concurrent signups for one address on two instances; the other one created the account.');
+      return;
     }
     this.mail.sendEmailVerification(email, token);
-    return { message: SIGNUP_MESSAGE };
   }
-
   /** Spends a verification token and returns the owner to sign in. */
   async verifyEmail(token: string): Promise<SessionUser> {
     if (!TOKEN_PATTERN.test(token)) throw AppError.badRequest(INVALID_VERIFY_LINK, 'INVALID_TOKEN');
@@ -109,19 +142,22 @@ export class AuthService {
     return { id: owner.id, email: owner.email };
   }
 
-  /** Mails a reset link when the address has an account; answers the same either way. */
-  async forgotPassword(email: string): Promise<MessageResponse> {
-    const user = await this.users.findActiveByEmail(email);
-    if (user && !user.isSystem) {
-      const { token, hash } = newToken();
-      const expiresAt = new Date(Date.now() + RESET_PASSWORD_TOKEN_TTL_MS);
-      await this.dataSource.transaction(async (manager) => {
-        await this.tokens.revokeAll(user.id, 'reset-password', manager);
-        await this.tokens.issue(user.id, 'reset-password', hash, expiresAt, manager);
-      });
-      this.mail.sendPasswordReset(user.email, token);
-    }
+  /** Mails a reset link when the address has an account; answers the same, at once, either way. */
+  forgotPassword(email: string): MessageResponse {
+    this.afterAnswer(email, 'Password reset request', () => this.sendResetLink(email));
     return { message: FORGOT_PASSWORD_MESSAGE };
+  }
+
+  private async sendResetLink(email: string): Promise<void> {
+    const user = await this.users.findActiveByEmail(email);
+    if (!user || user.isSystem) return;
+    const { token, hash } = newToken();
+    const expiresAt = new Date(Date.now() + RESET_PASSWORD_TOKEN_TTL_MS);
+    await this.dataSource.transaction(async (manager) => {
+      await this.tokens.revokeAll(user.id, 'reset-password', manager);
+      await this.tokens.issue(user.id, 'reset-password', hash, expiresAt, manager);
+    });
+    this.mail.sendPasswordReset(user.email, token);
   }
 
   /**
