@@ -1,0 +1,162 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { collectPageErrors, DESKTOP, launchBrowser, screenshot } from '../support/browser.js';
+import { linkFromOutbox } from '../support/outbox.js';
+
+const PASSWORD = 'Secret!pass1';
+const PROMPTS = ['What are your opening hours?', 'Do you ship to Canada?'];
+
+/** Signs a new owner up, verifies the e-mail and signs in, in the context's cookie jar. */
+async function signUpAndIn(context: BrowserContext, baseUrl: string, dataDir: string): Promise<string> {
+  const email = `usage-${crypto.randomBytes(4).toString('hex')}@example.com`;
+  const headers = { Origin: baseUrl };
+  expect(
+    (
+      await context.request.post(`${baseUrl}/api/auth/signup`, { data: { email, password: PASSWORD }, headers })
+    ).status(),
+  ).toBe(201);
+  const link = await linkFromOutbox(dataDir, email, /verify-email\/[A-Za-z0-9_-]+/);
+  expect((await context.request.get(`${baseUrl}/api/auth/verify-email/${link.split('/').pop()!}`)).status()).toBe(200);
+  expect(
+    (
+      await context.request.post(`${baseUrl}/api/auth/login`, { data: { email, password: PASSWORD }, headers })
+    ).status(),
+  ).toBe(200);
+  return email;
+}
+
+/** Adds the 4242 test card on the built-in test-mode payment page, as a person would, and lands on the dashboard. */
+async function payWithTestCard(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(`${baseUrl}/complete-setup`);
+  await page.waitForURL(/\/billing\/test-checkout\/cs_test_/);
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry (MM / YY)').fill('12 / 39');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByRole('button', { name: 'Save card' }).click();
+  await page.waitForURL(`${baseUrl}/dashboard`, { timeout: 20_000 });
+}
+
+async function chat(context: BrowserContext, baseUrl: string, botId: number, prompt: string): Promise<string> {
+  const response = await context.request.post(`${baseUrl}/api/chat`, {
+    data: { botId, chatHistory: [], prompt },
+    headers: { Origin: baseUrl, 'X-Page-Url': `${baseUrl}/`, 'X-Visitor-Id': 'e2e-usage-visitor' },
+  });
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { message: string }).message;
+}
+
+describe('usage and logs in the browser, after chatting with a bot', () => {
+  const baseUrl = inject('baseUrl');
+  const dataDir = inject('dataDir');
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let errors: string[];
+  const analyticsRequests: string[] = [];
+  let botName: string;
+  let expectedDollars: string;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    context = await browser.newContext({ ...DESKTOP, acceptDownloads: true });
+    context.on('request', (request) => {
+      if (/mixpanel/i.test(request.url())) analyticsRequests.push(request.url());
+    });
+    page = await context.newPage();
+    errors = collectPageErrors(page);
+    await signUpAndIn(context, baseUrl, dataDir);
+    await payWithTestCard(page, baseUrl);
+
+    botName = `Usage Bot ${crypto.randomBytes(2).toString('hex')}`;
+    const created = await context.request.post(`${baseUrl}/api/bots`, {
+      data: { botName },
+      headers: { Origin: baseUrl },
+    });
+    expect(created.status()).toBe(201);
+    const botId = ((await created.json()) as { bot: { id: number } }).bot.id;
+    for (const prompt of PROMPTS) expect(await chat(context, baseUrl, botId, prompt)).not.toBe('');
+
+    // What the ledger says two answers cost (the tier's price, from the server, not assumed here).
+    const usage = (await (await context.request.get(`${baseUrl}/api/user/usage`)).json()) as { usageCents: number };
+    expect(usage.usageCents).toBeGreaterThan(0);
+    expectedDollars = `$${(usage.usageCents / 100).toFixed(2)}`;
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+  });
+
+  it("the bot's Usage tab shows its dollars and the 10-day chart", async () => {
+    await page.goto(`${baseUrl}/dashboard`);
+    await page.getByRole('button', { name: `${botName} settings` }).click();
+    await page.getByRole('tablist', { name: 'Bot settings' }).getByRole('tab', { name: 'Usage' }).click();
+    await expect
+      .poll(() => page.getByTestId('bot-usage-dollars').textContent(), { timeout: 10_000 })
+      .toBe(expectedDollars);
+    const chart = page.getByRole('figure', { name: 'Bot usage over the last 10 days' });
+    await chart.locator('svg').first().waitFor();
+    for (const series of ['Messages', 'Tokens', 'Cost']) expect(await chart.innerText()).toContain(series);
+    await page.waitForTimeout(800); // let the lines finish drawing for the screenshot
+    await screenshot(page, 'usage-bot-tab');
+    await page.keyboard.press('Escape');
+  });
+
+  it('the settings Usage tab shows the same dollars, the credits left and the chart', async () => {
+    await page.goto(`${baseUrl}/dashboard`);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('tab', { name: 'Usage' }).click();
+    await expect
+      .poll(() => page.getByTestId('settings-usage-dollars').textContent(), { timeout: 10_000 })
+      .toBe(expectedDollars);
+    expect(await page.getByTestId('settings-credits-dollars').textContent()).toMatch(/^\$\d+\.\d{2}$/);
+    const chart = page.getByRole('figure', { name: 'Usage over the last 10 days' });
+    await chart.locator('svg').first().waitFor();
+    expect(await page.getByText('resets on the 3rd', { exact: false }).count()).toBeGreaterThan(0);
+    await page.waitForTimeout(800);
+    await screenshot(page, 'usage-settings-tab');
+  });
+
+  it('the Logs tab downloads user_logs_{date}_{time}.xlsx holding the conversation', async () => {
+    await page.getByRole('tab', { name: 'Logs' }).click();
+    const button = page.getByRole('button', { name: 'Download Logs' });
+    await expect.poll(() => button.isEnabled(), { timeout: 10_000 }).toBe(true);
+    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    expect(download.suggestedFilename()).toMatch(/^user_logs_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.xlsx$/);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'usage-e2e-')), download.suggestedFilename());
+    await download.saveAs(file);
+
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(file);
+    const text = (value: unknown) =>
+      value && typeof value === 'object' && 'richText' in value
+        ? (value as ExcelJS.CellRichTextValue).richText.map((run) => run.text).join('')
+        : value;
+    const rows: unknown[][] = [];
+    workbook.getWorksheet('Logs')!.eachRow((row, index) => {
+      if (index > 1) rows.push((row.values as unknown[]).slice(1).map(text));
+    });
+    // One visitor message and one answer per prompt, all from this bot.
+    expect(rows).toHaveLength(PROMPTS.length * 2);
+    expect(rows.map((r) => r[3])).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(rows.filter((r) => r[3] === 'user').map((r) => r[4])).toEqual(PROMPTS);
+    expect(new Set(rows.map((r) => r[1]))).toEqual(new Set([botName]));
+    const summary: unknown[][] = [];
+    workbook.getWorksheet('Summary')!.eachRow((row, index) => {
+      if (index > 1) summary.push((row.values as unknown[]).slice(1).map(text));
+    });
+    expect(summary.at(-1)![0]).toBe('Total');
+    expect(`$${(summary.at(-1)![3] as number).toFixed(2)}`).toBe(expectedDollars);
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  });
+
+  it('sent nothing to an analytics service (no token configured) and threw no page errors', () => {
+    expect(analyticsRequests).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
