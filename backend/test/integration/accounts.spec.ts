@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { FREE_CREDITS_CENTS, PASSWORD_HINT } from '../../src/common/constants.js';
+import { FREE_CREDITS_CENTS, PASSWORD_HINT, SYSTEM_ACCOUNT_EMAIL } from '../../src/common/constants.js';
 import { hashToken } from '../../src/modules/auth/auth-tokens.js';
 import { FILE_STORAGE, newStorageKey, type FileStorage } from '../../src/modules/uploads/storage/file-storage.js';
 import { publicFileUrl } from '../../src/modules/uploads/storage/file-urls.js';
@@ -175,6 +175,65 @@ describe('accounts (outbox mail)', () => {
         });
       }
       expect(await userRows(email)).toHaveLength(0);
+    });
+
+    it('refuses overlong passwords before hashing them, and oversized bodies', async () => {
+      const long = `Aa!${'x'.repeat(300)}`;
+      const signupLong = await signup(uniqueEmail('long'), long);
+      expect(signupLong.status).toBe(400);
+      expect(signupLong.body).toEqual({ error: 'Password must be at most 256 characters.', code: 'VALIDATION_FAILED' });
+      const loginLong = await login(t.agent(), uniqueEmail('long'), long);
+      expect(loginLong.status).toBe(400);
+      expect(loginLong.body.code).toBe('VALIDATION_FAILED');
+      const huge = await t
+        .http()
+        .post('/api/auth/signup')
+        .set('Origin', t.origin)
+        .send({ email: uniqueEmail('huge'), password: `Aa!${'x'.repeat(300_000)}` });
+      expect(huge.status).toBe(413);
+      expect(huge.body.code).toBe('PAYLOAD_TOO_LARGE');
+    });
+
+    it('gains nothing from a __proto__ field (dropped by the DTO transform): no pollution, no verified account', async () => {
+      const email = uniqueEmail('proto');
+      const response = await t
+        .http()
+        .post('/api/auth/signup')
+        .set('Origin', t.origin)
+        .set('Content-Type', 'application/json')
+        .send(
+          `{"email":"${email}","password":"${PASSWORD}","__proto__":{"isAdmin":true,"emailVerifiedAt":"2020-01-01","creditsCents":99999}}`,
+        );
+      expect(response.status).toBe(201);
+      expect(response.body).toEqual({ message: SIGNUP_MESSAGE });
+      expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+      expect(({} as Record<string, unknown>).emailVerifiedAt).toBeUndefined();
+      const rows = await userRows(email);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.email_verified_at).toBeNull();
+      expect(rows[0]?.credits_cents).toBe(FREE_CREDITS_CENTS);
+      expect((await login(t.agent(), email)).status).toBe(403);
+    });
+
+    it('keeps the system account (owner of the demo bot) out: no login, no reset mail, no signup mail', async () => {
+      const system = SYSTEM_ACCOUNT_EMAIL;
+      const before = (await mailsTo(t, system)).length;
+      const signupAttempt = await signup(system);
+      expect(signupAttempt.status).toBe(201);
+      expect(signupAttempt.body).toEqual({ message: SIGNUP_MESSAGE });
+      expect(
+        (await t.http().post('/api/auth/forgot-password').set('Origin', t.origin).send({ email: system })).status,
+      ).toBe(200);
+      for (const password of ['!system-account-no-login', PASSWORD, '']) {
+        const response = await login(t.agent(), system, password || 'Empty!pass1');
+        expect(response.status).toBe(401);
+      }
+      expect(await mailsTo(t, system)).toHaveLength(before);
+      const rows = await t.dataSource.query<{ n: string }[]>(
+        `SELECT count(*) AS n FROM users WHERE email = $1 AND deleted_at IS NULL`,
+        [system],
+      );
+      expect(Number(rows[0]?.n)).toBe(1);
     });
 
     it('answers malformed JSON with 400 INVALID_JSON, not 500', async () => {

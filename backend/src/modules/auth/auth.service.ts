@@ -102,7 +102,8 @@ export class AuthService implements BeforeApplicationShutdown {
 
   private async completeSignup(email: string, passwordHash: string): Promise<void> {
     const existing = await this.users.findActiveByEmail(email);
-    if (existing?.emailVerifiedAt || existing?.isSystem) {
+    if (existing?.isSystem) return; // the demo bot's owner: not a mailbox, never an account to take
+    if (existing?.emailVerifiedAt) {
       this.mail.sendSignupAttemptNotice(existing.email);
       return;
     }
