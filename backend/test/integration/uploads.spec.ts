@@ -244,6 +244,18 @@ describe('uploads', () => {
       expect(storedFiles()).toEqual(files);
     });
 
+    it('refuses an icon upload sent from another site with the owner’s cookie (CSRF), storing nothing', async () => {
+      const id = await createBotViaApi(t, owner, 'Cross-site');
+      const files = storedFiles();
+      const response = await owner
+        .post(`/api/upload/icon/${id}`)
+        .set('Origin', 'https://evil.example')
+        .attach('icon', makePng(8), { filename: 'x.png', contentType: 'image/png' });
+      expect(response.status).toBe(403);
+      expect(storedFiles()).toEqual(files);
+      expect((await bot(id)).bubbleIcon).toBe('');
+    });
+
     it('removes the icon file when the owner clears bubbleIcon', async () => {
       const id = await createBotViaApi(t, owner, 'Clear icon');
       const url = (await uploadIcon(owner, id, makePng(8), 'x.png', 'image/png').expect(200)).body.fileUrl as string;
