@@ -6,7 +6,15 @@ import tseslint from 'typescript-eslint';
 /** Type-aware linting for every workspace (each file checked against its own tsconfig). */
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', '**/dist-check/**', 'data/**', 'e2e/artifacts/**', 'coverage/**', 'frontend/public/**'],
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/dist-check/**',
+      'data/**',
+      'e2e/artifacts/**',
+      'coverage/**',
+      'frontend/public/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

@@ -65,6 +65,7 @@ function run([command, args, options = {}]) {
 
 /** Reads the runner's own closing counts. */
 function counts(kind, output) {
+  // eslint-disable-next-line no-control-regex -- strips terminal colour codes
   const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
   if (kind === 'jest') {
     const line = plain.match(/^Tests:\s+(.*)$/m)?.[1] ?? '';

@@ -114,9 +114,9 @@ describe('setup flow on the test-mode payment page', () => {
       [user.id],
     );
     expect(customerRows).toHaveLength(1);
-    expect((await userBilling(t, user.id)).stripe_customer_id).toBe(customerRows[0]!.id);
+    expect((await userBilling(t, user.id)).stripe_customer_id).toBe(customerRows[0].id);
 
-    await submitTestCard(t, customers[0]!.body.url as string, GOOD_CARD);
+    await submitTestCard(t, customers[0].body.url as string, GOOD_CARD);
     const subscriptions = await Promise.all(
       Array.from({ length: 5 }, () =>
         agent.post('/api/auth/create-stripe-subscription').set('Origin', t.origin).send({}),
@@ -126,7 +126,7 @@ describe('setup flow on the test-mode payment page', () => {
     expect(new Set(subscriptions.map((r) => r.body.subscriptionItemId as string)).size).toBe(1);
     const subscriptionRows = await t.dataSource.query<unknown[]>(
       `SELECT id FROM test_payment_subscriptions WHERE customer_id = $1`,
-      [customerRows[0]!.id],
+      [customerRows[0].id],
     );
     expect(subscriptionRows).toHaveLength(1);
   });

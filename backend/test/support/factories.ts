@@ -30,8 +30,10 @@ export async function createUser(t: TestApp, options: UserOptions = {}): Promise
     passwordHash: await hashPassword(options.password ?? TEST_PASSWORD),
     emailVerifiedAt: options.verified === false ? null : new Date(),
     stripeCustomerId: billing === 'none' ? null : `cus_test_${crypto.randomBytes(4).toString('hex')}`,
-    stripeSubscriptionId: billing === 'paid' || billing === 'failed' ? `sub_test_${crypto.randomBytes(4).toString('hex')}` : null,
-    subscriptionItemId: billing === 'paid' || billing === 'failed' ? `si_test_${crypto.randomBytes(4).toString('hex')}` : null,
+    stripeSubscriptionId:
+      billing === 'paid' || billing === 'failed' ? `sub_test_${crypto.randomBytes(4).toString('hex')}` : null,
+    subscriptionItemId:
+      billing === 'paid' || billing === 'failed' ? `si_test_${crypto.randomBytes(4).toString('hex')}` : null,
     hasPaid: billing === 'paid' ? true : billing === 'failed' ? false : null,
     creditsCents: options.creditsCents ?? 500,
   });
@@ -44,6 +46,7 @@ export async function signedInAgent(t: TestApp, options: UserOptions = {}) {
   const user = await createUser(t, { ...options, password });
   const agent = t.agent();
   const response = await agent.post('/api/auth/login').set('Origin', t.origin).send({ email: user.email, password });
-  if (response.status !== 200) throw new Error(`Test login failed: ${response.status} ${JSON.stringify(response.body)}`);
+  if (response.status !== 200)
+    throw new Error(`Test login failed: ${response.status} ${JSON.stringify(response.body)}`);
   return { agent, user };
 }
