@@ -18,9 +18,8 @@ describe('Origin check on state-changing requests', () => {
   });
 
   const deleted = async (userId: number) =>
-    (
-      await t.dataSource.query<{ deleted_at: Date | null }[]>(`SELECT deleted_at FROM users WHERE id = $1`, [userId])
-    )[0]!.deleted_at !== null;
+    (await t.dataSource.query<{ deleted_at: Date | null }[]>(`SELECT deleted_at FROM users WHERE id = $1`, [userId]))[0]
+      .deleted_at !== null;
 
   it('refuses a cross-site DELETE riding the owner cookie, and the account survives', async () => {
     const { agent, user } = await signedInAgent(t);
