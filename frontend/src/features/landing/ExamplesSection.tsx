@@ -2,12 +2,14 @@ import TouchAppOutlined from '@mui/icons-material/TouchAppOutlined';
 import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { ExampleCard } from './ExampleCard';
-import { ExampleViewer } from './ExampleViewer';
 import { AT_MOST_768, examples, type Example } from './landingContent';
 import { SectionHeading } from './SectionHeading';
 import { useFanOut } from './useFanOut';
+
+// The viewer (a modal dialog) is only downloaded when a visitor first opens a card.
+const ExampleViewer = lazy(() => import('./ExampleViewer').then((m) => ({ default: m.ExampleViewer })));
 
 /** 'Fits Any Brand': five differently styled example bots, fanned out like a hand of cards. */
 export function ExamplesSection() {
@@ -15,6 +17,7 @@ export function ExamplesSection() {
   const fanned = useFanOut(fanRef);
   const [raised, setRaised] = useState<number | null>(null);
   const [selected, setSelected] = useState<Example | null>(null);
+  const [viewerUsed, setViewerUsed] = useState(false);
 
   return (
     <Box
@@ -53,7 +56,10 @@ export function ExamplesSection() {
               fanned={fanned}
               raised={raised === index}
               onRaise={(isRaised) => setRaised(isRaised ? index : (current) => (current === index ? null : current))}
-              onOpen={() => setSelected(example)}
+              onOpen={() => {
+                setViewerUsed(true);
+                setSelected(example);
+              }}
             />
           ))}
         </Box>
@@ -87,7 +93,11 @@ export function ExamplesSection() {
         </Typography>
       </Container>
 
-      <ExampleViewer example={selected} onClose={() => setSelected(null)} />
+      {viewerUsed && (
+        <Suspense fallback={null}>
+          <ExampleViewer example={selected} onClose={() => setSelected(null)} />
+        </Suspense>
+      )}
     </Box>
   );
 }

@@ -18,7 +18,7 @@ function fullText(text: string) {
 /** Opens / and waits for the sections below the hero, which load as a separate chunk. */
 async function renderLanding() {
   const result = renderRoute('/');
-  await screen.findByRole('heading', { level: 2, name: 'Fits Any Brand' }, { timeout: 10_000 });
+  await screen.findByRole('heading', { level: 2, name: 'What is Botsmith?' }, { timeout: 10_000 });
   await screen.findByRole('contentinfo', {}, { timeout: 10_000 });
   return result;
 }

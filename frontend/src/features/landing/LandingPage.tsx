@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import GlobalStyles from '@mui/material/GlobalStyles';
 import { lazy, Suspense } from 'react';
 import { usePageTitle } from '../../layout/usePageTitle';
+import { ExamplesSection } from './ExamplesSection';
 import { HeroSection } from './HeroSection';
 import { DEMO_BOT_ID } from './landingContent';
 import { NavBar } from './NavBar';
@@ -40,6 +41,7 @@ export function LandingPage() {
       <NavBar />
       <Box component="main" id="main">
         <HeroSection />
+        <ExamplesSection />
         {/* The placeholder keeps the hero where it is while the rest of the page loads. */}
         <Suspense fallback={<Box sx={{ minHeight: '100vh' }} />}>
           <LandingSections />

@@ -1,14 +1,13 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
-import { ExamplesSection } from './ExamplesSection';
 import { FaqSection } from './FaqSection';
 import { HowToSection } from './HowToSection';
 import { InfoSection } from './InfoSection';
 import { PricingSection } from './PricingSection';
 
 /**
- * Everything below the hero, loaded as its own chunk right after the first paint so that the
- * hero (the largest paint) does not wait for the code of the rest of the page.
+ * The sections below the examples, loaded as their own chunk right after the first paint so that
+ * the first screen (hero and examples, where the largest paint is) does not wait for their code.
  */
 export function LandingSections() {
   const { hash } = useLocation();
@@ -21,7 +20,6 @@ export function LandingSections() {
 
   return (
     <>
-      <ExamplesSection />
       <InfoSection />
       <HowToSection />
       <PricingSection />
