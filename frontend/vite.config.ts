@@ -31,7 +31,13 @@ export default defineConfig({
     port: 5173,
     strictPort: true,
     proxy: {
-      '/api': backend,
+      // The API refuses state-changing calls whose Origin is not PUBLIC_URL; the dev server is
+      // another origin, so the proxy presents requests as coming from the backend's own.
+      '/api': {
+        target: backend,
+        configure: (proxy) => proxy.on('proxyReq', (request) => request.setHeader('origin', backend)),
+      },
+      '/billing': backend,
       '/widget.js': backend,
       '/widget-assets': backend,
       '/uploads': backend,

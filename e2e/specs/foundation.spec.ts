@@ -46,6 +46,17 @@ describe('foundation: the built product in a real browser', () => {
     await page.close();
   });
 
+  it('compresses the static site but never the API (chat events must not wait in a buffer)', async () => {
+    const html = await (await fetch(baseUrl)).text();
+    const script = html.match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(`${baseUrl}${script}`, { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(asset.headers.get('content-encoding')).toBe('gzip');
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    const api = await fetch(`${baseUrl}/api/health`, { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(api.headers.get('content-encoding')).toBeNull();
+  });
+
   it('loads /widget.js as JavaScript on a page of another origin', async () => {
     const page = await browser.newPage(DESKTOP);
     const errors = collectPageErrors(page);

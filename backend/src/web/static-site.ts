@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import compression from 'compression';
 import express, { type Express, type Request, type Response, type NextFunction } from 'express';
 import type { AppConfig } from '../config/config.js';
 
@@ -10,8 +11,15 @@ const ONE_YEAR = 365 * 24 * 60 * 60;
  * - `/widget.js` (the loader customers embed; short cache, since its name never changes) and
  *   `/widget-assets/*` (hashed chunks, cached for a year), loadable from any origin;
  * - the built frontend, with history fallback to index.html for every non-API path.
+ * Static files are compressed (gzip/brotli as the browser accepts); the API is not, so that
+ * server-sent chat events are never held back in a compression buffer.
  */
 export function mountStaticSite(app: Express, roots: AppConfig['staticRoots']): void {
+  const compress = compression();
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    isApiPath(req.path) ? next() : compress(req, res, next),
+  );
+
   app.get('/widget.js', (_req: Request, res: Response) => {
     const file = path.join(roots.widget, 'widget.js');
     if (!fs.existsSync(file)) {
@@ -58,4 +66,8 @@ export function mountStaticSite(app: Express, roots: AppConfig['staticRoots']): 
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(indexFile);
   });
+}
+
+function isApiPath(urlPath: string): boolean {
+  return urlPath === '/api' || urlPath.startsWith('/api/');
 }

@@ -114,7 +114,7 @@ export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProp
               {title}
             </Typography>
             {subtitle && (
-              <Typography variant="body2" color="text.secondary" sx={{ mb: 3 }}>
+              <Typography variant="body2" color="textSecondary" sx={{ mb: 3 }}>
                 {subtitle}
               </Typography>
             )}

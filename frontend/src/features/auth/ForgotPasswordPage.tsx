@@ -52,7 +52,7 @@ export function ForgotPasswordPage() {
           <Typography variant="body1" role="status">
             {sent}
           </Typography>
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="textSecondary">
             The link works for 1 hour. Check your spam folder if it does not arrive.
           </Typography>
           <Button component={RouterLink} to="/login" variant="outlined" fullWidth>

@@ -71,7 +71,7 @@ export function ResetPasswordPage() {
           <Alert severity="success" role="status">
             {done}
           </Alert>
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="textSecondary">
             Taking you to the login page…
           </Typography>
         </Stack>

@@ -92,7 +92,7 @@ export function SignupPage() {
             {confirmation}
           </Typography>
           {!confirmation.includes(CHECK_YOUR_EMAIL) && <Typography variant="body1">{CHECK_YOUR_EMAIL}</Typography>}
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="textSecondary">
             We sent a link to <strong>{email.trim().toLowerCase()}</strong>. It works for 24 hours.
           </Typography>
           <Button component={RouterLink} to="/login" variant="contained" size="large" fullWidth>

@@ -60,7 +60,7 @@ export function VerifyEmailPage() {
       <AuthLayout title="Verifying...">
         <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }} role="status" aria-live="polite">
           <CircularProgress size={28} aria-hidden />
-          <Typography color="text.secondary">Confirming your email address.</Typography>
+          <Typography color="textSecondary">Confirming your email address.</Typography>
         </Stack>
       </AuthLayout>
     );
@@ -77,7 +77,7 @@ export function VerifyEmailPage() {
         <Typography variant="body1" role={outcome.ok ? 'status' : 'alert'}>
           {outcome.message}
         </Typography>
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           {outcome.ok ? 'Taking you to your dashboard…' : 'Taking you to the login page…'}
         </Typography>
       </Stack>

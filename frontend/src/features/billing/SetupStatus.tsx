@@ -30,7 +30,7 @@ export function SetupStatus({ message, error, onRetry }: SetupStatusProps) {
   return (
     <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }} role="status" aria-live="polite">
       <CircularProgress size={28} aria-hidden />
-      <Typography variant="body1" color="text.secondary">
+      <Typography variant="body1" color="textSecondary">
         {message}
       </Typography>
     </Stack>

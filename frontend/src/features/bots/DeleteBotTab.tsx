@@ -42,7 +42,7 @@ export function DeleteBotTab({ bot, onDeleted }: DeleteBotTabProps) {
           <Typography variant="h6" component="h3">
             Delete {bot.name}
           </Typography>
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="textSecondary">
             The bot, its reference document and its icon are deleted, and its widget stops answering on your site. Its
             conversations stay in your logs. This cannot be undone.
           </Typography>

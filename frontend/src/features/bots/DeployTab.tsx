@@ -41,7 +41,7 @@ export function DeployTab({ bot }: DeployTabProps) {
         <Typography variant="h6" component="h3">
           Add {bot.name} to your website
         </Typography>
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           Paste this line just before the closing &lt;/body&gt; tag of every page where the chat should appear.
           {bot.allowedDomain
             ? ` It works on ${bot.allowedDomain} and its subdomains.`

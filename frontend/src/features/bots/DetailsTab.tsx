@@ -86,7 +86,7 @@ export function DetailsTab({ bot, categories, onSaved }: DetailsTabProps) {
             <MenuItem key={option.value} value={option.value}>
               <Stack direction="row" sx={{ width: '100%', justifyContent: 'space-between', gap: 2 }}>
                 <span>{option.label}</span>
-                <Typography component="span" variant="body2" color="text.secondary">
+                <Typography component="span" variant="body2" color="textSecondary">
                   {option.price}
                 </Typography>
               </Stack>

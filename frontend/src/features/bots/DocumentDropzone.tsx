@@ -79,7 +79,7 @@ export function DocumentDropzone({ botId, document, onUploaded }: DocumentDropzo
         >
           <DescriptionOutlined color="primary" aria-hidden />
           <Box sx={{ minWidth: 0 }}>
-            <Typography variant="caption" color="text.secondary" component="p">
+            <Typography variant="caption" color="textSecondary" component="p">
               Current document
             </Typography>
             <Link href={document.filePath} download={document.originalName} sx={{ wordBreak: 'break-all' }}>
@@ -110,14 +110,14 @@ export function DocumentDropzone({ botId, document, onUploaded }: DocumentDropzo
         <Typography variant="body1" sx={{ fontWeight: 600 }}>
           {isDragActive ? 'Drop the PDF here' : 'Drag a PDF here, or click to choose one'}
         </Typography>
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           One text-based PDF, under 10MB. The bot answers from its content.
         </Typography>
       </Box>
       {state.phase === 'sending' && (
         <Box sx={{ mt: 1.5 }}>
           <LinearProgress variant="determinate" value={Math.round(state.fraction * 100)} aria-label="Upload progress" />
-          <Typography variant="caption" color="text.secondary">
+          <Typography variant="caption" color="textSecondary">
             Uploading… {Math.round(state.fraction * 100)}%
           </Typography>
         </Box>
@@ -125,7 +125,7 @@ export function DocumentDropzone({ botId, document, onUploaded }: DocumentDropzo
       {state.phase === 'processing' && (
         <Box sx={{ mt: 1.5 }}>
           <LinearProgress aria-label="Reading the document" />
-          <Typography variant="caption" color="text.secondary">
+          <Typography variant="caption" color="textSecondary">
             Reading the document…
           </Typography>
         </Box>

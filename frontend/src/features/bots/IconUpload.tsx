@@ -72,7 +72,7 @@ export function IconUpload({ botId, value, background, onUploaded, onRemove }: I
           <Typography variant="subtitle2" component="h4" sx={{ fontWeight: 600 }}>
             Bubble icon
           </Typography>
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="textSecondary">
             PNG, JPEG, GIF or WebP, under 500KB. Shown at 60x60.
           </Typography>
         </Box>

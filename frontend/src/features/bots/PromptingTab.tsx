@@ -121,7 +121,7 @@ export function PromptingTab({ bot, onSaved }: PromptingTabProps) {
                 }}
               />
             </Stack>
-            <Typography variant="caption" color="text.secondary">
+            <Typography variant="caption" color="textSecondary">
               Lower is focused and predictable, higher is more creative.
             </Typography>
           </Box>
@@ -133,7 +133,7 @@ export function PromptingTab({ bot, onSaved }: PromptingTabProps) {
       <Typography variant="h6" component="h3" sx={{ mb: 0.5 }}>
         Reference document
       </Typography>
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+      <Typography variant="body2" color="textSecondary" sx={{ mb: 2 }}>
         Upload a PDF (a handbook, price list or FAQ) and the bot will use it to answer. A new upload replaces the
         current document.
       </Typography>

@@ -35,7 +35,7 @@ type GradientKey = {
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
     <Box component="section" sx={{ mb: 3 }}>
-      <Typography variant="overline" component="h3" color="text.secondary" sx={{ display: 'block', mb: 1 }}>
+      <Typography variant="overline" component="h3" color="textSecondary" sx={{ display: 'block', mb: 1 }}>
         {title}
       </Typography>
       <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 300px), 1fr))' }}>
@@ -144,7 +144,7 @@ export function StylingTab({ bot, onSaved, onPreviewSide }: StylingTabProps) {
             ))}
           </TextField>
           <Box>
-            <Typography variant="body2" color="text.secondary" id="widget-position-label" sx={{ mb: 0.5 }}>
+            <Typography variant="body2" color="textSecondary" id="widget-position-label" sx={{ mb: 0.5 }}>
               Widget position
             </Typography>
             <ToggleButtonGroup

@@ -76,7 +76,7 @@ export function BotGrid({ bots, loading, error, emptyTitle, emptyText, onOpen, o
             <Typography variant="h6" component="p">
               {emptyTitle}
             </Typography>
-            <Typography variant="body2" color="text.secondary">
+            <Typography variant="body2" color="textSecondary">
               {emptyText}
             </Typography>
           </Box>

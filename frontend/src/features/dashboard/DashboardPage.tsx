@@ -251,7 +251,7 @@ function Dashboard({ user }: DashboardProps) {
                 {heading}
               </Typography>
               {allBots && (
-                <Typography variant="body2" color="text.secondary">
+                <Typography variant="body2" color="textSecondary">
                   {visible?.length === 1 ? '1 bot' : `${visible?.length ?? 0} bots`}
                 </Typography>
               )}

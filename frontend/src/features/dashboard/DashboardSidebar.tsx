@@ -53,7 +53,7 @@ export function DashboardSidebar({
               <AppsRounded fontSize="small" />
             </ListItemIcon>
             <ListItemText primary="All Bots" />
-            <Typography variant="caption" color="text.secondary" aria-label={`${count('all')} bots`}>
+            <Typography variant="caption" color="textSecondary" aria-label={`${count('all')} bots`}>
               {count('all')}
             </Typography>
           </ListItemButton>
@@ -74,7 +74,7 @@ export function DashboardSidebar({
             </ListItem>
           ))}
         {categories?.length === 0 && (
-          <Typography variant="body2" color="text.secondary" sx={{ px: 1.5, py: 1 }}>
+          <Typography variant="body2" color="textSecondary" sx={{ px: 1.5, py: 1 }}>
             No categories yet.
           </Typography>
         )}
@@ -107,7 +107,7 @@ export function DashboardSidebar({
                 <FolderOutlined fontSize="small" />
               </ListItemIcon>
               <ListItemText primary={category.name} slotProps={{ primary: { noWrap: true, title: category.name } }} />
-              <Typography variant="caption" color="text.secondary" sx={{ ml: 1 }}>
+              <Typography variant="caption" color="textSecondary" sx={{ ml: 1 }}>
                 {count(category.id)}
               </Typography>
             </ListItemButton>
@@ -120,7 +120,7 @@ export function DashboardSidebar({
         </ListItem>
       </List>
       <Box sx={{ px: 2.5, py: 2, borderTop: 1, borderColor: 'divider' }}>
-        <Typography variant="caption" color="text.secondary" component="p">
+        <Typography variant="caption" color="textSecondary" component="p">
           Signed in as
         </Typography>
         <Typography variant="body2" sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }} title={email}>

@@ -20,7 +20,7 @@ export function FeedbackNote() {
       }}
     >
       <MailOutlineRounded color="primary" aria-hidden />
-      <Typography variant="body2" color="text.secondary">
+      <Typography variant="body2" color="textSecondary">
         Have feedback or an idea for Botsmith? We read every message:{' '}
         <Link href={`mailto:${FEEDBACK_EMAIL}`}>{FEEDBACK_EMAIL}</Link>
       </Typography>

@@ -27,7 +27,7 @@ export function AccountTab({ email }: AccountTabProps) {
   return (
     <Stack spacing={3} sx={{ alignItems: 'flex-start' }}>
       <div>
-        <Typography variant="overline" color="text.secondary" component="h3">
+        <Typography variant="overline" color="textSecondary" component="h3">
           E-mail
         </Typography>
         <Typography sx={{ wordBreak: 'break-all' }}>{email}</Typography>

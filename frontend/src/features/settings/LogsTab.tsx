@@ -63,7 +63,7 @@ export function LogsTab() {
 
   return (
     <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
-      <Typography color="text.secondary">
+      <Typography color="textSecondary">
         Download every conversation of all your bots as an Excel file: one row per message (time in UTC, bot,
         conversation, role, text, model, tokens and cost), with a summary per bot.
       </Typography>
@@ -75,7 +75,7 @@ export function LogsTab() {
             {downloading ? 'Preparing…' : 'Download Logs'}
           </Button>
           {!logsAvailable && (
-            <Typography variant="body2" color="text.secondary">
+            <Typography variant="body2" color="textSecondary">
               No logs yet: they appear after your bots' first conversation.
             </Typography>
           )}

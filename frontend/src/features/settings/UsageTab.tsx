@@ -13,7 +13,7 @@ import { formatDollars, formatUtcDay, usagePeriod } from '../usage/usageFormat';
 function Figure({ label, value, testId }: { label: string; value: string | null; testId: string }) {
   return (
     <Box sx={{ flex: 1, p: 2, border: 1, borderColor: 'divider', borderRadius: 2 }}>
-      <Typography variant="overline" color="text.secondary" component="h3">
+      <Typography variant="overline" color="textSecondary" component="h3">
         {label}
       </Typography>
       {value === null ? (
@@ -97,14 +97,14 @@ export function UsageTab() {
           />
         </Stack>
       )}
-      <Typography variant="body2" color="text.secondary">
+      <Typography variant="body2" color="textSecondary">
         Usage since {formatUtcDay(period.start)}; resets on {formatUtcDay(period.end)} (UTC).
         {subscription && typeof subscription.status === 'string' && subscription.status
           ? ` Subscription: ${subscription.status}.`
           : ''}
       </Typography>
       <Box>
-        <Typography variant="overline" color="text.secondary" component="h3">
+        <Typography variant="overline" color="textSecondary" component="h3">
           Last 10 days, all bots
         </Typography>
         <UsageChart history={history} loading={historyLoading} error={historyError} />

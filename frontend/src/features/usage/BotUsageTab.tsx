@@ -61,7 +61,7 @@ export function BotUsageTab({ botId }: BotUsageTabProps) {
   return (
     <Stack spacing={3}>
       <Box>
-        <Typography variant="overline" color="text.secondary" component="h3">
+        <Typography variant="overline" color="textSecondary" component="h3">
           Current usage this month
         </Typography>
         {usageError ? (
@@ -79,7 +79,7 @@ export function BotUsageTab({ botId }: BotUsageTabProps) {
                   color={share >= 100 ? 'error' : share >= 80 ? 'warning' : 'primary'}
                   aria-label="Share of the usage limit spent"
                 />
-                <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+                <Typography variant="body2" color="textSecondary" sx={{ mt: 0.5 }}>
                   {formatDollars(usage.usageCents)} of {formatDollars(limitCents)} limit
                   {share >= 100 ? ': the bot is paused until the next period or a higher limit.' : ''}
                 </Typography>
@@ -118,7 +118,7 @@ export function BotUsageTab({ botId }: BotUsageTabProps) {
       </Box>
 
       <Box>
-        <Typography variant="overline" color="text.secondary" component="h3">
+        <Typography variant="overline" color="textSecondary" component="h3">
           Last 10 days
         </Typography>
         <UsageChart

@@ -54,7 +54,7 @@ export function UsageChart({ history, loading, error, title = 'Usage over the la
         <UsageLineChart data={data} height={USAGE_CHART_HEIGHT} />
       </Suspense>
       {!hasAnyUsage(history) && (
-        <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center', mt: 1 }}>
+        <Typography variant="body2" color="textSecondary" sx={{ textAlign: 'center', mt: 1 }}>
           No messages in the last 10 days yet.
         </Typography>
       )}
