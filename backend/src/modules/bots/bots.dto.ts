@@ -27,6 +27,7 @@ import {
 } from '../../common/constants.js';
 import type { DocumentResponse } from '../uploads/documents.service.js';
 import { normaliseAllowedDomain, normaliseGradient, normaliseRadius } from './style-values.js';
+import type { BotAppearance } from './bot-appearance.js';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 /** A field that may be left out, but not sent as null (the column is NOT NULL). */
@@ -211,7 +212,7 @@ export class UpdateBotDto {
 }
 
 /** Every field of the brief's Bot (section 3), as its owner sees it. */
-export interface BotResponse {
+export interface BotResponse extends BotAppearance {
   id: number;
   name: string;
   apiKey: string;
@@ -221,26 +222,6 @@ export interface BotResponse {
   categoryId: number | null;
   allowedDomain: string;
   document: DocumentResponse | null;
-  bubbleIcon: string;
-  bubbleColor: string;
-  bubbleTextColor: string;
-  bubbleBorderRadius: string;
-  chatWindowBorderRadius: string;
-  bannerColor: string;
-  bannerTextColor: string;
-  bannerDisclaimer: string;
-  placeholderText: string;
-  placeholderTextColor: string;
-  sendButtonColor: string;
-  /** The same value as sendButtonColor: the brief says the widget reads this name. */
-  sendButtonColor1: string;
-  sendArrowColor: string;
-  widgetBubbleColor: string;
-  assistantBubbleColor: string;
-  assistantBubbleTextColor: string;
-  widgetBackgroundColor: string;
-  animation: Animation;
-  widgetPosition: WidgetPosition;
   maxTokens: number;
   temperature: number;
   usageLimitDollars: number;

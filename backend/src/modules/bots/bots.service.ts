@@ -8,6 +8,7 @@ import { CategoriesService } from '../categories/categories.service.js';
 import { DocumentsService, type DocumentResponse } from '../uploads/documents.service.js';
 import { FILE_STORAGE, type FileStorage } from '../uploads/storage/file-storage.js';
 import { iconKeyFromUrl } from '../uploads/storage/file-urls.js';
+import { toAppearance } from './bot-appearance.js';
 import type { BotEntity } from './bot.entity.js';
 import type { BotResponse, UpdateBotDto } from './bots.dto.js';
 import { BotsRepository, type BotChanges } from './bots.repository.js';
@@ -223,25 +224,7 @@ export class BotsService {
       categoryId: bot.categoryId,
       allowedDomain: bot.allowedDomain,
       document,
-      bubbleIcon: bot.bubbleIcon,
-      bubbleColor: bot.bubbleColor,
-      bubbleTextColor: bot.bubbleTextColor,
-      bubbleBorderRadius: bot.bubbleBorderRadius,
-      chatWindowBorderRadius: bot.chatWindowBorderRadius,
-      bannerColor: bot.bannerColor,
-      bannerTextColor: bot.bannerTextColor,
-      bannerDisclaimer: bot.bannerDisclaimer,
-      placeholderText: bot.placeholderText,
-      placeholderTextColor: bot.placeholderTextColor,
-      sendButtonColor: bot.sendButtonColor,
-      sendButtonColor1: bot.sendButtonColor,
-      sendArrowColor: bot.sendArrowColor,
-      widgetBubbleColor: bot.widgetBubbleColor,
-      assistantBubbleColor: bot.assistantBubbleColor,
-      assistantBubbleTextColor: bot.assistantBubbleTextColor,
-      widgetBackgroundColor: bot.widgetBackgroundColor,
-      animation: bot.animation,
-      widgetPosition: bot.widgetPosition,
+      ...toAppearance(bot),
       maxTokens: bot.maxTokens,
       temperature: Math.round(bot.temperature * 100) / 100,
       usageLimitDollars: bot.usageLimitDollars,

@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error.js';
 import { periodStartFor } from '../../common/billing-period.js';
 import { MODEL_CATALOGUE } from '../../common/constants.js';
+import { toAppearance, type BotAppearance } from '../bots/bot-appearance.js';
 import type { BotEntity } from '../bots/bot.entity.js';
 import { UsageLedgerService } from '../usage/usage-ledger.service.js';
 import { ChatRepository } from './chat.repository.js';
 import { priceOf } from './chat.service.js';
 
 /** The bot's public face: what any web page may read. Never the prompt, document, API key or owner. */
-export interface PublicBot {
+export interface PublicBot extends BotAppearance {
   id: number;
   name: string;
   customGreeting: string;
@@ -17,25 +18,6 @@ export interface PublicBot {
   modelLabel: string;
   /** True when the bot cannot answer now: its monthly budget is used up, or its owner cannot be served. */
   hidden: boolean;
-  bubbleIcon: string;
-  bubbleColor: string;
-  bubbleTextColor: string;
-  bubbleBorderRadius: string;
-  chatWindowBorderRadius: string;
-  bannerColor: string;
-  bannerTextColor: string;
-  bannerDisclaimer: string;
-  placeholderText: string;
-  placeholderTextColor: string;
-  sendButtonColor: string;
-  sendButtonColor1: string;
-  sendArrowColor: string;
-  widgetBubbleColor: string;
-  assistantBubbleColor: string;
-  assistantBubbleTextColor: string;
-  widgetBackgroundColor: string;
-  animation: string;
-  widgetPosition: string;
 }
 
 @Injectable()
@@ -69,24 +51,6 @@ export function toPublicBot(bot: BotEntity, hidden: boolean): PublicBot {
     model: bot.model,
     modelLabel: MODEL_CATALOGUE[bot.model]?.label ?? bot.model,
     hidden,
-    bubbleIcon: bot.bubbleIcon,
-    bubbleColor: bot.bubbleColor,
-    bubbleTextColor: bot.bubbleTextColor,
-    bubbleBorderRadius: bot.bubbleBorderRadius,
-    chatWindowBorderRadius: bot.chatWindowBorderRadius,
-    bannerColor: bot.bannerColor,
-    bannerTextColor: bot.bannerTextColor,
-    bannerDisclaimer: bot.bannerDisclaimer,
-    placeholderText: bot.placeholderText,
-    placeholderTextColor: bot.placeholderTextColor,
-    sendButtonColor: bot.sendButtonColor,
-    sendButtonColor1: bot.sendButtonColor,
-    sendArrowColor: bot.sendArrowColor,
-    widgetBubbleColor: bot.widgetBubbleColor,
-    assistantBubbleColor: bot.assistantBubbleColor,
-    assistantBubbleTextColor: bot.assistantBubbleTextColor,
-    widgetBackgroundColor: bot.widgetBackgroundColor,
-    animation: bot.animation,
-    widgetPosition: bot.widgetPosition,
+    ...toAppearance(bot),
   };
 }
