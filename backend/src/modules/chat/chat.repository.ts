@@ -6,6 +6,7 @@ import { BotEntity } from '../bots/bot.entity.js';
 import { isoDate } from '../../common/billing-period.js';
 import type { ModelTier } from '../../common/constants.js';
 import type { MessageRole } from './message.entity.js';
+import { toOwnerBillingRow, type OwnerBillingColumns, type OwnerBillingRow } from '../usage/usage-ledger.repository.js';
 
 /** Who a conversation belongs to and where it happened. */
 export interface ConversationKey {
@@ -56,15 +57,39 @@ export class ChatRepository {
     return bot ? { bot, ownerIsSystem: raw[0]?.owner_is_system === true } : null;
   }
 
-  /** What the bot's answered messages cost in the period that starts at `periodStart`. */
-  async botPeriodSpendCents(botId: number, periodStart: Date): Promise<number> {
-    const rows: Array<{ spent: string }> = await this.dataSource.query(
-      `SELECT COALESCE(SUM(price_cents), 0) AS spent
-         FROM usage_events
-        WHERE bot_id = $1 AND created_at >= $2 AND period_start = $3::date`,
-      [botId, periodStart, isoDate(periodStart)],
-    );
-    return Number(rows[0]?.spent ?? 0);
+  /**
+   * Everything the widget's public face is decided from, in one round trip: the bot (null for
+   * unknown bots and bots whose owner account is deleted, as `findServableBot`), its owner's
+   * billing row, and, for a bot with a monthly limit, what its answered messages cost in the
+   * period that starts at `periodStart` (0 without a limit). A read for display only: the budget
+   * check that must be atomic is `reserveBudget`.
+   */
+  async findPublicBotInputs(
+    botId: number,
+    periodStart: Date,
+  ): Promise<{ bot: BotEntity; owner: OwnerBillingRow; periodSpendCents: number } | null> {
+    const { entities, raw } = await this.dataSource
+      .getRepository(BotEntity)
+      .createQueryBuilder('b')
+      .innerJoin('users', 'u', 'u.id = b.owner_id AND u.deleted_at IS NULL')
+      .addSelect('u.credits_cents', 'credits_cents')
+      .addSelect('u.has_paid', 'has_paid')
+      .addSelect('u.subscription_item_id', 'subscription_item_id')
+      .addSelect('u.is_system', 'is_system')
+      .addSelect('u.deleted_at', 'deleted_at')
+      .addSelect(
+        `CASE WHEN b.usage_limit_dollars > 0 THEN
+           (SELECT COALESCE(SUM(e.price_cents), 0) FROM usage_events e
+             WHERE e.bot_id = b.id AND e.created_at >= :periodStart AND e.period_start = CAST(:period AS date))
+         ELSE 0 END`,
+        'period_spend',
+      )
+      .where('b.id = :botId', { botId, periodStart, period: isoDate(periodStart) })
+      .getRawAndEntities<OwnerBillingColumns & { period_spend: string | number }>();
+    const bot = entities[0];
+    const row = raw[0];
+    if (!bot || !row) return null;
+    return { bot, owner: toOwnerBillingRow(row), periodSpendCents: Number(row.period_spend) };
   }
 
   /**

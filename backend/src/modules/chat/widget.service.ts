@@ -4,7 +4,7 @@ import { periodStartFor } from '../../common/billing-period.js';
 import { MODEL_CATALOGUE } from '../../common/constants.js';
 import { toAppearance, type BotAppearance } from '../bots/bot-appearance.js';
 import type { BotEntity } from '../bots/bot.entity.js';
-import { UsageLedgerService } from '../usage/usage-ledger.service.js';
+import { ownerBillingState } from '../usage/usage-ledger.service.js';
 import { ChatRepository } from './chat.repository.js';
 import { priceOf } from './chat.service.js';
 
@@ -22,22 +22,18 @@ export interface PublicBot extends BotAppearance {
 
 @Injectable()
 export class WidgetService {
-  constructor(
-    private readonly repository: ChatRepository,
-    private readonly ledger: UsageLedgerService,
-  ) {}
+  constructor(private readonly repository: ChatRepository) {}
 
   async publicBot(botId: number, now = new Date()): Promise<{ bot: PublicBot }> {
-    const found = await this.repository.findServableBot(botId);
+    // One query: the bot, its owner's billing row and its period spend (this endpoint is on the
+    // widget's load path, before the launcher can show).
+    const found = await this.repository.findPublicBotInputs(botId, periodStartFor(now));
     if (!found) throw AppError.notFound('This chatbot does not exist.', 'BOT_NOT_FOUND');
-    const { bot } = found;
-    const billing = await this.ledger.getOwnerBillingState(bot.ownerId);
-    let hidden = !billing.canServe;
-    if (!hidden && bot.usageLimitDollars > 0) {
-      const spent = await this.repository.botPeriodSpendCents(bot.id, periodStartFor(now));
+    const { bot, owner, periodSpendCents } = found;
+    const hidden =
+      !ownerBillingState(owner).canServe ||
       // "Reached": the next message would not fit the budget any more.
-      hidden = spent + priceOf(bot.model) > bot.usageLimitDollars * 100;
-    }
+      (bot.usageLimitDollars > 0 && periodSpendCents + priceOf(bot.model) > bot.usageLimitDollars * 100);
     return { bot: toPublicBot(bot, hidden) };
   }
 }

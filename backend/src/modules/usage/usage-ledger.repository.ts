@@ -11,6 +11,25 @@ export interface OwnerBillingRow {
   deleted: boolean;
 }
 
+/** The `users` columns an `OwnerBillingRow` is read from (select them under these names). */
+export interface OwnerBillingColumns {
+  credits_cents: number | string;
+  has_paid: boolean | null;
+  subscription_item_id: string | null;
+  is_system: boolean;
+  deleted_at: Date | string | null;
+}
+
+export function toOwnerBillingRow(row: OwnerBillingColumns): OwnerBillingRow {
+  return {
+    creditsCents: Number(row.credits_cents),
+    hasPaid: row.has_paid,
+    subscriptionItemId: row.subscription_item_id,
+    isSystem: row.is_system,
+    deleted: row.deleted_at !== null,
+  };
+}
+
 export interface NewUsageEvent {
   ownerId: number;
   botId: number | null;
@@ -100,25 +119,12 @@ export class UsageLedgerRepository {
   }
 
   async findOwnerBillingRow(ownerId: number, manager?: EntityManager): Promise<OwnerBillingRow | null> {
-    const rows: Array<{
-      credits_cents: number;
-      has_paid: boolean | null;
-      subscription_item_id: string | null;
-      is_system: boolean;
-      deleted_at: Date | null;
-    }> = await (manager ?? this.dataSource).query(
+    const rows: OwnerBillingColumns[] = await (manager ?? this.dataSource).query(
       `SELECT credits_cents, has_paid, subscription_item_id, is_system, deleted_at FROM users WHERE id = $1`,
       [ownerId],
     );
     const row = rows[0];
-    if (!row) return null;
-    return {
-      creditsCents: Number(row.credits_cents),
-      hasPaid: row.has_paid,
-      subscriptionItemId: row.subscription_item_id,
-      isSystem: row.is_system,
-      deleted: row.deleted_at !== null,
-    };
+    return row ? toOwnerBillingRow(row) : null;
   }
 
   /**

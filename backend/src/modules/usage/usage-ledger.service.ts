@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error.js';
 import { isoDate, periodStartFor } from '../../common/billing-period.js';
-import { UsageLedgerRepository, type UnreportedUsage } from './usage-ledger.repository.js';
+import { UsageLedgerRepository, type OwnerBillingRow, type UnreportedUsage } from './usage-ledger.repository.js';
 
-export type { UnreportedUsage };
+export type { OwnerBillingRow, UnreportedUsage };
 
 export interface ChargeInput {
   ownerId: number;
@@ -89,13 +89,7 @@ export class UsageLedgerService {
    * - no subscription: only while free credits last, then OUT_OF_CREDITS.
    */
   async getOwnerBillingState(ownerId: number, manager?: EntityManager): Promise<OwnerBillingState> {
-    const owner = await this.ledger.findOwnerBillingRow(ownerId, manager);
-    if (!owner || owner.deleted) return { canServe: false, code: 'SETUP_REQUIRED' };
-    if (owner.isSystem) return { canServe: true };
-    if (owner.hasPaid === false) return { canServe: false, code: 'PAYMENT_FAILED' };
-    if (owner.subscriptionItemId) return { canServe: true };
-    if (owner.creditsCents > 0) return { canServe: true };
-    return { canServe: false, code: 'OUT_OF_CREDITS' };
+    return ownerBillingState(await this.ledger.findOwnerBillingRow(ownerId, manager));
   }
 
   /** Billable rows not yet reported to the payment provider, oldest first (the meter reporter's queue). */
@@ -107,4 +101,18 @@ export class UsageLedgerService {
   markReported(manager: EntityManager | undefined, usageEventIds: number[], at: Date): Promise<number> {
     return this.ledger.markReported(manager, usageEventIds, at);
   }
+}
+
+/**
+ * The one rule for whether an owner's bots may answer, on an already loaded owner row (null: no
+ * such account). `getOwnerBillingState` loads the row; readers that load it in a larger query (the
+ * widget's public face) call this directly. See `getOwnerBillingState` for the cases.
+ */
+export function ownerBillingState(owner: OwnerBillingRow | null): OwnerBillingState {
+  if (!owner || owner.deleted) return { canServe: false, code: 'SETUP_REQUIRED' };
+  if (owner.isSystem) return { canServe: true };
+  if (owner.hasPaid === false) return { canServe: false, code: 'PAYMENT_FAILED' };
+  if (owner.subscriptionItemId) return { canServe: true };
+  if (owner.creditsCents > 0) return { canServe: true };
+  return { canServe: false, code: 'OUT_OF_CREDITS' };
 }
