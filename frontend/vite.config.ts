@@ -27,6 +27,8 @@ export default defineConfig({
       },
     },
   },
+  // The build-time prerender of / (src/entry-prerender.tsx) runs in Node as one self-contained bundle.
+  ssr: { noExternal: true },
   server: {
     port: 5173,
     strictPort: true,

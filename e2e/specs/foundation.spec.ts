@@ -47,7 +47,8 @@ describe('foundation: the built product in a real browser', () => {
   });
 
   it('compresses the static site but never the API (chat events must not wait in a buffer)', async () => {
-    const html = await (await fetch(baseUrl)).text();
+    // The SPA shell (what every path but the prerendered / gets) names the app's entry chunk.
+    const html = await (await fetch(`${baseUrl}/login`)).text();
     const script = html.match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
     expect(script).toBeDefined();
     const asset = await fetch(`${baseUrl}${script}`, { headers: { 'Accept-Encoding': 'gzip' } });

@@ -39,7 +39,20 @@ async function openLanding(
   await page.getByRole('heading', { level: 1 }).waitFor();
   // The sections below the hero arrive in a second chunk, right after the first paint.
   await page.getByRole('contentinfo').waitFor();
+  await waitForHydration(page);
   return { page, errors };
+}
+
+/**
+ * The page arrives prerendered, so headings and the footer are there before any script runs;
+ * it is interactive once hydrated: the landing page's effects have run (the widget script is
+ * added) and so have those of the sections below the hero (the deploy snippet shows this origin).
+ */
+async function waitForHydration(page: Page): Promise<void> {
+  await page.locator('script[src="/widget.js"][data-bot-id="1"]').waitFor({ state: 'attached' });
+  await expect
+    .poll(() => page.locator('#how-to code').innerText())
+    .toBe(`<script src="${new URL(baseUrl).origin}/widget.js" data-bot-id="42" async></script>`);
 }
 
 describe.each([
@@ -173,5 +186,77 @@ describe.each([
       .poll(() => conversation.locator('.m.assistant:not(.dots)').count(), { timeout: 20_000 })
       .toBeGreaterThan(1);
     await page.close();
+  });
+});
+
+describe('the prerendered landing page', () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('is served as HTML that already holds the page and its CSS, while other paths get the empty shell', async () => {
+    const landing = await fetch(baseUrl, { headers: { accept: 'text/html' } });
+    expect(landing.status).toBe(200);
+    const html = await landing.text();
+    const root = html.slice(html.indexOf('<div id="root">'));
+    expect(root).toContain('Build Smarter Bots with');
+    expect(root).toContain('Deploy Anywhere in Seconds');
+    expect(root).toContain('© 2025 Botsmith');
+    expect(html).toMatch(/<style data-emotion="css [^"]+">[^<]*\.css-/);
+
+    const shell = await fetch(`${baseUrl}/login`, { headers: { accept: 'text/html' } });
+    expect(shell.status).toBe(200);
+    const shellHtml = await shell.text();
+    expect(shellHtml).toContain('<div id="root"></div>');
+    expect(shellHtml).not.toContain('Build Smarter Bots with');
+  });
+
+  it('shows the hero before any script runs', async () => {
+    const context = await browser.newContext({ ...PHONE, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(baseUrl, { waitUntil: 'load' });
+    const heading = page.getByRole('heading', { level: 1 });
+    expect(await heading.innerText()).toContain('Build Smarter Bots with');
+    // The critical CSS is there: the heading has the theme's weight, not the browser's default.
+    expect(await heading.evaluate((element) => getComputedStyle(element).fontWeight)).toBe('800');
+    await context.close();
+  });
+
+  describe.each([
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const)('on a %s', (_label, options) => {
+    it('hydrates the prerendered markup in place, without console errors', async () => {
+      const context = await browser.newContext(options);
+      const page = await context.newPage();
+      const errors = collectPageErrors(page);
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      // Remember the heading the HTML parser made: hydration keeps it, a re-render would replace it.
+      await page.addInitScript(() => {
+        document.addEventListener('DOMContentLoaded', () => {
+          (window as unknown as { prerenderedHeading: Element | null }).prerenderedHeading =
+            document.querySelector('h1');
+        });
+      });
+      await page.goto(baseUrl, { waitUntil: 'load' });
+      await waitForHydration(page);
+      expect(
+        await page.evaluate(
+          () =>
+            (window as unknown as { prerenderedHeading: Element | null }).prerenderedHeading ===
+            document.querySelector('h1'),
+        ),
+      ).toBe(true);
+      await page.waitForTimeout(500);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router-dom';
 import { App } from './App';
 import { routes } from './routes';
@@ -7,8 +7,12 @@ import { routes } from './routes';
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element.');
 
-createRoot(container).render(
+const app = (
   <StrictMode>
     <App router={createBrowserRouter(routes)} />
-  </StrictMode>,
+  </StrictMode>
 );
+
+// `/` arrives prerendered (scripts/prerender.mjs): adopt that markup instead of rendering it again.
+if (container.hasChildNodes()) hydrateRoot(container, app);
+else createRoot(container).render(app);

@@ -10,7 +10,8 @@ const ONE_YEAR = 365 * 24 * 60 * 60;
  * Serves what the browser needs from the same process as the API:
  * - `/widget.js` (the loader customers embed; short cache, since its name never changes) and
  *   `/widget-assets/*` (hashed chunks, cached for a year), loadable from any origin;
- * - the built frontend, with history fallback to index.html for every non-API path.
+ * - the built frontend, with history fallback to index.html for every non-API path, except `/`,
+ *   which gets landing.html (the same shell with the landing page prerendered into it at build time).
  * Static files are compressed (gzip/brotli as the browser accepts); the API is not, so that
  * server-sent chat events are never held back in a compression buffer.
  */
@@ -57,6 +58,7 @@ export function mountStaticSite(app: Express, roots: AppConfig['staticRoots']): 
   app.use(express.static(roots.frontend, { index: false, maxAge: 60 * 60 * 1000 }));
 
   const indexFile = path.join(roots.frontend, 'index.html');
+  const landingFile = path.join(roots.frontend, 'landing.html');
   app.get(/^(?!\/api(\/|$)).*/, (req: Request, res: Response, next: NextFunction) => {
     if (!req.accepts('html')) return next();
     if (!fs.existsSync(indexFile)) {
@@ -64,7 +66,7 @@ export function mountStaticSite(app: Express, roots: AppConfig['staticRoots']): 
       return;
     }
     res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(indexFile);
+    res.sendFile(req.path === '/' && fs.existsSync(landingFile) ? landingFile : indexFile);
   });
 }
 

@@ -23,8 +23,10 @@ function play(video: HTMLVideoElement, onRefused: () => void): void {
  * reduced motion, and a button pauses it.
  */
 export function DemoMedia() {
-  const onPhone = useMediaQuery(BELOW_768, { noSsr: true });
-  const reduceMotion = useMediaQuery('(prefers-reduced-motion: reduce)', { noSsr: true });
+  // Not `noSsr`: the page is prerendered as on a desktop, and hydration must see that same first
+  // render; a phone switches to the picture right after (the video has preload="none").
+  const onPhone = useMediaQuery(BELOW_768);
+  const reduceMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
   const video = useRef<HTMLVideoElement>(null);
   const [playing, setPlaying] = useState(false);
   const [pausedByUser, setPausedByUser] = useState(false);

@@ -8,7 +8,7 @@ import Container from '@mui/material/Container';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
-import type { ReactElement } from 'react';
+import { useSyncExternalStore, type ReactElement } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { steps } from './landingContent';
 import { SectionHeading } from './SectionHeading';
@@ -16,13 +16,25 @@ import { trackCta } from './trackCta';
 
 const stepIcons: ReactElement[] = [<SmartToyOutlined />, <PaletteOutlined />, <EditNoteRounded />, <InsightsRounded />];
 
-/** What the Deploy tab gives an owner (with an example bot id). */
-function embedSnippet(): string {
-  return `<script src="${window.location.origin}/widget.js" data-bot-id="42" async></script>`;
+const noSubscription = () => () => {};
+
+/**
+ * What the Deploy tab gives an owner (with an example bot id). The page is prerendered at build
+ * time, where there is no origin: the prerender and the hydration show a relative address, the
+ * browser's origin follows right after.
+ */
+function useEmbedSnippet(): string {
+  const origin = useSyncExternalStore(
+    noSubscription,
+    () => window.location.origin,
+    () => '',
+  );
+  return `<script src="${origin}/widget.js" data-bot-id="42" async></script>`;
 }
 
 /** #how-to: the four steps from sign-up to a monitored bot, and the one-line deploy. */
 export function HowToSection() {
+  const embedSnippet = useEmbedSnippet();
   return (
     <Box component="section" id="how-to" aria-labelledby="how-to-heading" sx={{ py: { xs: 7, md: 11 } }}>
       <Container maxWidth="lg">
@@ -168,7 +180,7 @@ export function HowToSection() {
                 wordBreak: 'break-all',
               }}
             >
-              <code>{embedSnippet()}</code>
+              <code>{embedSnippet}</code>
             </Box>
           </Box>
         </Box>

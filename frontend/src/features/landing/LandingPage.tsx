@@ -38,10 +38,20 @@ export function LandingPage() {
       >
         Skip to content
       </Box>
-      <NavBar />
+      {/*
+        Each part of the prerendered page is its own Suspense boundary: React then hydrates them
+        one after the other in small slices instead of in one long task on a slow phone.
+      */}
+      <Suspense fallback={null}>
+        <NavBar />
+      </Suspense>
       <Box component="main" id="main">
-        <HeroSection />
-        <ExamplesSection />
+        <Suspense fallback={null}>
+          <HeroSection />
+        </Suspense>
+        <Suspense fallback={null}>
+          <ExamplesSection />
+        </Suspense>
         {/* The placeholder keeps the hero where it is while the rest of the page loads. */}
         <Suspense fallback={<Box sx={{ minHeight: '100vh' }} />}>
           <LandingSections />
