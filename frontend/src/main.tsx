@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router-dom';
 import { App } from './App';
@@ -14,5 +14,7 @@ const app = (
 );
 
 // `/` arrives prerendered (scripts/prerender.mjs): adopt that markup instead of rendering it again.
-if (container.hasChildNodes()) hydrateRoot(container, app);
+// As a transition, hydration works in short slices between which the phone stays responsive (the
+// page is already visible; a click on a part not yet hydrated hydrates that part at once).
+if (container.hasChildNodes()) startTransition(() => void hydrateRoot(container, app));
 else createRoot(container).render(app);
