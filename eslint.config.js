@@ -10,6 +10,7 @@ export default tseslint.config(
       '**/node_modules/**',
       '**/dist/**',
       '**/dist-check/**',
+      '**/dist-ssr/**',
       'data/**',
       'e2e/artifacts/**',
       'coverage/**',
