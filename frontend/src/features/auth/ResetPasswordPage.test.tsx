@@ -46,7 +46,8 @@ describe('ResetPasswordPage', () => {
     expect(await screen.findByText('Your password has been reset.')).toBeInTheDocument();
     expect(call).toHaveBeenCalledWith('tok_123', 'Fresh!Pass1');
     expect(router.state.location.pathname).toBe('/reset-password/tok_123');
-    expect(timeouts).toHaveBeenCalledWith(expect.any(Function), 2000);
+    // The redirect is scheduled by an effect after the message renders, so wait for it.
+    await waitFor(() => expect(timeouts).toHaveBeenCalledWith(expect.any(Function), 2000));
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'), { timeout: 3000 });
   });
 

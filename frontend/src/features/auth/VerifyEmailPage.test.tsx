@@ -28,7 +28,8 @@ describe('VerifyEmailPage', () => {
     expect(await screen.findByText('Your email has been verified. You are now signed in.')).toBeInTheDocument();
     expect(verify).toHaveBeenCalledTimes(1);
     expect(verify).toHaveBeenCalledWith('tok_abc');
-    expect(timeouts).toHaveBeenCalledWith(expect.any(Function), 3000);
+    // The redirect is scheduled by an effect after the message renders, so wait for it.
+    await waitFor(() => expect(timeouts).toHaveBeenCalledWith(expect.any(Function), 3000));
     expect(router.state.location.pathname).toBe('/verify-email/tok_abc');
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'), { timeout: 4000 });
   });
