@@ -227,6 +227,27 @@ describe('the prerendered landing page', () => {
     await context.close();
   });
 
+  it('hydrates the footer only when it comes near the screen (a phone hydrates the first screen first)', async () => {
+    const context = await browser.newContext(PHONE);
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    // React marks every element it has hydrated with a `__reactFiber$…` property.
+    const hydrated = (selector: string) =>
+      page.locator(selector).evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactFiber')));
+    await page.goto(baseUrl, { waitUntil: 'load' });
+    await page.locator('script[src="/widget.js"][data-bot-id="1"]').waitFor({ state: 'attached' });
+    await expect.poll(() => hydrated('h1')).toBe(true);
+    await page.waitForTimeout(500);
+    expect(await hydrated('footer')).toBe(false);
+    // Its links work before that: they are plain links in the HTML.
+    expect(await page.getByRole('link', { name: 'Privacy Policy' }).getAttribute('href')).toBe('/privacy-policy');
+
+    await page.getByRole('contentinfo').scrollIntoViewIfNeeded();
+    await expect.poll(() => hydrated('footer')).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   describe.each([
     ['desktop', DESKTOP],
     ['phone', PHONE],

@@ -4,6 +4,7 @@ import { lazy, Suspense } from 'react';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { ExamplesSection } from './ExamplesSection';
 import { HeroSection } from './HeroSection';
+import { HydrateWhenNear } from './HydrateWhenNear';
 import { DEMO_BOT_ID } from './landingContent';
 import { NavBar } from './NavBar';
 import { useWidgetScript } from './useWidgetScript';
@@ -40,7 +41,8 @@ export function LandingPage() {
       </Box>
       {/*
         Each part of the prerendered page is its own Suspense boundary: React then hydrates them
-        one after the other in small slices instead of in one long task on a slow phone.
+        one after the other in small slices instead of in one long task on a slow phone. The parts
+        below the first screen hydrate only when they come near it.
       */}
       <Suspense fallback={null}>
         <NavBar />
@@ -53,13 +55,13 @@ export function LandingPage() {
           <ExamplesSection />
         </Suspense>
         {/* The placeholder keeps the hero where it is while the rest of the page loads. */}
-        <Suspense fallback={<Box sx={{ minHeight: '100vh' }} />}>
+        <HydrateWhenNear name="sections" fallback={<Box sx={{ minHeight: '100vh' }} />}>
           <LandingSections />
-        </Suspense>
+        </HydrateWhenNear>
       </Box>
-      <Suspense fallback={null}>
+      <HydrateWhenNear name="footer">
         <LandingFooter />
-      </Suspense>
+      </HydrateWhenNear>
     </>
   );
 }
