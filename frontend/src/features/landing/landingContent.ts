@@ -45,7 +45,7 @@ export const examples: Example[] = [
     name: 'E-Commerce Assistant',
     botName: 'Shopwell Assistant',
     slug: 'ecommerce',
-    description: 'A warm coral storefront bot that checks sizes and stock and adds items to the cart.',
+    description: 'A warm coral storefront bot that answers questions on sizes, stock, shipping and returns.',
   },
   {
     name: 'Personal Coach',
