@@ -46,13 +46,16 @@ async function openLanding(
 /**
  * The page arrives prerendered, so headings and the footer are there before any script runs;
  * it is interactive once hydrated: the landing page's effects have run (the widget script is
- * added) and so have those of the sections below the hero (the deploy snippet shows this origin).
+ * added) and so have those of the sections below the hero (the deploy snippet shows this origin),
+ * which hydrate when they come near the screen: scroll there, then back to the top.
  */
 async function waitForHydration(page: Page): Promise<void> {
   await page.locator('script[src="/widget.js"][data-bot-id="1"]').waitFor({ state: 'attached' });
+  await page.locator('#how-to').scrollIntoViewIfNeeded();
   await expect
     .poll(() => page.locator('#how-to code').innerText())
     .toBe(`<script src="${new URL(baseUrl).origin}/widget.js" data-bot-id="42" async></script>`);
+  await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
 }
 
 describe.each([

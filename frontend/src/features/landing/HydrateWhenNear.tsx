@@ -3,7 +3,7 @@ import { Suspense, use, useSyncExternalStore, type ReactNode } from 'react';
 const waits = new Map<string, Promise<void>>();
 
 /** How far below (or above) the screen a part starts hydrating, so it is live before it is seen. */
-const MARGIN = '600px 0px';
+const MARGIN = '200px 0px';
 
 function whenNear(name: string, element: Element): Promise<void> {
   let wait = waits.get(name);
