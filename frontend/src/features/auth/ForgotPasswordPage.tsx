@@ -1,38 +1,31 @@
 import MarkEmailReadOutlined from '@mui/icons-material/MarkEmailReadOutlined';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { authApi } from '../../api';
+import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
 import { errorPrefixed, INVALID_EMAIL, isValidEmail, RESET_INSTRUCTIONS_SENT } from './authRules';
+import { EmailField } from './EmailField';
 import { SubmitButton } from './SubmitButton';
+import { useAuthSubmit } from './useAuthSubmit';
 
 /** /forgot-password: the e-mail, 'Send Reset Link', then the server's message in place of the form. */
 export function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const { error, setError, submitting, submit } = useAuthSubmit();
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const onSubmit = async () => {
     setError(null);
     if (!isValidEmail(email)) return setError(INVALID_EMAIL);
-    setSubmitting(true);
-    try {
+    await submit(async () => {
       const { message } = await authApi.forgotPassword(email);
       setSent(message || RESET_INSTRUCTIONS_SENT);
-    } catch (cause) {
-      setError(errorPrefixed(cause));
-    } finally {
-      setSubmitting(false);
-    }
+    }, errorPrefixed);
   };
 
   const footer = (
@@ -69,26 +62,10 @@ export function ForgotPasswordPage() {
       subtitle="Enter the email of your account and we will send you a link to choose a new password."
       footer={footer}
     >
-      <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)}>
-        <Stack spacing={2.25}>
-          {error && (
-            <Alert severity="error" role="alert">
-              {error}
-            </Alert>
-          )}
-          <TextField
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            required
-            autoFocus
-          />
-          <SubmitButton label="Send Reset Link" loading={submitting} />
-        </Stack>
-      </Box>
+      <AuthForm onSubmit={onSubmit} error={error}>
+        <EmailField value={email} onChange={setEmail} />
+        <SubmitButton label="Send Reset Link" loading={submitting} />
+      </AuthForm>
     </AuthLayout>
   );
 }

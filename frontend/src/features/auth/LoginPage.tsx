@@ -1,13 +1,11 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
-import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { identify, setPeople, track } from '../../analytics/analytics';
 import { authApi, userApi } from '../../api';
+import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
 import {
   errorPrefixed,
@@ -17,6 +15,7 @@ import {
   PASSWORD_REQUIRED,
   routeAfterLogin,
 } from './authRules';
+import { EmailField } from './EmailField';
 import { PasswordField } from './PasswordField';
 import { SubmitButton } from './SubmitButton';
 
@@ -46,8 +45,7 @@ export function LoginPage() {
     };
   }, [navigate]);
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const onSubmit = async () => {
     setError(null);
     if (!isValidEmail(email)) return setError(INVALID_EMAIL);
     if (!password) return setError(PASSWORD_REQUIRED);
@@ -88,38 +86,22 @@ export function LoginPage() {
         </Typography>
       }
     >
-      <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)}>
-        <Stack spacing={2.25}>
-          {error && (
-            <Alert severity="error" role="alert">
-              {error}
-            </Alert>
-          )}
-          <TextField
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            required
-            autoFocus
-          />
-          <PasswordField
-            label="Password"
-            name="password"
-            value={password}
-            onChange={setPassword}
-            autoComplete="current-password"
-          />
-          <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: -1 }}>
-            <Link component={RouterLink} to="/forgot-password" variant="body2">
-              Forgot password
-            </Link>
-          </Box>
-          <SubmitButton label="Log In" loading={submitting} />
-        </Stack>
-      </Box>
+      <AuthForm onSubmit={onSubmit} error={error}>
+        <EmailField value={email} onChange={setEmail} />
+        <PasswordField
+          label="Password"
+          name="password"
+          value={password}
+          onChange={setPassword}
+          autoComplete="current-password"
+        />
+        <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: -1 }}>
+          <Link component={RouterLink} to="/forgot-password" variant="body2">
+            Forgot password
+          </Link>
+        </Box>
+        <SubmitButton label="Log In" loading={submitting} />
+      </AuthForm>
     </AuthLayout>
   );
 }

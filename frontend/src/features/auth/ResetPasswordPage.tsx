@@ -1,11 +1,11 @@
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
 import { authApi } from '../../api';
+import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
 import {
   PASSWORD_HINT,
@@ -14,8 +14,9 @@ import {
   RESET_REDIRECT_MS,
   resetErrorText,
 } from './authRules';
-import { PasswordField } from './PasswordField';
+import { NewPasswordFields } from './NewPasswordFields';
 import { SubmitButton } from './SubmitButton';
+import { useAuthSubmit } from './useAuthSubmit';
 
 /** /reset-password/:token: New Password, Confirm Password; on success the message, then /login after 2 s. */
 export function ResetPasswordPage() {
@@ -23,10 +24,9 @@ export function ResetPasswordPage() {
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [weakPassword, setWeakPassword] = useState(false);
   const [done, setDone] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const { error, setError, submitting, submit } = useAuthSubmit();
 
   useEffect(() => {
     if (done === null) return;
@@ -34,8 +34,7 @@ export function ResetPasswordPage() {
     return () => window.clearTimeout(timer);
   }, [done, navigate]);
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const onSubmit = async () => {
     setError(null);
     setWeakPassword(false);
     if (password !== confirm) return setError(PASSWORDS_DO_NOT_MATCH);
@@ -43,15 +42,10 @@ export function ResetPasswordPage() {
       setWeakPassword(true);
       return setError(PASSWORD_HINT);
     }
-    setSubmitting(true);
-    try {
+    await submit(async () => {
       const { message } = await authApi.resetPassword(token, password);
       setDone(message || 'Your password has been reset.');
-    } catch (cause) {
-      setError(resetErrorText(cause));
-    } finally {
-      setSubmitting(false);
-    }
+    }, resetErrorText);
   };
 
   return (
@@ -76,33 +70,18 @@ export function ResetPasswordPage() {
           </Typography>
         </Stack>
       ) : (
-        <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)}>
-          <Stack spacing={2.25}>
-            {error && (
-              <Alert severity="error" role="alert">
-                {error}
-              </Alert>
-            )}
-            <PasswordField
-              label="New Password"
-              name="password"
-              value={password}
-              onChange={setPassword}
-              autoComplete="new-password"
-              helperText={PASSWORD_HINT}
-              error={weakPassword}
-              autoFocus
-            />
-            <PasswordField
-              label="Confirm Password"
-              name="confirmPassword"
-              value={confirm}
-              onChange={setConfirm}
-              autoComplete="new-password"
-            />
-            <SubmitButton label="Reset Password" loading={submitting} />
-          </Stack>
-        </Box>
+        <AuthForm onSubmit={onSubmit} error={error}>
+          <NewPasswordFields
+            label="New Password"
+            password={password}
+            onPasswordChange={setPassword}
+            confirm={confirm}
+            onConfirmChange={setConfirm}
+            weak={weakPassword}
+            autoFocus
+          />
+          <SubmitButton label="Reset Password" loading={submitting} />
+        </AuthForm>
       )}
     </AuthLayout>
   );

@@ -6,12 +6,12 @@ import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { identify, setPeople, track } from '../../analytics/analytics';
 import { authApi } from '../../api';
+import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
 import {
   asksToCheckEmail,
@@ -24,8 +24,10 @@ import {
   signupErrorText,
   TERMS_REQUIRED,
 } from './authRules';
-import { PasswordField } from './PasswordField';
+import { EmailField } from './EmailField';
+import { NewPasswordFields } from './NewPasswordFields';
 import { SubmitButton } from './SubmitButton';
+import { useAuthSubmit } from './useAuthSubmit';
 
 /**
  * /signup (brief sections 2, 4, 5, 8): Email, Password, Confirm Password and the terms checkbox.
@@ -36,14 +38,12 @@ export function SignupPage() {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [agreed, setAgreed] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [weakPassword, setWeakPassword] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [confirmation, setConfirmation] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const { error, setError, submitting, submit } = useAuthSubmit();
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const onSubmit = async () => {
     setError(null);
     setNotice(null);
     setWeakPassword(false);
@@ -55,8 +55,7 @@ export function SignupPage() {
       return setError(PASSWORD_HINT);
     }
 
-    setSubmitting(true);
-    try {
+    await submit(async () => {
       const { message } = await authApi.signup({ email, password });
       const normalised = email.trim().toLowerCase();
       identify(normalised);
@@ -64,11 +63,7 @@ export function SignupPage() {
       track('Signup Completed', { email: normalised });
       if (asksToCheckEmail(message)) setConfirmation(message);
       else setNotice(message);
-    } catch (cause) {
-      setError(signupErrorText(cause));
-    } finally {
-      setSubmitting(false);
-    }
+    }, signupErrorText);
   };
 
   if (confirmation !== null) {
@@ -115,59 +110,35 @@ export function SignupPage() {
         </Typography>
       }
     >
-      <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)}>
-        <Stack spacing={2.25}>
-          {error && (
-            <Alert severity="error" role="alert">
-              {error}
-            </Alert>
-          )}
-          {notice && <Alert severity="info">{notice}</Alert>}
-          <TextField
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            required
-            autoFocus
-          />
-          <PasswordField
-            label="Password"
-            name="password"
-            value={password}
-            onChange={setPassword}
-            autoComplete="new-password"
-            helperText={PASSWORD_HINT}
-            error={weakPassword}
-          />
-          <PasswordField
-            label="Confirm Password"
-            name="confirmPassword"
-            value={confirm}
-            onChange={setConfirm}
-            autoComplete="new-password"
-          />
-          <FormControlLabel
-            control={<Checkbox checked={agreed} onChange={(event) => setAgreed(event.target.checked)} />}
-            label={
-              <Typography variant="body2">
-                I agree to the{' '}
-                <Link href="/terms-of-service" target="_blank" rel="noopener">
-                  Terms of Service
-                </Link>{' '}
-                and{' '}
-                <Link href="/privacy-policy" target="_blank" rel="noopener">
-                  Privacy Policy
-                </Link>
-                .
-              </Typography>
-            }
-          />
-          <SubmitButton label="Sign Up" loading={submitting} />
-        </Stack>
-      </Box>
+      <AuthForm onSubmit={onSubmit} error={error}>
+        {notice && <Alert severity="info">{notice}</Alert>}
+        <EmailField value={email} onChange={setEmail} />
+        <NewPasswordFields
+          label="Password"
+          password={password}
+          onPasswordChange={setPassword}
+          confirm={confirm}
+          onConfirmChange={setConfirm}
+          weak={weakPassword}
+        />
+        <FormControlLabel
+          control={<Checkbox checked={agreed} onChange={(event) => setAgreed(event.target.checked)} />}
+          label={
+            <Typography variant="body2">
+              I agree to the{' '}
+              <Link href="/terms-of-service" target="_blank" rel="noopener">
+                Terms of Service
+              </Link>{' '}
+              and{' '}
+              <Link href="/privacy-policy" target="_blank" rel="noopener">
+                Privacy Policy
+              </Link>
+              .
+            </Typography>
+          }
+        />
+        <SubmitButton label="Sign Up" loading={submitting} />
+      </AuthForm>
     </AuthLayout>
   );
 }
