@@ -7,30 +7,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { REPO_ROOT, startAppServer, type AppServer } from '../support/app-server.js';
 import { collectPageErrors, DESKTOP, launchBrowser, screenshot } from '../support/browser.js';
-import { linkFromOutbox } from '../support/outbox.js';
+import { signUpAndIn } from '../support/owner.js';
 
 const run = promisify(execFile);
-const PASSWORD = 'Secret!pass1';
-
-/** Signs a new owner up and in through the API, in the browser context's cookie jar. */
-async function signedInOwner(context: BrowserContext, baseUrl: string, dataDir: string): Promise<string> {
-  const email = `billing-${crypto.randomBytes(4).toString('hex')}@example.com`;
-  const headers = { Origin: baseUrl };
-  const signup = await context.request.post(`${baseUrl}/api/auth/signup`, {
-    data: { email, password: PASSWORD },
-    headers,
-  });
-  expect(signup.status()).toBe(201);
-  const link = await linkFromOutbox(dataDir, email, /verify-email\/[A-Za-z0-9_-]+/);
-  const token = link.split('/').pop()!;
-  expect((await context.request.get(`${baseUrl}/api/auth/verify-email/${token}`)).status()).toBe(200);
-  const login = await context.request.post(`${baseUrl}/api/auth/login`, {
-    data: { email, password: PASSWORD },
-    headers,
-  });
-  expect(login.status()).toBe(200);
-  return email;
-}
 
 /** Fills the built-in test-mode payment page as a person would. */
 async function payWith(page: Page, card: string): Promise<void> {
@@ -62,7 +41,7 @@ describe('billing in the browser: signup to dashboard through the test-mode paym
     const context = await browser.newContext(DESKTOP);
     const page = await context.newPage();
     const errors = collectPageErrors(page);
-    await signedInOwner(context, baseUrl, dataDir);
+    await signUpAndIn(context, baseUrl, dataDir, 'billing');
 
     await page.goto(`${baseUrl}/complete-setup`);
     await payWith(page, '4242 4242 4242 4242');
@@ -75,7 +54,7 @@ describe('billing in the browser: signup to dashboard through the test-mode paym
   it('a number that is not a test card is refused on the page with a clear message', async () => {
     const context = await browser.newContext(DESKTOP);
     const page = await context.newPage();
-    await signedInOwner(context, baseUrl, dataDir);
+    await signUpAndIn(context, baseUrl, dataDir, 'billing');
     await page.goto(`${baseUrl}/complete-setup`);
     await payWith(page, '5555 5555 5555 4444');
     await expect.poll(() => page.getByRole('alert').innerText()).toContain('accepts only the test cards');
@@ -145,7 +124,7 @@ onServer('billing in the browser: a failed payment and its fix (PostgreSQL serve
     const context = await browser.newContext(DESKTOP);
     const page = await context.newPage();
     const errors = collectPageErrors(page);
-    const email = await signedInOwner(context, baseUrl, server.dataDir);
+    const email = await signUpAndIn(context, baseUrl, server.dataDir, 'billing');
 
     // Setup with the card that attaches but whose charges fail: like Stripe, nothing is charged yet.
     await page.goto(`${baseUrl}/complete-setup`);

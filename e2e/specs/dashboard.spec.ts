@@ -3,39 +3,7 @@ import zlib from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { collectPageErrors, DESKTOP, launchBrowser, PHONE, screenshot } from '../support/browser.js';
-import { linkFromOutbox } from '../support/outbox.js';
-
-const PASSWORD = 'Secret!pass1';
-
-/** Signs a new owner up, verifies the e-mail and signs in, in the context's cookie jar. */
-async function signUpAndIn(context: BrowserContext, baseUrl: string, dataDir: string): Promise<string> {
-  const email = `dashboard-${crypto.randomBytes(4).toString('hex')}@example.com`;
-  const headers = { Origin: baseUrl };
-  const signup = await context.request.post(`${baseUrl}/api/auth/signup`, {
-    data: { email, password: PASSWORD },
-    headers,
-  });
-  expect(signup.status()).toBe(201);
-  const link = await linkFromOutbox(dataDir, email, /verify-email\/[A-Za-z0-9_-]+/);
-  expect((await context.request.get(`${baseUrl}/api/auth/verify-email/${link.split('/').pop()!}`)).status()).toBe(200);
-  const login = await context.request.post(`${baseUrl}/api/auth/login`, {
-    data: { email, password: PASSWORD },
-    headers,
-  });
-  expect(login.status()).toBe(200);
-  return email;
-}
-
-/** Adds the 4242 test card on the built-in test-mode payment page and lands on the dashboard. */
-async function payWithTestCard(page: Page, baseUrl: string): Promise<void> {
-  await page.goto(`${baseUrl}/complete-setup`);
-  await page.waitForURL(/\/billing\/test-checkout\/cs_test_/);
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Expiry (MM / YY)').fill('12 / 39');
-  await page.getByLabel('CVC').fill('123');
-  await page.getByRole('button', { name: 'Save card' }).click();
-  await page.waitForURL(`${baseUrl}/dashboard`, { timeout: 20_000 });
-}
+import { payWithTestCard, signUpAndIn } from '../support/owner.js';
 
 /** A small one-page PDF with real text (Helvetica), offsets computed so any reader accepts it. */
 function textPdf(lines: string[]): Buffer {
@@ -129,7 +97,7 @@ describe('dashboard in the browser: categories, bots, every edit tab, uploads, p
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
     page = await context.newPage();
     errors = collectPageErrors(page);
-    await signUpAndIn(context, baseUrl, dataDir);
+    await signUpAndIn(context, baseUrl, dataDir, 'dashboard');
     await payWithTestCard(page, baseUrl);
   });
 

@@ -6,40 +6,9 @@ import ExcelJS from 'exceljs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { collectPageErrors, DESKTOP, launchBrowser, screenshot } from '../support/browser.js';
-import { linkFromOutbox } from '../support/outbox.js';
+import { payWithTestCard, signUpAndIn } from '../support/owner.js';
 
-const PASSWORD = 'Secret!pass1';
 const PROMPTS = ['What are your opening hours?', 'Do you ship to Canada?'];
-
-/** Signs a new owner up, verifies the e-mail and signs in, in the context's cookie jar. */
-async function signUpAndIn(context: BrowserContext, baseUrl: string, dataDir: string): Promise<string> {
-  const email = `usage-${crypto.randomBytes(4).toString('hex')}@example.com`;
-  const headers = { Origin: baseUrl };
-  expect(
-    (
-      await context.request.post(`${baseUrl}/api/auth/signup`, { data: { email, password: PASSWORD }, headers })
-    ).status(),
-  ).toBe(201);
-  const link = await linkFromOutbox(dataDir, email, /verify-email\/[A-Za-z0-9_-]+/);
-  expect((await context.request.get(`${baseUrl}/api/auth/verify-email/${link.split('/').pop()!}`)).status()).toBe(200);
-  expect(
-    (
-      await context.request.post(`${baseUrl}/api/auth/login`, { data: { email, password: PASSWORD }, headers })
-    ).status(),
-  ).toBe(200);
-  return email;
-}
-
-/** Adds the 4242 test card on the built-in test-mode payment page, as a person would, and lands on the dashboard. */
-async function payWithTestCard(page: Page, baseUrl: string): Promise<void> {
-  await page.goto(`${baseUrl}/complete-setup`);
-  await page.waitForURL(/\/billing\/test-checkout\/cs_test_/);
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Expiry (MM / YY)').fill('12 / 39');
-  await page.getByLabel('CVC').fill('123');
-  await page.getByRole('button', { name: 'Save card' }).click();
-  await page.waitForURL(`${baseUrl}/dashboard`, { timeout: 20_000 });
-}
 
 async function chat(context: BrowserContext, baseUrl: string, botId: number, prompt: string): Promise<string> {
   const response = await context.request.post(`${baseUrl}/api/chat`, {
@@ -69,7 +38,7 @@ describe('usage and logs in the browser, after chatting with a bot', () => {
     });
     page = await context.newPage();
     errors = collectPageErrors(page);
-    await signUpAndIn(context, baseUrl, dataDir);
+    await signUpAndIn(context, baseUrl, dataDir, 'usage');
     await payWithTestCard(page, baseUrl);
 
     botName = `Usage Bot ${crypto.randomBytes(2).toString('hex')}`;
