@@ -2,8 +2,8 @@ import type request from 'supertest';
 import { BOT_DEFAULTS } from '../../src/common/constants.js';
 import { BotsService } from '../../src/modules/bots/bots.service.js';
 import { createBotViaApi, createCategoryViaApi } from '../support/bot-factories.js';
-import { createUser, signedInAgent } from '../support/factories.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { createUser, signedInAgent, startAppWithTwoOwners } from '../support/factories.js';
+import type { TestApp } from '../support/test-app.js';
 
 const BOT_KEYS = [
   'id',
@@ -215,9 +215,7 @@ describe('bots API', () => {
   let other: request.Agent;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    owner = (await signedInAgent(t)).agent;
-    other = (await signedInAgent(t)).agent;
+    ({ t, owner, other } = await startAppWithTwoOwners());
   });
   afterAll(async () => {
     await t.close();

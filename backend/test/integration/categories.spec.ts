@@ -1,7 +1,7 @@
 import type request from 'supertest';
 import { createBotViaApi, createCategoryViaApi } from '../support/bot-factories.js';
-import { signedInAgent } from '../support/factories.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { signedInAgent, startAppWithTwoOwners } from '../support/factories.js';
+import type { TestApp } from '../support/test-app.js';
 
 describe('categories API', () => {
   let t: TestApp;
@@ -9,9 +9,7 @@ describe('categories API', () => {
   let other: request.Agent;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    owner = (await signedInAgent(t)).agent;
-    other = (await signedInAgent(t)).agent;
+    ({ t, owner, other } = await startAppWithTwoOwners());
   });
   afterAll(async () => {
     await t.close();

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { hashPassword } from '../../src/modules/auth/passwords.js';
 import { UserEntity } from '../../src/modules/users/user.entity.js';
-import type { TestApp } from './test-app.js';
+import type request from 'supertest';
+import { startTestApp, type TestApp } from './test-app.js';
 
 export const TEST_PASSWORD = 'Secret!pass1';
 
@@ -49,4 +50,15 @@ export async function signedInAgent(t: TestApp, options: UserOptions = {}) {
   if (response.status !== 200)
     throw new Error(`Test login failed: ${response.status} ${JSON.stringify(response.body)}`);
   return { agent, user };
+}
+
+/**
+ * The app on a fresh database with two signed-in, fully set-up owners: `owner` acts, `other` owns
+ * what must stay out of `owner`'s reach.
+ */
+export async function startAppWithTwoOwners(): Promise<{ t: TestApp; owner: request.Agent; other: request.Agent }> {
+  const t = await startTestApp();
+  const owner = (await signedInAgent(t)).agent;
+  const other = (await signedInAgent(t)).agent;
+  return { t, owner, other };
 }
