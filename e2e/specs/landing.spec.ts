@@ -263,12 +263,27 @@ describe('the prerendered landing page', () => {
         if (message.type() === 'error') errors.push(message.text());
       });
       // Remember the heading the HTML parser made: hydration keeps it, a re-render would replace it.
+      // Record the class rules Emotion inserts: those of the prerendered CSS must be adopted, not
+      // inserted again (they are, if the prerender's class names differ from the client's).
       await page.addInitScript(() => {
         document.addEventListener('DOMContentLoaded', () => {
           (window as unknown as { prerenderedHeading: Element | null }).prerenderedHeading =
             document.querySelector('h1');
         });
+        const inserted: string[] = [];
+        (window as unknown as { insertedClasses: string[] }).insertedClasses = inserted;
+        const insertRule = CSSStyleSheet.prototype.insertRule;
+        CSSStyleSheet.prototype.insertRule = function (rule: string, index?: number) {
+          const match = /^\.css-([\w-]+)/.exec(rule);
+          if (match) inserted.push(match[1]);
+          return insertRule.call(this, rule, index);
+        };
       });
+      const html = await (await fetch(baseUrl)).text();
+      const prerenderedIds = /<style data-emotion="css ([^"]+)">/.exec(html)![1].split(' ');
+      expect(prerenderedIds.length).toBeGreaterThan(50);
+      // A production render: no development labels (css-<hash>-MuiButton-root), which the client never generates.
+      expect(prerenderedIds.filter((id) => id.includes('-Mui'))).toEqual([]);
       await page.goto(baseUrl, { waitUntil: 'load' });
       await waitForHydration(page);
       expect(
@@ -280,6 +295,10 @@ describe('the prerendered landing page', () => {
       ).toBe(true);
       await page.waitForTimeout(500);
       expect(errors).toEqual([]);
+      const insertedClasses = await page.evaluate(
+        () => (window as unknown as { insertedClasses: string[] }).insertedClasses,
+      );
+      expect(insertedClasses.filter((id) => prerenderedIds.includes(id))).toEqual([]);
       await context.close();
     });
   });

@@ -13,6 +13,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
 const ssrDir = path.join(root, 'dist-ssr');
 
+// The SSR bundle leaves React, MUI and Emotion external, so Node loads them as they are: without
+// this they would run their development builds, and Emotion would add labels to the class names
+// (css-<hash>-MuiPaper-root) that the production client never generates. The client would then
+// match none of the prerendered rules and insert every one of them again while hydrating.
+process.env.NODE_ENV = 'production';
+
 const { prerenderLanding } = await import(pathToFileURL(path.join(ssrDir, 'entry-prerender.js')).href);
 const { html, styles } = await prerenderLanding();
 
