@@ -86,6 +86,7 @@ for (const preset of ['mobile', 'desktop']) {
     const value = median(results.map((r) => r[key]));
     console.log(`  ${key.padEnd(16)} ${key === 'CLS' ? value.toFixed(3) : Math.round(value)}`);
   }
+  console.log(`  performance of each run: ${results.map((r) => Math.round(r.performance)).join(', ')}`);
   const failing = [...new Set(results.flatMap((r) => r.failing))];
   console.log(`  audits below 0.9: ${failing.length ? failing.join(', ') : 'none'}`);
 }
