@@ -211,6 +211,8 @@ describe('the prerendered landing page', () => {
     expect(root).toContain('Deploy Anywhere in Seconds');
     expect(root).toContain('© 2025 Botsmith');
     expect(html).toMatch(/<style data-emotion="css [^"]+">[^<]*\.css-/);
+    // The example cards arrive stacked; they fan out in the browser.
+    expect(html).toContain('data-testid="example-fan" data-fanned="false"');
 
     const shell = await fetch(`${baseUrl}/login`, { headers: { accept: 'text/html' } });
     expect(shell.status).toBe(200);
@@ -295,6 +297,20 @@ describe('the prerendered landing page', () => {
       ).toBe(true);
       await page.waitForTimeout(500);
       expect(errors).toEqual([]);
+      // React does not patch attributes that differ while hydrating: any element whose class
+      // differs from what React rendered keeps the prerender's look, stale.
+      const staleClasses = await page.evaluate(() =>
+        [...document.querySelectorAll('#root *')].flatMap((element) => {
+          const key = Object.keys(element).find((name) => name.startsWith('__reactProps'));
+          const rendered = key
+            ? (element as unknown as Record<string, { className?: unknown }>)[key].className
+            : undefined;
+          return typeof rendered === 'string' && rendered !== element.getAttribute('class')
+            ? [`${element.tagName} ${element.getAttribute('class')} != ${rendered}`]
+            : [];
+        }),
+      );
+      expect(staleClasses).toEqual([]);
       const insertedClasses = await page.evaluate(
         () => (window as unknown as { insertedClasses: string[] }).insertedClasses,
       );
