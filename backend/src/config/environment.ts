@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import {
   IsBooleanString,
+  IsDefined,
   IsIn,
   IsInt,
   IsOptional,
@@ -9,6 +10,7 @@ import {
   Matches,
   Max,
   Min,
+  ValidateIf,
   validateSync,
 } from 'class-validator';
 
@@ -42,10 +44,20 @@ export class EnvironmentVariables {
   @IsOptional()
   @Matches(/^sk_(test|live)_/, { message: 'STRIPE_SECRET_KEY must start with sk_test_ or sk_live_' })
   STRIPE_SECRET_KEY?: string;
-  @IsOptional()
+  // With a Stripe key, billing cannot work without these two (checkout needs the price, webhooks
+  // the secret): refuse to start rather than fail at the first owner's checkout.
+  @ValidateIf(
+    (env: EnvironmentVariables) => env.STRIPE_SECRET_KEY !== undefined || env.STRIPE_WEBHOOK_SECRET !== undefined,
+  )
+  @IsDefined({
+    message: 'STRIPE_WEBHOOK_SECRET is required with STRIPE_SECRET_KEY (the signing secret of the webhook endpoint)',
+  })
   @Matches(/^whsec_/, { message: 'STRIPE_WEBHOOK_SECRET must start with whsec_' })
   STRIPE_WEBHOOK_SECRET?: string;
-  @IsOptional() @IsString() STRIPE_PRICE_ID?: string;
+  @ValidateIf((env: EnvironmentVariables) => env.STRIPE_SECRET_KEY !== undefined || env.STRIPE_PRICE_ID !== undefined)
+  @IsDefined({ message: 'STRIPE_PRICE_ID is required with STRIPE_SECRET_KEY (the metered price owners subscribe to)' })
+  @IsString()
+  STRIPE_PRICE_ID?: string;
   @IsOptional() @IsString() STRIPE_METER_EVENT_NAME?: string;
   @IsOptional() @IsUrl({ require_tld: false, require_protocol: true }) STRIPE_API_URL?: string;
 
