@@ -300,7 +300,7 @@ describe('the prerendered landing page', () => {
       // React does not patch attributes that differ while hydrating: any element whose class
       // differs from what React rendered keeps the prerender's look, stale.
       const staleClasses = await page.evaluate(() =>
-        [...document.querySelectorAll('#root *')].flatMap((element) => {
+        Array.from(document.querySelectorAll('#root *')).flatMap((element) => {
           const key = Object.keys(element).find((name) => name.startsWith('__reactProps'));
           const rendered = key
             ? (element as unknown as Record<string, { className?: unknown }>)[key].className
