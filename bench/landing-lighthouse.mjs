@@ -76,11 +76,23 @@ async function runOnce(preset) {
   }
 }
 
+// Lighthouse sometimes loses the trace of a cold Chromium's first load (NO_NAVSTART, "Please run
+// Lighthouse again"); such a run measured nothing, so it is repeated once rather than ending the bench.
+async function runWithRetry(preset) {
+  try {
+    return await runOnce(preset);
+  } catch (error) {
+    if (!String(error.message).startsWith('NO_NAVSTART')) throw error;
+    console.error(`  (${preset}: trace lost, NO_NAVSTART; running again)`);
+    return runOnce(preset);
+  }
+}
+
 const { version } = require('lighthouse/package.json');
 console.log(`Lighthouse ${version} on ${url}, ${runs} run(s) per preset, median shown`);
 for (const preset of ['mobile', 'desktop']) {
   const results = [];
-  for (let i = 0; i < runs; i += 1) results.push(await runOnce(preset));
+  for (let i = 0; i < runs; i += 1) results.push(await runWithRetry(preset));
   console.log(`\n${preset}`);
   for (const key of Object.keys(results[0]).filter((k) => k !== 'failing')) {
     const value = median(results.map((r) => r[key]));
