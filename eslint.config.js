@@ -3,6 +3,9 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const typeormOutside =
+  'TypeORM belongs in *.repository.ts, *.entity.ts and backend/src/database/: pass a Transaction (database/transaction.ts) and let a repository do the query.';
+
 /** Type-aware linting for every workspace (each file checked against its own tsconfig). */
 export default tseslint.config(
   {
@@ -42,6 +45,32 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
       '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  {
+    // TypeORM stays behind repositories: services, controllers and ports get a `Transaction`
+    // handle from backend/src/database/transaction.ts and repositories unwrap it.
+    files: ['backend/src/**/*.ts'],
+    ignores: [
+      'backend/src/**/*.repository.ts',
+      'backend/src/**/*.entity.ts',
+      'backend/src/database/**',
+      'backend/src/**/*.spec.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'typeorm', message: typeormOutside },
+            {
+              name: '@nestjs/typeorm',
+              importNames: ['InjectDataSource', 'InjectEntityManager', 'getDataSourceToken', 'getEntityManagerToken'],
+              message: typeormOutside,
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -1,0 +1,123 @@
+/**
+ * Request and response bodies of the HTTP API (docs/product.md#http-api): what the server
+ * returns and what the dashboard and the widget read.
+ */
+import type { BotAppearance } from './bots.js';
+import type { ModelTier } from './pricing.js';
+
+/** GET /api/widget/bots/{id}: the bot's public face. Never the prompt, document, API key or owner. */
+export interface PublicBot extends BotAppearance {
+  id: number;
+  name: string;
+  customGreeting: string;
+  /** The tier id; the widget sends it back, and the server never trusts it. */
+  model: ModelTier;
+  modelLabel: string;
+  /** True when the bot cannot answer now: its monthly budget is used up, or its owner cannot be served. */
+  hidden: boolean;
+}
+
+/** A message of a conversation as POST /api/chat takes its history. */
+export interface ChatHistoryItem {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+/** A reference document of a bot. */
+export interface DocumentResponse {
+  originalName: string;
+  filePath: string;
+}
+
+/** GET /api/bots/{id} and the other bot routes: every field of a bot, as its owner sees it. */
+export interface BotResponse extends BotAppearance {
+  id: number;
+  name: string;
+  apiKey: string;
+  prompt: string;
+  customGreeting: string;
+  model: ModelTier;
+  categoryId: number | null;
+  allowedDomain: string;
+  /** The reference PDF, if one was uploaded. */
+  document: DocumentResponse | null;
+  maxTokens: number;
+  temperature: number;
+  usageLimitDollars: number;
+}
+
+export interface CategoryResponse {
+  id: number;
+  name: string;
+}
+
+/** A confirmation, e.g. of signup, verification or a password reset. */
+export interface MessageResponse {
+  message: string;
+}
+
+/** Where the browser goes next (a checkout or billing portal page). */
+export interface UrlResponse {
+  url: string;
+}
+
+/** GET /api/user/me: the signed-in owner. */
+export interface MeResponse {
+  id: number;
+  email: string;
+  /** null until the first subscription exists; false after a failed payment. */
+  hasPaid: boolean | null;
+  stripeCustomerId: string | null;
+  subscriptionItemId: string | null;
+  /** True when the product runs as a demo on test-mode payments: nothing owners do is charged. */
+  demoMode: boolean;
+}
+
+/** GET /api/billing/subscription. */
+export interface SubscriptionResponse {
+  /** The provider's status (active, past_due, canceled, …), or `none` before the subscription exists. */
+  status: string;
+  /** The provider's current billing period (ISO 8601), null without a subscription. */
+  currentPeriodStart: string | null;
+  currentPeriodEnd: string | null;
+  /** Free credits left. */
+  creditsCents: number;
+  hasPaid: boolean | null;
+  subscriptionItemId: string | null;
+  /** The period "monthly usage" counts (from the 3rd, 00:00 UTC). */
+  usagePeriodStart: string;
+  usagePeriodEnd: string;
+}
+
+/** GET and PUT /api/user/settings. */
+export interface SettingsResponse {
+  /** Whole dollars: the owner is e-mailed at each 50% step of this spend per billing period; 0 = no e-mails. */
+  spendAlertDollars: number;
+}
+
+/** GET /api/user/usage. `usageCents` and `monthlyUsageCents` are the same figure (the frontend reads either name). */
+export interface UserUsageResponse {
+  usageCents: number;
+  monthlyUsageCents: number;
+  creditsCents: number;
+  logsAvailable: boolean;
+}
+
+/** GET /api/bots/{id}/usage. */
+export interface BotUsageResponse {
+  usageCents: number;
+  usageLimitDollars: number;
+  logsAvailable: boolean;
+}
+
+/**
+ * GET /api/user/usage-history and /api/bots/{id}/usage-history: parallel arrays over the last
+ * ten calendar days (UTC), oldest first, today last. `labels` are `YYYY-MM-DD`; days without
+ * messages are zeros; `costs` are cents.
+ */
+export interface UsageHistoryResponse {
+  labels: string[];
+  messageCounts: number[];
+  tokensUsed: number[];
+  costs: number[];
+}

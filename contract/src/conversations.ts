@@ -1,0 +1,106 @@
+/**
+ * The conversations inbox, visitor feedback, the unanswered-questions report and corrections
+ * (docs/product.md#conversations): what the API answers and accepts, shared by the dashboard.
+ */
+
+/** Where a passage of an answer comes from, as the API returns it. */
+export interface Citation {
+  sourceId: number;
+  /** The source's name (a file's name, a written answer's title, a page's title). */
+  name: string;
+  /** The PDF page the passage starts on; null for sources without pages. */
+  page: number | null;
+  url: string | null;
+}
+
+/** What POST /api/chat answers as JSON (the SSE final event carries the same messageId). */
+export interface ChatAnswerResponse {
+  message: string;
+  /** The answer's id, for POST /api/chat/feedback. */
+  messageId: number;
+  citations?: Citation[];
+}
+
+export const MESSAGE_RATINGS = ['up', 'down'] as const;
+export type MessageRating = (typeof MESSAGE_RATINGS)[number];
+
+/** POST /api/chat/feedback: the visitor rates one answer of their own conversation; last one wins. */
+export interface FeedbackRequest {
+  botId: number;
+  messageId: number;
+  rating: MessageRating;
+  comment?: string;
+}
+export const FEEDBACK_COMMENT_MAX_CHARS = 1000;
+
+export const CONVERSATION_FILTERS = ['all', 'unanswered', 'negative'] as const;
+export type ConversationFilter = (typeof CONVERSATION_FILTERS)[number];
+
+/** GET /api/conversations: page sizes and the longest search the server accepts. */
+export const CONVERSATIONS_PAGE = { defaultLimit: 25, maxLimit: 100, queryMaxChars: 200 } as const;
+
+/** One row of the inbox list. */
+export interface ConversationSummary {
+  id: number;
+  /** null once the bot is deleted (its conversations stay until deleted themselves). */
+  botId: number | null;
+  botName: string;
+  startedAt: string;
+  lastMessageAt: string;
+  messageCount: number;
+  /** The visitor's first message, cut to 200 characters. */
+  preview: string;
+  pageUrl: string | null;
+  /** Any answer in it the bot could not give. */
+  unanswered: boolean;
+  /** 'down' if any answer was rated down, else 'up' if any was rated up, else null. */
+  rating: MessageRating | null;
+}
+
+/** GET /api/conversations: newest first; pass nextCursor back as `cursor` for the next page. */
+export interface ConversationsPage {
+  conversations: ConversationSummary[];
+  nextCursor: string | null;
+}
+
+export interface TranscriptMessage {
+  id: number;
+  role: 'user' | 'assistant' | 'error';
+  content: string;
+  createdAt: string;
+  citations: Citation[];
+  rating: MessageRating | null;
+  unanswered: boolean;
+}
+
+/** GET /api/conversations/{id}. */
+export interface ConversationTranscript {
+  conversation: ConversationSummary;
+  messages: TranscriptMessage[];
+}
+
+/** GET /api/bots/{id}/questions: similar visitor questions grouped, most asked first. */
+export interface UnansweredQuestion {
+  text: string;
+  count: number;
+  lastAskedAt: string;
+  conversationIds: number[];
+}
+export interface QuestionsReport {
+  questions: UnansweredQuestion[];
+}
+export const QUESTION_PERIODS = ['7d', '30d', '90d'] as const;
+export type QuestionPeriod = (typeof QUESTION_PERIODS)[number];
+
+/** POST /api/bots/{id}/corrections: the owner's answer to a question, used first from then on. */
+export interface CorrectionRequest {
+  question: string;
+  answer: string;
+}
+export const CORRECTION_LIMITS = { questionMaxChars: 1000, answerMaxChars: 4000 } as const;
+
+/**
+ * The sentence the model is told to answer with when the bot's knowledge does not hold the
+ * answer; an answer starting with it is flagged unanswered.
+ */
+export const CANNOT_ANSWER_SENTENCE = "I'm sorry, I couldn't find that in what I know.";

@@ -1,0 +1,92 @@
+/**
+ * Every `code` the API answers with. An error answer is `{error, code}`: a sentence a person can
+ * act on and one of these stable codes, which clients branch on (docs/product.md#http-api).
+ */
+export const ERROR_CODES = [
+  // Any route
+  'BAD_REQUEST',
+  'VALIDATION_FAILED',
+  'INVALID_BODY',
+  'INVALID_JSON',
+  'INVALID_ID',
+  'INVALID_CHARACTERS',
+  'PAYLOAD_TOO_LARGE',
+  'HEADERS_TOO_LARGE',
+  'REQUEST_TIMEOUT',
+  'METHOD_NOT_ALLOWED',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'NOT_FOUND',
+  'CONFLICT',
+  'FORBIDDEN',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+  'BAD_GATEWAY',
+  'GATEWAY_TIMEOUT',
+  /** Another 4xx status the server has no more specific code for. */
+  'ERROR',
+  // Accounts and sessions
+  'UNAUTHORIZED',
+  'INVALID_CREDENTIALS',
+  'EMAIL_NOT_VERIFIED',
+  'INVALID_TOKEN',
+  'PASSWORD_CONFIRMATION_REQUIRED',
+  'ORIGIN_NOT_ALLOWED',
+  // Billing and the dashboard gate
+  'SETUP_REQUIRED',
+  'SUBSCRIPTION_PENDING',
+  'PAYMENT_FAILED',
+  'PAYMENT_REQUIRED',
+  'PAYMENT_METHOD_REQUIRED',
+  'PAYMENT_PROVIDER_ERROR',
+  'CARD_DECLINED',
+  'OUT_OF_CREDITS',
+  'WEBHOOK_SIGNATURE_INVALID',
+  // Bots and categories
+  'BOT_NOT_FOUND',
+  'CATEGORY_NOT_FOUND',
+  'CATEGORY_EXISTS',
+  // Chat and the widget
+  'INVALID_API_KEY',
+  'DOMAIN_NOT_ALLOWED',
+  'BOT_BUDGET_REACHED',
+  'MESSAGE_IN_FLIGHT',
+  'CHAT_VISITOR_RATE_LIMIT',
+  'CHAT_IP_RATE_LIMIT',
+  'CHAT_BOT_RATE_LIMIT',
+  'UPSTREAM_FAILED',
+  'UPSTREAM_TIMEOUT',
+  /** The caller went away before the answer was complete; nobody reads this one. */
+  'ABORTED',
+  // Uploads and knowledge sources
+  'FILE_REQUIRED',
+  'FILE_TOO_LARGE',
+  'FILE_NO_TEXT',
+  'DOCX_TOO_LARGE',
+  'INVALID_UPLOAD',
+  'UNSUPPORTED_FILE_TYPE',
+  'PDF_ENCRYPTED',
+  'PDF_NO_TEXT',
+  'PDF_TOO_COMPLEX',
+  'PDF_UNREADABLE',
+  'DOCUMENTS_BUSY',
+  'SOURCES_QUOTA_EXCEEDED',
+  'SOURCE_NOT_FOUND',
+  'SOURCE_NOT_REFRESHABLE',
+  'SOURCE_NOT_SCHEDULABLE',
+  'SOURCE_NO_TEXT',
+  'URL_INVALID',
+  'URL_NOT_ALLOWED',
+  // Conversations, feedback and corrections
+  'CONVERSATION_NOT_FOUND',
+  'MESSAGE_NOT_FOUND',
+  'INVALID_CURSOR',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** The body of every error answer. */
+export interface ApiErrorBody {
+  error: string;
+  code: ErrorCode;
+}
