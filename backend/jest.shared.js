@@ -1,6 +1,8 @@
 /** Jest runs the ESM-only NestJS 12 in ESM mode (NODE_OPTIONS=--experimental-vm-modules), compiling TS with SWC. */
 export const shared = {
   testEnvironment: 'node',
+  // The contract workspace is tested from its TypeScript sources (its package.json "source" export).
+  testEnvironmentOptions: { customExportConditions: ['source', 'node', 'node-addons'] },
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {

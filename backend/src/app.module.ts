@@ -12,8 +12,11 @@ import { BotsModule } from './modules/bots/bots.module.js';
 import { CategoriesModule } from './modules/categories/categories.module.js';
 import { BillingModule } from './modules/billing/billing.module.js';
 import { ChatModule } from './modules/chat/chat.module.js';
+import { ConversationsModule } from './modules/conversations/conversations.module.js';
+import { CorrectionsModule } from './modules/corrections/corrections.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { UploadsModule } from './modules/uploads/uploads.module.js';
+import { KnowledgeModule } from './modules/knowledge/knowledge.module.js';
 import { UsageModule } from './modules/usage/usage.module.js';
 import { UsersModule } from './modules/users/users.module.js';
 
@@ -36,9 +39,12 @@ export class AppModule {
         CategoriesModule,
         BotsModule,
         UploadsModule,
+        KnowledgeModule,
         UsageModule,
         BillingModule,
         ChatModule,
+        ConversationsModule,
+        CorrectionsModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },

@@ -1,32 +1,34 @@
+import type { ErrorCode } from '@botsmith/contract';
 import { HttpException, HttpStatus } from '@nestjs/common';
 
 /**
  * An error a person can act on: a short sentence plus a stable machine-readable code.
- * Services throw these; the global filter turns them into `{error, code}`.
+ * Services throw these; the global filter turns them into `{error, code}` (the contract's
+ * ApiErrorBody and ErrorCode).
  */
 export class AppError extends HttpException {
   constructor(
     status: HttpStatus,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
     super({ error: message, code }, status);
   }
 
-  static badRequest(message: string, code = 'BAD_REQUEST'): AppError {
+  static badRequest(message: string, code: ErrorCode = 'BAD_REQUEST'): AppError {
     return new AppError(HttpStatus.BAD_REQUEST, code, message);
   }
-  static unauthorized(message = 'Please sign in.', code = 'UNAUTHORIZED'): AppError {
+  static unauthorized(message = 'Please sign in.', code: ErrorCode = 'UNAUTHORIZED'): AppError {
     return new AppError(HttpStatus.UNAUTHORIZED, code, message);
   }
-  static forbidden(message: string, code = 'FORBIDDEN'): AppError {
+  static forbidden(message: string, code: ErrorCode = 'FORBIDDEN'): AppError {
     return new AppError(HttpStatus.FORBIDDEN, code, message);
   }
-  static notFound(message: string, code = 'NOT_FOUND'): AppError {
+  static notFound(message: string, code: ErrorCode = 'NOT_FOUND'): AppError {
     return new AppError(HttpStatus.NOT_FOUND, code, message);
   }
-  static conflict(message: string, code = 'CONFLICT'): AppError {
+  static conflict(message: string, code: ErrorCode = 'CONFLICT'): AppError {
     return new AppError(HttpStatus.CONFLICT, code, message);
   }
 }

@@ -1,51 +1,73 @@
 /**
  * The product's constants, named for what they mean. Money is integer cents; time is UTC.
- * Every price, limit and default of the brief lives here and nowhere else.
+ * Every price, limit and default of the product (docs/product.md#business-rules) lives here or,
+ * when the dashboard or the widget needs it too, in the contract workspace (@botsmith/contract),
+ * re-exported below so the server's code has one place to import from.
  */
+import { BOT_DEFAULTS, CHAT_REQUEST_LIMITS, MODEL_CATALOGUE, type ModelTier } from '@botsmith/contract';
 
-/** The brief's four model tiers. The tier is what the owner picks and what the visitor pays. */
-export const MODEL_TIERS = ['gpt-3.5-turbo', 'gpt-4-turbo', 'gpt-4o', 'gpt-4o-mini'] as const;
-export type ModelTier = (typeof MODEL_TIERS)[number];
+export {
+  ANIMATIONS,
+  BILLING_PERIOD_START_DAY,
+  BOT_DEFAULTS,
+  BOT_TEXT_LIMITS,
+  CATEGORY_NAME_MAX,
+  DEFAULT_MODEL_TIER,
+  DEMO_BOT_ID,
+  DOCUMENT_MAX_BYTES,
+  FREE_CREDITS_CENTS,
+  GRADIENT_DIRECTIONS,
+  GRADIENT_MAX_CHARS,
+  ICON_MAX_BYTES,
+  MAX_TOKENS_RANGE,
+  MODEL_CATALOGUE,
+  MODEL_TIERS,
+  PASSWORD_HINT,
+  PASSWORD_PATTERN,
+  RADIUS_PERCENT_MAX,
+  RADIUS_PX_MAX,
+  solidGradient,
+  SOURCE_FILE_MAX_BYTES,
+  SOURCE_TEXT_LIMITS,
+  TEMPERATURE_RANGE,
+  USAGE_LIMIT_DOLLARS_MAX,
+  WIDGET_POSITIONS,
+} from '@botsmith/contract';
+export type { Animation, ModelTier, ModelTierInfo, WidgetPosition } from '@botsmith/contract';
 
-export interface ModelTierInfo {
-  tier: ModelTier;
-  label: string;
-  priceCents: number;
-  /**
-   * The upstream model called for this tier by default. gpt-3.5-turbo and gpt-4-turbo were shut
-   * down upstream on 2026-10-23, so their tiers call current models; OPENAI_MODEL_MAP overrides.
-   */
-  defaultUpstreamModel: string;
-}
-
-export const MODEL_CATALOGUE: Record<ModelTier, ModelTierInfo> = {
-  'gpt-3.5-turbo': {
-    tier: 'gpt-3.5-turbo',
-    label: 'GPT-3.5 Turbo',
-    priceCents: 3,
-    defaultUpstreamModel: 'gpt-4.1-nano',
-  },
-  'gpt-4-turbo': { tier: 'gpt-4-turbo', label: 'GPT-4 Turbo', priceCents: 4, defaultUpstreamModel: 'gpt-4.1' },
-  'gpt-4o': { tier: 'gpt-4o', label: 'GPT-4 Omni', priceCents: 5, defaultUpstreamModel: 'gpt-4o' },
-  'gpt-4o-mini': { tier: 'gpt-4o-mini', label: 'GPT-4o Mini', priceCents: 4, defaultUpstreamModel: 'gpt-4o-mini' },
+/**
+ * The upstream model each tier calls by default. gpt-3.5-turbo and gpt-4-turbo were shut
+ * down upstream on 2026-10-23, so their tiers call current models; OPENAI_MODEL_MAP overrides.
+ */
+export const UPSTREAM_MODELS: Record<ModelTier, string> = {
+  'gpt-3.5-turbo': 'gpt-4.1-nano',
+  'gpt-4-turbo': 'gpt-4.1',
+  'gpt-4o': 'gpt-4o',
+  'gpt-4o-mini': 'gpt-4o-mini',
 };
 
-export const DEFAULT_MODEL_TIER: ModelTier = 'gpt-3.5-turbo';
+/** The price of one answered message on `tier`, in cents (an unknown tier costs the default tier's). */
+export function priceOf(tier: ModelTier): number {
+  return (MODEL_CATALOGUE[tier] ?? MODEL_CATALOGUE['gpt-3.5-turbo']).priceCents;
+}
+
+/** The name of the dashboard's session cookie. */
+export const SESSION_COOKIE = 'botsmith.sid';
 
 /** What POST /api/chat accepts (larger is 400) and what of it reaches the model. */
 export const CHAT_LIMITS = {
-  promptMaxChars: 2000,
-  historyMaxItems: 50,
-  historyItemMaxChars: 4000,
-  historyTotalMaxChars: 50_000,
+  ...CHAT_REQUEST_LIMITS,
   /** The model sees the last turns of the history only, within a character budget. */
   modelHistoryTurns: 12,
   modelHistoryMaxChars: 12_000,
   /** Passages of the bot's document put in front of the model. */
   retrievalPassages: 4,
   retrievalMaxChars: 6000,
-  /** A visitor id the widget sends (a uuid); anything else falls back to a hash of IP + user agent. */
-  visitorIdPattern: /^[A-Za-z0-9_-]{8,64}$/,
+  /**
+   * A visitor id the owner's own server sends with the bot's API key (stored with an `api-` prefix
+   * in a 64-character column). Widget visitors get theirs from the server (a visitor token).
+   */
+  visitorIdPattern: /^[A-Za-z0-9_-]{8,60}$/,
 } as const;
 
 /** Messages per minute (per visitor and bot, per client IP and bot, per bot); env variables override. */
@@ -60,12 +82,6 @@ export const CHAT_IN_FLIGHT_TTL_MS = 5 * 60_000;
 /** Answers of the embedded model (no OPENAI_API_KEY) start with this, so nobody mistakes them. */
 export const OFFLINE_MODEL_PREFIX = '(Offline demo model) ';
 export const OFFLINE_MODEL_NAME = 'offline-demo';
-
-/** $5 of free credits for every new account, spent before anything is billed. */
-export const FREE_CREDITS_CENTS = 500;
-
-/** Monthly usage runs from the 3rd of a month, 00:00 UTC, to the next 3rd. */
-export const BILLING_PERIOD_START_DAY = 3;
 
 /** The monthly billing job: 00:00 UTC on the 3rd (six-field cron, seconds first). */
 export const BILLING_CYCLE_CRON = '0 0 0 3 * *';
@@ -89,10 +105,6 @@ export const LOGS_EXPORT_BATCH_ROWS = 1000;
 /** Excel refuses a cell longer than this; longer message texts are cut in the export. */
 export const XLSX_CELL_MAX_CHARS = 32_767;
 
-export const PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*[!@#$%^&*])[A-Za-z\d!@#$%^&*]{8,}$/;
-export const PASSWORD_HINT =
-  'Minimum 8 characters, including one uppercase letter, one lowercase letter, and one special character';
-
 export const VERIFY_EMAIL_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 export const RESET_PASSWORD_TOKEN_TTL_MS = 60 * 60 * 1000;
 
@@ -106,77 +118,136 @@ export const LOGIN_FAILURE_LIMITS = {
 } as const;
 /** Signup and forgot-password requests per e-mail address: nobody can mail-bomb one inbox. */
 export const ACCOUNT_MAIL_LIMIT = { limit: 5, windowMs: 15 * 60 * 1000 } as const;
+/**
+ * Signup, forgot-password and reset-password requests per client network, counted together in
+ * one window and refused before any password is hashed: a flood from one address cannot spend
+ * the server's CPU and memory on argon2 or its mail on strangers (SIGNUP_IP_RATE_LIMIT).
+ */
+export const ACCOUNT_IP_LIMIT_DEFAULT_PER_HOUR = 20;
+export const ACCOUNT_IP_LIMIT_WINDOW_MS = 60 * 60 * 1000;
 
-export const ICON_MAX_BYTES = 512_000;
-export const DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
+/**
+ * The monthly budget a new bot starts with (DEFAULT_BOT_BUDGET_DOLLARS overrides), so that a bot
+ * nobody looked after cannot spend without bound: anyone with a script can call a public bot,
+ * whatever its allowed domain. The owner may still choose 0 (no limit).
+ */
+export const DEFAULT_BOT_BUDGET_DOLLARS = BOT_DEFAULTS.usageLimitDollars;
 
-export const MAX_TOKENS_RANGE = { min: 1, max: 2000 } as const;
-export const TEMPERATURE_RANGE = { min: 0, max: 2 } as const;
+/** The owner is mailed when a bot's period spend reaches these shares of its monthly budget (percent). */
+export const BOT_BUDGET_ALERT_STEPS = [50, 80, 100] as const;
+/**
+ * The account spend alert: a mail each time the period's spend passes another step of this many
+ * percent of the owner's threshold (Settings; $20 unless changed, 0 = no mail).
+ */
+export const ACCOUNT_SPEND_ALERT_STEP_PERCENT = 50;
+export const DEFAULT_SPEND_ALERT_DOLLARS = 20;
+export const SPEND_ALERT_DOLLARS_MAX = 1_000_000;
 
-export const GRADIENT_DIRECTIONS = ['to right', 'to bottom', '135deg', 'to left', 'to top'] as const;
-export const ANIMATIONS = ['none', 'blowup', 'glow', 'slide', 'rotate', 'shake', 'drop', 'roll'] as const;
-export const WIDGET_POSITIONS = ['left', 'right'] as const;
-
-export type Animation = (typeof ANIMATIONS)[number];
-export type WidgetPosition = (typeof WIDGET_POSITIONS)[number];
-
-/** A colour as the brief stores it: a gradient, solid when both stops are equal. */
-export function solidGradient(hex: string): string {
-  return `linear-gradient(to right, ${hex}, ${hex})`;
-}
-
-/** Every default of the brief's section 9 for a new bot. */
-export const BOT_DEFAULTS = {
-  prompt: '',
-  customGreeting: 'Hi! How can I help you today?',
-  model: DEFAULT_MODEL_TIER,
-  allowedDomain: '',
-  bubbleIcon: '',
-  bubbleColor: solidGradient('#2ecc71'),
-  bubbleTextColor: solidGradient('#ffffff'),
-  bubbleBorderRadius: '50%',
-  chatWindowBorderRadius: '10px',
-  bannerColor: solidGradient('#2ecc71'),
-  bannerTextColor: solidGradient('#ffffff'),
-  bannerDisclaimer: '',
-  placeholderText: 'Type your message here...',
-  placeholderTextColor: solidGradient('#000000'),
-  sendButtonColor: solidGradient('#2ecc71'),
-  sendArrowColor: solidGradient('#ffffff'),
-  widgetBubbleColor: solidGradient('#ff9800'),
-  assistantBubbleColor: solidGradient('#f1f0f0'),
-  assistantBubbleTextColor: solidGradient('#000000'),
-  widgetBackgroundColor: solidGradient('#ffffff'),
-  animation: 'none' as Animation,
-  widgetPosition: 'right' as WidgetPosition,
-  maxTokens: 300,
-  temperature: 0.3,
-  usageLimitDollars: 0,
-} as const;
-
-/** The demo bot on the landing page is bot 1, owned by the system account. */
-export const DEMO_BOT_ID = 1;
+/** The demo bot on the landing page (DEMO_BOT_ID) is owned by the system account. */
 export const SYSTEM_ACCOUNT_EMAIL = 'system@botsmith.internal';
 
-/** Bounds of the bot fields the dashboard edits (brief section 5), sized to their columns. */
-export const BOT_TEXT_LIMITS = {
-  name: 100,
-  customGreeting: 1000,
-  prompt: 20_000,
-  bannerDisclaimer: 300,
-  placeholderText: 120,
-  allowedDomain: 253,
-  bubbleIcon: 500,
+/**
+ * The longest value of each header read before authentication. A longer value is treated as
+ * absent or not allowed before any URL parser or regular expression sees it, so the work per
+ * request stays bounded whatever a client sends (Node accepts up to 16 KB of headers).
+ */
+export const HEADER_MAX_CHARS = {
+  /** `scheme://host:port`: a host name is at most 253 characters. */
+  origin: 1024,
+  /** Browsers trim a longer Referer to its origin, so a longer one never comes from a browser. */
+  referer: 4096,
+  /** The widget's X-Page-Url; also the length of the stored `page_url` column. */
+  pageUrl: 2048,
+  /** The widget's visitor id: a uuid, at most 64 characters once trimmed (the stored column's length). */
+  visitorId: 128,
+  /** `Bearer <bot API key>`. */
+  authorization: 512,
 } as const;
-export const CATEGORY_NAME_MAX = 100;
-/** Whole dollars; 0 means no limit. The cap only keeps the value inside a 32-bit column. */
-export const USAGE_LIMIT_DOLLARS_MAX = 1_000_000;
-/** Corner radii: `0`, or a number with px (0-999) or % (0-100). */
-export const RADIUS_PX_MAX = 999;
-export const RADIUS_PERCENT_MAX = 100;
+
+/**
+ * How deeply a request body may nest objects and arrays. The deepest body the API takes is three
+ * levels (`chatHistory[0].content`); a provider's webhook event is about ten. Deeper is refused
+ * before anything walks it (class-transformer recurses once per level).
+ */
+export const REQUEST_BODY_MAX_DEPTH = 32;
 
 /** Reference documents are split into passages of about this many characters for retrieval. */
 export const DOCUMENT_CHUNK_CHARS = { min: 800, max: 1200 } as const;
 /** Beyond this, a document's text is not indexed (a 10 MB PDF rarely has more; it bounds work and rows). */
 export const DOCUMENT_MAX_PAGES = 2000;
 export const DOCUMENT_MAX_TEXT_CHARS = 5_000_000;
+
+/**
+ * Bounds on reading one PDF's text, which runs in a worker thread: a small file can hold a
+ * compression bomb (streams that inflate to gigabytes) or a structure that takes minutes to walk.
+ * Past `timeoutMs`, past `heapMb` of JavaScript heap, or once the process has grown by `memoryMb`
+ * since the extraction began (inflated streams live outside the heap), the worker is ended and
+ * the upload refused. At most `concurrency` PDFs are read at once; `maxQueued` more wait.
+ */
+export const DOCUMENT_EXTRACTION = {
+  timeoutMs: 20_000,
+  heapMb: 128,
+  memoryMb: 256,
+  concurrency: 2,
+  maxQueued: 16,
+} as const;
+
+/**
+ * Bounds on reading one crawled page (its HTML parsed in the same worker as uploaded files, under
+ * DOCUMENT_EXTRACTION's concurrency limit): the heap and memory limits of a file, but half its
+ * time, because a crawl reads up to 500 pages within its own 10 minutes. A page is at most 2 MB;
+ * an ordinary page of 2 MB (text and links) parses in about 2 s on a busy machine, while 100 KB
+ * of unclosed nested elements takes 15 s and more. A page past these limits is skipped (reason
+ * 'too_complex') and the crawl goes on with the others.
+ */
+export const PAGE_EXTRACTION = {
+  timeoutMs: 10_000,
+  heapMb: DOCUMENT_EXTRACTION.heapMb,
+  memoryMb: DOCUMENT_EXTRACTION.memoryMb,
+} as const;
+
+/**
+ * A Word document's XML parts (the document itself, its notes and styles) may inflate to at most
+ * this much each: an upload whose zip says more is refused before it is stored.
+ */
+export const DOCX_MAX_PART_BYTES = 50 * 1024 * 1024;
+/** All sources of one bot together, unless SOURCES_MAX_BYTES_PER_BOT says otherwise. */
+export const SOURCES_MAX_BYTES_PER_BOT_DEFAULT = 50 * 1024 * 1024;
+/** A written answer: its title and text. */
+/**
+ * Extraction jobs: how often an idle instance looks for work, how long a claim holds before another
+ * instance may take the job over (an instance that died mid-job), and how many claims a job gets
+ * before it is marked failed (a file that kills its worker every time).
+ */
+// The lease outlasts the crawler's own 10-minute limit on one crawl.
+export const SOURCE_JOB_DEFAULTS = { pollMs: 2000, leaseMs: 20 * 60_000, maxAttempts: 3 } as const;
+
+/**
+ * Passage embeddings (hybrid retrieval): texts per request to the embeddings server (OpenAI takes
+ * up to 2048; local servers are slower with large batches); how long a question's embedding may
+ * take before the answer goes on with full-text search alone; how long a claimed embedding job
+ * holds; how many attempts a source gets, waiting `retryBaseMs` doubled after each failure (at
+ * most `retryMaxMs`), before it is marked and answered from full-text search only.
+ */
+export const EMBEDDING_DEFAULTS = {
+  batchSize: 64,
+  queryTimeoutMs: 5000,
+  leaseMs: 10 * 60_000,
+  maxAttempts: 6,
+  retryBaseMs: 60_000,
+  retryMaxMs: 6 * 60 * 60_000,
+} as const;
+/** Hybrid retrieval: candidates taken from each ranking before fusion, and the fusion's constant. */
+export const HYBRID_RETRIEVAL = { candidates: 50, rrfK: 60 } as const;
+
+/**
+ * When retrieval found something relevant to a question (else the answer is flagged unanswered).
+ * Full-text search matches passages sharing ANY one of the question's terms, so a single common
+ * word ("price", "order") pulls in passages about something else; holding at least half of the
+ * question's distinct terms means the passage is about the question's subject (both terms of
+ * "opening hours", two of "refund policy for parcels"). With embeddings, a passage in other words
+ * counts when its cosine similarity reaches 0.4: OpenAI's text-embedding-3 models put unrelated
+ * texts around 0.0-0.25 and paraphrases of one subject above 0.4. A flag too many costs the owner
+ * a glance at a good answer; a flag too few hides a gap in the bot's knowledge.
+ */
+export const RETRIEVAL_RELEVANCE = { minTermCoverage: 0.5, minVectorSimilarity: 0.4 } as const;

@@ -1,13 +1,13 @@
+import type { ApiErrorBody, ErrorCode } from '@botsmith/contract';
 import { Catch, HttpException, HttpStatus, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
 import { AppError } from './app-error.js';
+import { isServiceOutage, serviceUnavailable } from './outage.js';
 
-export interface ErrorBody {
-  error: string;
-  code: string;
-}
+/** `{error, code}`: the contract's ApiErrorBody. */
+export type ErrorBody = ApiErrorBody;
 
-const CODE_BY_STATUS: Partial<Record<number, string>> = {
+const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',
   402: 'PAYMENT_REQUIRED',
@@ -19,6 +19,7 @@ const CODE_BY_STATUS: Partial<Record<number, string>> = {
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'RATE_LIMITED',
   502: 'BAD_GATEWAY',
+  503: 'SERVICE_UNAVAILABLE',
   504: 'GATEWAY_TIMEOUT',
 };
 
@@ -32,12 +33,16 @@ interface HttpLikeError {
 }
 
 /**
- * Every error leaves the API as `{error, code}` with a fitting status. Unknown errors are
- * logged with their stack and answered with a generic sentence: a stack never reaches a client.
+ * Every error leaves the API as `{error, code}` with a fitting status. An unreachable database or
+ * Redis is a 503 SERVICE_UNAVAILABLE with Retry-After (the client may simply try again); other
+ * unknown errors are logged with their stack and answered with a generic sentence: a stack never
+ * reaches a client. It also handles what Express middleware passes on (the session store), as
+ * Nest's final error handler runs this filter.
  */
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('HttpExceptionFilter');
+  private lastOutageLog = 0;
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
@@ -77,12 +82,29 @@ export class HttpExceptionFilter implements ExceptionFilter {
     if (typeof status === 'number' && status >= 400 && status < 500) {
       return { status, body: this.middlewareError(status, httpLike!), headers: {} };
     }
+    if (isServiceOutage(exception)) {
+      this.logOutage(exception);
+      const unavailable = serviceUnavailable();
+      return {
+        status: unavailable.getStatus(),
+        body: unavailable.getResponse() as ErrorBody,
+        headers: unavailable.headers,
+      };
+    }
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     return {
       status: HttpStatus.INTERNAL_SERVER_ERROR,
       body: { error: 'Something went wrong on our side. Please try again.', code: 'INTERNAL_ERROR' },
       headers: {},
     };
+  }
+
+  /** One line per 10 s at most: an outage fails every request, and the log must stay readable. */
+  private logOutage(exception: unknown): void {
+    if (Date.now() - this.lastOutageLog < 10_000) return;
+    this.lastOutageLog = Date.now();
+    const reason = exception instanceof Error ? exception.message : String(exception);
+    this.logger.error(`A backing service is unreachable; answering 503 SERVICE_UNAVAILABLE (${reason})`);
   }
 
   private middlewareError(status: number, error: HttpLikeError): ErrorBody {

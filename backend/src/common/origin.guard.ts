@@ -2,8 +2,8 @@ import { HttpStatus, Inject, Injectable, type CanActivate, type ExecutionContext
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { SESSION_COOKIE } from '../modules/auth/sessions.js';
 import { AppError } from './app-error.js';
+import { HEADER_MAX_CHARS, SESSION_COOKIE } from './constants.js';
 import { SKIP_ORIGIN_CHECK } from './skip-origin-check.decorator.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -18,7 +18,9 @@ export function isCrossOriginPath(path: string): boolean {
   return CROSS_ORIGIN_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
 
-function originOf(value: string): string | null {
+/** The origin of an Origin or Referer value; null for an opaque, unparsable or over-long one. */
+function originOf(value: string, maxChars: number): string | null {
+  if (value.length > maxChars) return null;
   try {
     const { origin } = new URL(value);
     return origin === 'null' ? null : origin;
@@ -62,9 +64,9 @@ export class OriginGuard implements CanActivate {
     const origin = request.headers.origin;
     const referer = request.headers.referer;
     if (origin !== undefined) {
-      if (originOf(origin) === this.ownOrigin) return true;
+      if (originOf(origin, HEADER_MAX_CHARS.origin) === this.ownOrigin) return true;
     } else if (referer !== undefined) {
-      if (originOf(referer) === this.ownOrigin) return true;
+      if (originOf(referer, HEADER_MAX_CHARS.referer) === this.ownOrigin) return true;
     } else if (!hasSessionCookie(request)) {
       return true;
     }

@@ -1,4 +1,5 @@
 import { createParamDecorator, Injectable, type ExecutionContext, type PipeTransform } from '@nestjs/common';
+import { ApiParam } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { AppError } from './app-error.js';
 
@@ -29,5 +30,17 @@ const rawParam = createParamDecorator((name: string, context: ExecutionContext):
  * into 1 before any id pipe sees the text.
  */
 export function IdParam(name: string): ParameterDecorator {
-  return rawParam(name, ParseIdPipe);
+  const param = rawParam(name, ParseIdPipe);
+  return (target, key, index) => {
+    param(target, key, index);
+    // A custom parameter is invisible to the OpenAPI explorer: describe it on the route here.
+    const descriptor = key === undefined ? undefined : Object.getOwnPropertyDescriptor(target, key);
+    if (key !== undefined && descriptor) {
+      ApiParam({ name, schema: { type: 'integer', minimum: 1, maximum: MAX_ID }, description: 'A whole number id.' })(
+        target,
+        key,
+        descriptor,
+      );
+    }
+  };
 }

@@ -6,6 +6,7 @@ describe('request log lines', () => {
     expect(redactPath(`/api/auth/verify-email/${token}`)).toBe('/api/auth/verify-email/[redacted]');
     expect(redactPath(`/api/auth/reset-password/${token}`)).toBe('/api/auth/reset-password/[redacted]');
     expect(redactPath(`/reset-password/${token}`)).toBe('/reset-password/[redacted]');
+    expect(redactPath(`/api/auth/VERIFY-Email/${token}`)).toBe('/api/auth/VERIFY-Email/[redacted]');
     expect(redactPath('/api/auth/forgot-password')).toBe('/api/auth/forgot-password');
     expect(redactPath('/api/bots/12')).toBe('/api/bots/12');
   });

@@ -3,9 +3,12 @@ import type { NextFunction, Request, Response } from 'express';
 
 const logger = new Logger('HTTP');
 
-/** E-mailed links carry a secret in the path (/verify-email/<token>, /reset-password/<token>): never log it. */
+/**
+ * E-mailed links carry a secret in the path (/verify-email/<token>, /reset-password/<token>): never
+ * log it. Routes match without regard to case, so neither does this.
+ */
 export function redactPath(path: string): string {
-  return path.replace(/\/(verify-email|reset-password)\/[^/]+/g, '/$1/[redacted]');
+  return path.replace(/\/(verify-email|reset-password)\/[^/]+/gi, '/$1/[redacted]');
 }
 
 /** One structured line per request: method, path (no query string), status, duration. */

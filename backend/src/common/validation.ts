@@ -1,5 +1,7 @@
 import { HttpStatus, ValidationPipe, type ValidationError } from '@nestjs/common';
+import type { ValidatorOptions } from 'class-validator';
 import { AppError } from './app-error.js';
+import { findUnstorableText, unstorableTextMessage } from './storable-text.js';
 
 function firstMessage(errors: ValidationError[], parent = ''): { field: string; message: string } | undefined {
   for (const error of errors) {
@@ -15,9 +17,28 @@ function firstMessage(errors: ValidationError[], parent = ''): { field: string; 
 /**
  * The one global pipe: unknown fields are refused (not silently dropped), values are
  * transformed into the DTO's types, and the error names the first bad field.
+ * Before any validator runs, text that PostgreSQL cannot store as sent (NUL, lone surrogates) is
+ * refused with a sentence naming the field, for every DTO of every route: a database error must
+ * never be how bad input is found out, and some validators crash on such text (`isEmail` runs
+ * `encodeURI`, which throws on a lone surrogate). Fields where these characters are harmless clean
+ * them in their DTO's @Transform, which runs before this check.
  */
-export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+export class AppValidationPipe extends ValidationPipe {
+  protected override async validate(object: object, options?: ValidatorOptions): Promise<ValidationError[]> {
+    const found = findUnstorableText(object);
+    if (found) {
+      throw new AppError(
+        HttpStatus.BAD_REQUEST,
+        'INVALID_CHARACTERS',
+        unstorableTextMessage(found.field, found.problem),
+      );
+    }
+    return super.validate(object, options);
+  }
+}
+
+export function createValidationPipe(): AppValidationPipe {
+  return new AppValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

@@ -1,6 +1,12 @@
 import path from 'node:path';
-import { CHAT_RATE_LIMIT_DEFAULTS } from '../common/constants.js';
-import { validateEnvironment, type EnvironmentVariables } from './environment.js';
+import {
+  ACCOUNT_IP_LIMIT_DEFAULT_PER_HOUR,
+  CHAT_RATE_LIMIT_DEFAULTS,
+  DEFAULT_BOT_BUDGET_DOLLARS,
+  SOURCE_JOB_DEFAULTS,
+  SOURCES_MAX_BYTES_PER_BOT_DEFAULT,
+} from '../common/constants.js';
+import { parseTrustProxy, validateEnvironment, type EnvironmentVariables } from './environment.js';
 
 /** The typed configuration tree. Built once at boot; adapters switch on what is present. */
 export interface AppConfig {
@@ -29,13 +35,49 @@ export interface AppConfig {
     /** The SDK's own retries of connection errors, 408/409/429 and 5xx, before any token arrived. */
     maxRetries: number;
   };
+  /**
+   * Passage embeddings for hybrid retrieval (OPENAI_EMBEDDING_MODEL), through the OpenAI key and
+   * server; absent: retrieval is full-text only.
+   */
+  embeddings?: {
+    apiKey: string;
+    baseUrl?: string;
+    model: string;
+    /** Asked of models that can shorten their vectors (text-embedding-3-*); else the model's own. */
+    dimensions?: number;
+    /** Per request while indexing; a question is embedded with a shorter timeout and no retry. */
+    timeoutMs: number;
+    maxRetries: number;
+  };
   /** Chat protections: messages per minute per visitor (and bot), per client IP (and bot), per bot. */
   chat: { visitorPerMinute: number; ipPerMinute: number; botPerMinute: number; offlineWordDelayMs: number };
+  /**
+   * Knowledge sources: bytes a bot may hold; how often this instance looks for extraction jobs
+   * (0: never, an instance that only serves requests); how long a claimed job is held.
+   */
+  sources: { maxBytesPerBot: number; jobPollMs: number; jobLeaseMs: number };
+  /** The monthly budget (whole dollars) a new bot starts with; 0 = no limit. */
+  defaultBotBudgetDollars: number;
+  /** Signup, forgot-password and reset-password requests per client network (IPv4, IPv6 /64) per hour, together. */
+  accountRequestsPerIpPerHour: number;
   s3?: { bucket: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string };
   redisUrl?: string;
   mixpanelToken?: string;
   supportEmail: string;
   runScheduler: boolean;
+  /**
+   * ALLOW_DEMO_ADAPTERS=true: the built-in test-mode payments and the mail outbox are allowed in
+   * production (a demo). With test-mode payments the dashboard then says "no real charges".
+   */
+  allowDemoAdapters: boolean;
+  /** Express `trust proxy`: a hop count, or the proxies' addresses/CIDRs (default: loopback). */
+  trustProxy: number | string[];
+  /**
+   * Website crawling for knowledge sources. `allowPrivate` (CRAWL_ALLOW_PRIVATE=true) lets the
+   * crawler reach private, loopback and link-local addresses and any port (tests, intranets);
+   * cloud metadata addresses stay refused.
+   */
+  crawl: { allowPrivate: boolean; userAgent: string };
   /** Where the built frontend and widget live; served by the API process. */
   staticRoots: { frontend: string; widget: string };
 }
@@ -82,12 +124,30 @@ export function buildConfig(raw: NodeJS.ProcessEnv = process.env, repoRoot = def
           maxRetries: e.OPENAI_MAX_RETRIES ?? 2,
         }
       : undefined,
+    embeddings:
+      e.OPENAI_EMBEDDING_MODEL && e.OPENAI_API_KEY
+        ? {
+            apiKey: e.OPENAI_API_KEY,
+            baseUrl: e.OPENAI_BASE_URL,
+            model: e.OPENAI_EMBEDDING_MODEL,
+            dimensions: e.OPENAI_EMBEDDING_DIMENSIONS,
+            timeoutMs: e.OPENAI_TIMEOUT_MS ?? 60_000,
+            maxRetries: e.OPENAI_MAX_RETRIES ?? 2,
+          }
+        : undefined,
     chat: {
       visitorPerMinute: e.CHAT_VISITOR_RATE_LIMIT ?? CHAT_RATE_LIMIT_DEFAULTS.visitorPerMinute,
       ipPerMinute: e.CHAT_IP_RATE_LIMIT ?? CHAT_RATE_LIMIT_DEFAULTS.ipPerMinute,
       botPerMinute: e.CHAT_BOT_RATE_LIMIT ?? CHAT_RATE_LIMIT_DEFAULTS.botPerMinute,
       offlineWordDelayMs: e.OFFLINE_MODEL_WORD_DELAY_MS ?? 20,
     },
+    sources: {
+      maxBytesPerBot: e.SOURCES_MAX_BYTES_PER_BOT ?? SOURCES_MAX_BYTES_PER_BOT_DEFAULT,
+      jobPollMs: e.SOURCE_JOBS_POLL_MS ?? SOURCE_JOB_DEFAULTS.pollMs,
+      jobLeaseMs: e.SOURCE_JOBS_LEASE_MS ?? SOURCE_JOB_DEFAULTS.leaseMs,
+    },
+    defaultBotBudgetDollars: e.DEFAULT_BOT_BUDGET_DOLLARS ?? DEFAULT_BOT_BUDGET_DOLLARS,
+    accountRequestsPerIpPerHour: e.SIGNUP_IP_RATE_LIMIT ?? ACCOUNT_IP_LIMIT_DEFAULT_PER_HOUR,
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,
@@ -101,11 +161,36 @@ export function buildConfig(raw: NodeJS.ProcessEnv = process.env, repoRoot = def
     mixpanelToken: e.MIXPANEL_TOKEN,
     supportEmail: e.SUPPORT_EMAIL ?? 'support@botsmith.dev',
     runScheduler: (e.RUN_SCHEDULER ?? 'true') === 'true',
+    allowDemoAdapters: e.ALLOW_DEMO_ADAPTERS === 'true',
+    trustProxy: (e.TRUST_PROXY === undefined ? null : parseTrustProxy(e.TRUST_PROXY)) ?? ['loopback'],
+    crawl: {
+      allowPrivate: e.CRAWL_ALLOW_PRIVATE === 'true',
+      userAgent: `BotsmithBot/1.0 (+${(e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '')})`,
+    },
     staticRoots: {
       frontend: path.join(repoRoot, 'frontend', 'dist'),
       widget: path.join(repoRoot, 'widget', 'dist'),
     },
   };
+}
+
+/**
+ * Whether owners should be told that nothing they do is charged: the demo adapters were asked
+ * for and payments are the built-in test mode.
+ */
+export function isDemoMode(config: AppConfig): boolean {
+  return config.allowDemoAdapters && config.stripe === undefined;
+}
+
+/** Sentences worth one warning at start: a valid configuration that is probably a mistake. */
+export function configWarnings(config: AppConfig): string[] {
+  const warnings: string[] = [];
+  if (config.env === 'production' && config.stripe?.secretKey.startsWith('sk_test_')) {
+    warnings.push(
+      'STRIPE_SECRET_KEY is a test key (sk_test_) in production: Stripe takes no real payments. Use an sk_live_ key.',
+    );
+  }
+  return warnings;
 }
 
 /** backend/dist/config or backend/src/config -> repository root. */

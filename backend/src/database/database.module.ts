@@ -1,5 +1,7 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DatabasePing } from './database-ping.js';
+import { TransactionRunner } from './transaction.js';
 import { dataSourceOptions, type DatabaseTarget } from './database.options.js';
 
 export const DATABASE_TARGET = Symbol('DATABASE_TARGET');
@@ -15,8 +17,8 @@ export class DatabaseModule {
     return {
       module: DatabaseModule,
       imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(target), migrationsRun: true })],
-      providers: [{ provide: DATABASE_TARGET, useValue: target }],
-      exports: [DATABASE_TARGET],
+      providers: [{ provide: DATABASE_TARGET, useValue: target }, TransactionRunner, DatabasePing],
+      exports: [DATABASE_TARGET, TransactionRunner, DatabasePing],
     };
   }
 }

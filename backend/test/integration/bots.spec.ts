@@ -235,6 +235,7 @@ describe('bots API', () => {
         ['get', '/api/bots/1'],
         ['put', '/api/bots/1'],
         ['delete', '/api/bots/1'],
+        ['post', '/api/bots/1/api-key'],
       ] as const) {
         const response = await http[method](path).set('Origin', t.origin).send({});
         expect({ path, status: response.status, body: response.body }).toEqual({
@@ -269,7 +270,7 @@ describe('bots API', () => {
       expect(response.body).toEqual({ bot: { id: expect.any(Number), name: 'Support Bot' } });
     });
 
-    it('gives a new bot every default of the brief and a random 32-byte api key', async () => {
+    it('gives a new bot every default and a random 32-byte api key', async () => {
       const first = await getBot(await createBotViaApi(t, owner, 'Defaults'));
       const second = await getBot(await createBotViaApi(t, owner, 'Defaults 2'));
       expect(Object.keys(first).sort()).toEqual(BOT_KEYS);
@@ -290,7 +291,8 @@ describe('bots API', () => {
         animation: 'none',
         maxTokens: 300,
         temperature: 0.3,
-        usageLimitDollars: 0,
+        // Not "no limit": a script can call any public bot, so a new one starts with a budget.
+        usageLimitDollars: 10,
       });
       expect(first.apiKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(second.apiKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -590,6 +592,59 @@ describe('bots API', () => {
       await owner.delete(`/api/bots/${id}`).set('Origin', t.origin).expect(200);
       const again = await owner.delete(`/api/bots/${id}`).set('Origin', t.origin);
       expect(again.status).toBe(404);
+    });
+  });
+
+  describe('POST /api/bots/:id/api-key', () => {
+    function chatWithKey(botId: number, apiKey: string) {
+      return t
+        .http()
+        .post('/api/chat')
+        .set('Authorization', `Bearer ${apiKey}`)
+        .set('X-Visitor-Id', `server-${botId}`)
+        .send({ botId, prompt: 'Hello' });
+    }
+
+    it('gives a new key; the old one is refused at once and the new one answers', async () => {
+      const id = await createBotViaApi(t, owner, 'Rotated');
+      const oldKey = (await getBot(id)).apiKey as string;
+      expect((await chatWithKey(id, oldKey)).status).toBe(200);
+
+      const response = await owner.post(`/api/bots/${id}/api-key`).set('Origin', t.origin);
+      expect(response.status).toBe(200);
+      expect(Object.keys(response.body)).toEqual(['apiKey']);
+      const newKey = response.body.apiKey as string;
+      expect(newKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(newKey).not.toBe(oldKey);
+      expect((await getBot(id)).apiKey).toBe(newKey);
+
+      const stale = await chatWithKey(id, oldKey);
+      expect(stale.status).toBe(401);
+      expect(stale.body).toEqual({ error: 'The API key does not belong to this bot.', code: 'INVALID_API_KEY' });
+      expect((await chatWithKey(id, newKey)).status).toBe(200);
+    });
+
+    it("answers 404 for another owner's bot and leaves its key alone", async () => {
+      const theirs = await createBotViaApi(t, other, 'Not yours');
+      const before = (await other.get(`/api/bots/${theirs}`).expect(200)).body.bot.apiKey;
+      const response = await owner.post(`/api/bots/${theirs}/api-key`).set('Origin', t.origin);
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ error: 'Bot not found.', code: 'BOT_NOT_FOUND' });
+      expect((await other.get(`/api/bots/${theirs}`).expect(200)).body.bot.apiKey).toBe(before);
+      expect((await owner.post('/api/bots/999999/api-key').set('Origin', t.origin)).status).toBe(404);
+    });
+
+    it('refuses a request from another site (CSRF) and keeps the key', async () => {
+      const id = await createBotViaApi(t, owner, 'Guarded');
+      const before = (await getBot(id)).apiKey;
+      for (const headers of [{ Origin: 'https://evil.example' }, { Referer: 'https://evil.example/page' }, {}]) {
+        const request = owner.post(`/api/bots/${id}/api-key`);
+        for (const [name, value] of Object.entries(headers)) request.set(name, value);
+        const response = await request;
+        expect(response.status).toBe(403);
+        expect(response.body.code).toBe('ORIGIN_NOT_ALLOWED');
+      }
+      expect((await getBot(id)).apiKey).toBe(before);
     });
   });
 

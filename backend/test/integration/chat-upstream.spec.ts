@@ -114,7 +114,11 @@ describe('chat through the OpenAI adapter (local Chat Completions server)', () =
     });
     const response = await chat(bot.id, 'How long for refunds?');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ message: 'Refunds take 30 days (page 2).' });
+    expect(response.body).toEqual({
+      message: 'Refunds take 30 days (page 2).',
+      messageId: expect.any(Number),
+      citations: [],
+    });
 
     expect(upstreamRequests).toHaveLength(1);
     const sent = upstreamRequests[0];
@@ -206,21 +210,25 @@ describe('chat through the OpenAI adapter (local Chat Completions server)', () =
 (serverUrl() ? describe : describe.skip)('rate limits in Redis (REDIS_URL) hold across instances', () => {
   it('counts one visitor across two app instances sharing Redis and the database', async () => {
     const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-    const env = { REDIS_URL: redisUrl, CHAT_VISITOR_RATE_LIMIT: '3' };
+    // One session secret, as every instance of one deployment has: a visitor token one issues, the other honours.
+    const env = {
+      REDIS_URL: redisUrl,
+      CHAT_VISITOR_RATE_LIMIT: '3',
+      SESSION_SECRET: 'shared-by-both-instances-0123456789abcdef',
+    };
     const a = await startTestApp({ ...env, DATABASE_URL: t.database.url });
     const b = await startTestApp({ ...env, DATABASE_URL: t.database.url });
     try {
       const owner = await createUser(t);
       const bot = await createChatBot(t, owner.id);
-      const visitorId = visitor();
       mode = 'answer';
       const statuses: number[] = [];
+      let token: string | undefined;
       for (const app of [a, b, a, b]) {
-        const response = await app
-          .http()
-          .post('/api/chat')
-          .set('X-Visitor-Id', visitorId)
-          .send({ botId: bot.id, prompt: 'Hi' });
+        const request = app.http().post('/api/chat');
+        if (token) request.set('X-Visitor-Token', token);
+        const response = await request.send({ botId: bot.id, prompt: 'Hi' });
+        token ??= response.headers['x-visitor-token'] as string | undefined;
         statuses.push(response.status);
       }
       expect(statuses).toEqual([200, 200, 200, 429]);

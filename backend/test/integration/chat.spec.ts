@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DEMO_BOT_ID, OFFLINE_MODEL_PREFIX, SYSTEM_ACCOUNT_EMAIL } from '../../src/common/constants.js';
-import { UsageLedgerService } from '../../src/modules/usage/usage-ledger.service.js';
+import { DEMO_BOT_ID, SYSTEM_ACCOUNT_EMAIL } from '../../src/common/constants.js';
+import { CANNOT_ANSWER_SENTENCE } from '@botsmith/contract';
+import { OFFLINE_CANNOT_ANSWER_NOTE } from '../../src/modules/chat/llm/offline-demo-llm.adapter.js';
 import {
   chatAndDisconnectAfterFirstToken,
   createChatBot,
@@ -13,6 +14,7 @@ import {
   usageOfOwner,
   visitor,
 } from '../support/chat-factories.js';
+import { chargeMessage } from '../support/billing-helpers.js';
 import { createUser, signedInAgent } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { serverUrl } from '../support/test-database.js';
@@ -23,9 +25,12 @@ import { serverUrl } from '../support/test-database.js';
  */
 let t: TestApp;
 const LIMITS = { visitor: 5, ip: 80, bot: 60 };
+/** Shared with the second instance below: visitor tokens are signed with a key derived from it. */
+const SESSION_SECRET = 'chat-spec-session-secret-0123456789abcdef';
 
 beforeAll(async () => {
   t = await startTestApp({
+    SESSION_SECRET,
     CHAT_VISITOR_RATE_LIMIT: String(LIMITS.visitor),
     CHAT_IP_RATE_LIMIT: String(LIMITS.ip),
     CHAT_BOT_RATE_LIMIT: String(LIMITS.bot),
@@ -33,6 +38,13 @@ beforeAll(async () => {
   });
 });
 afterAll(() => t.close());
+
+/** The visitor token the server issued with an answer (a browser visitor's identity). */
+function tokenOf(response: { headers: Record<string, string | undefined> }): string {
+  const token = response.headers['x-visitor-token'];
+  expect(token).toMatch(/^v1\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{22}$/);
+  return token!;
+}
 
 function chat(body: Record<string, unknown>, headers: Record<string, string> = {}) {
   const request = t
@@ -161,15 +173,21 @@ describe('POST /api/chat: answering', () => {
   it('answers as JSON with the bot model, logs both messages and charges exactly one ledger row', async () => {
     const owner = await createUser(t, { creditsCents: 500 });
     const bot = await createChatBot(t, owner.id, { model: 'gpt-4o' });
-    const visitorId = visitor();
     const response = await chat(
       { botId: bot.id, chatHistory: [], prompt: 'When does the shop open?', model: 'gpt-3.5-turbo' },
-      { 'X-Visitor-Id': visitorId, 'X-Page-Url': 'https://acme.test/contact' },
+      { 'X-Visitor-Id': visitor(), 'X-Page-Url': 'https://acme.test/contact' },
     );
 
     expect(response.status).toBe(200);
+    // The visitor is the one the server issued, never the id the client sent.
+    const visitorId = tokenOf(response).split('.')[1];
     expect(response.headers['content-type']).toMatch(/^application\/json/);
-    expect(response.body).toEqual({ message: `${OFFLINE_MODEL_PREFIX}Our shop opens at 9 am on weekdays.` });
+    // The offline model never repeats the owner's prompt; this bot has no document to answer from.
+    expect(response.body).toEqual({
+      message: `${CANNOT_ANSWER_SENTENCE} ${OFFLINE_CANNOT_ANSWER_NOTE}`,
+      messageId: expect.any(Number),
+      citations: [],
+    });
 
     // Priced by the bot's model (gpt-4o, 5 cents), never by the client's `model`.
     const ledger: Array<Record<string, unknown>> = await t.dataSource.query(
@@ -229,6 +247,8 @@ describe('POST /api/chat: answering', () => {
     expect(response.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     expect(response.headers['cache-control']).toContain('no-store');
     expect(response.headers['access-control-allow-origin']).toBe('*');
+    // The stream's headers carry the visitor's token too.
+    tokenOf(response);
     const events = parseSse(response.body as string);
     const tokens = events.filter((e) => e.event === 'token');
     const done = events.filter((e) => e.event === 'done');
@@ -237,8 +257,8 @@ describe('POST /api/chat: answering', () => {
     expect(events.at(-1)!.event).toBe('done');
     expect(events.every((e) => e.event === 'token' || e.event === 'done')).toBe(true);
     const message = tokens.map((e) => (e.data as { text: string }).text).join('');
-    expect(done[0].data).toEqual({ message, costCents: 4 });
-    expect(message.startsWith(OFFLINE_MODEL_PREFIX)).toBe(true);
+    expect(done[0].data).toEqual({ message, messageId: expect.any(Number), costCents: 4, citations: [] });
+    expect(message).toBe(`${CANNOT_ANSWER_SENTENCE} ${OFFLINE_CANNOT_ANSWER_NOTE}`);
     expect((await usageOfOwner(t, owner.id)).rows).toBe(1);
   });
 
@@ -268,6 +288,8 @@ describe('POST /api/chat: answering', () => {
     expect(refund.status).toBe(200);
     expect(refund.body.message).toContain('Refunds are accepted within 45 days of purchase');
     expect(refund.body.message).toContain('(page 2)');
+    // The answer cites the reference document's page it quoted.
+    expect(refund.body.citations).toEqual([{ sourceId: expect.any(Number), name: 'guide.pdf', page: 2, url: null }]);
 
     const shipping = await chat({ botId: bot.id, prompt: 'How long does shipping to Canada take?' });
     expect(shipping.status).toBe(200);
@@ -435,11 +457,15 @@ describe('POST /api/chat: refusals, in order, each with its code, none charged',
   it('429 RATE_LIMITED with Retry-After past the per-visitor limit, and per-bot limit; refusals cost nothing', async () => {
     const owner = await createUser(t);
     const bot = await createChatBot(t, owner.id);
-    const visitorId = visitor();
-    for (let i = 0; i < LIMITS.visitor; i += 1) {
-      expect((await chat({ botId: bot.id, prompt: `Hello ${i}` }, { 'X-Visitor-Id': visitorId })).status).toBe(200);
+    const first = await chat({ botId: bot.id, prompt: 'Hello' });
+    expect(first.status).toBe(200);
+    const token = tokenOf(first);
+    for (let i = 1; i < LIMITS.visitor; i += 1) {
+      const next = await chat({ botId: bot.id, prompt: `Hello ${i}` }, { 'X-Visitor-Token': token });
+      expect(next.status).toBe(200);
+      expect(next.headers['x-visitor-token']).toBe(token);
     }
-    const limited = await chat({ botId: bot.id, prompt: 'One more' }, { 'X-Visitor-Id': visitorId });
+    const limited = await chat({ botId: bot.id, prompt: 'One more' }, { 'X-Visitor-Token': token });
     expect(limited.status).toBe(429);
     expect(limited.body).toEqual({
       error: 'Too many messages right now. Please wait a moment and try again.',
@@ -464,10 +490,10 @@ describe('POST /api/chat: refusals, in order, each with its code, none charged',
   it('409 MESSAGE_IN_FLIGHT: two messages of one visitor at once give one answer and one refusal', async () => {
     const owner = await createUser(t, { creditsCents: 500 });
     const bot = await createChatBot(t, owner.id);
-    const visitorId = visitor();
+    const token = tokenOf(await chat({ botId: bot.id, prompt: 'Hello' }));
     const [a, b] = await Promise.all([
-      chat({ botId: bot.id, prompt: 'When does the shop open?' }, { 'X-Visitor-Id': visitorId }),
-      chat({ botId: bot.id, prompt: 'When does the shop open?' }, { 'X-Visitor-Id': visitorId }),
+      chat({ botId: bot.id, prompt: 'When does the shop open?' }, { 'X-Visitor-Token': token }),
+      chat({ botId: bot.id, prompt: 'When does the shop open?' }, { 'X-Visitor-Token': token }),
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     const refused = a.status === 409 ? a : b;
@@ -475,24 +501,29 @@ describe('POST /api/chat: refusals, in order, each with its code, none charged',
       error: 'Please wait for the answer to your previous message.',
       code: 'MESSAGE_IN_FLIGHT',
     });
-    expect(await usageOfOwner(t, owner.id)).toMatchObject({ rows: 1, priceCents: 3 });
+    expect(await usageOfOwner(t, owner.id)).toMatchObject({ rows: 2, priceCents: 6 });
     // Once answered, the visitor may send the next message.
-    expect((await chat({ botId: bot.id, prompt: 'Thanks' }, { 'X-Visitor-Id': visitorId })).status).toBe(200);
+    expect((await chat({ botId: bot.id, prompt: 'Thanks' }, { 'X-Visitor-Token': token })).status).toBe(200);
   });
 
   (serverUrl() ? it : it.skip)(
     '409 across instances: the lock lives in the database, not only in one process',
     async () => {
-      const second = await startTestApp({ DATABASE_URL: t.database.url, OFFLINE_MODEL_WORD_DELAY_MS: '10' });
+      const second = await startTestApp({
+        DATABASE_URL: t.database.url,
+        SESSION_SECRET,
+        OFFLINE_MODEL_WORD_DELAY_MS: '10',
+      });
       try {
         const owner = await createUser(t);
         const bot = await createChatBot(t, owner.id);
-        const visitorId = visitor();
+        // A token one instance issued is honoured by the other (same secret).
+        const token = tokenOf(await chat({ botId: bot.id, prompt: 'Hello' }));
         const send = (app: TestApp) =>
-          app.http().post('/api/chat').set('X-Visitor-Id', visitorId).send({ botId: bot.id, prompt: 'Shop hours?' });
+          app.http().post('/api/chat').set('X-Visitor-Token', token).send({ botId: bot.id, prompt: 'Shop hours?' });
         const [a, b] = await Promise.all([send(t), send(second)]);
         expect([a.status, b.status].sort()).toEqual([200, 409]);
-        expect((await usageOfOwner(t, owner.id)).rows).toBe(1);
+        expect((await usageOfOwner(t, owner.id)).rows).toBe(2);
       } finally {
         await second.close();
       }
@@ -527,19 +558,7 @@ describe('POST /api/chat: refusals, in order, each with its code, none charged',
     const owner = await createUser(t, { creditsCents: 500 });
     const bot = await createChatBot(t, owner.id, { model: 'gpt-3.5-turbo', usageLimitDollars: 1 });
     // 70 cents already spent this period: 30 cents left = 10 messages at 3 cents.
-    const ledger = t.app.get(UsageLedgerService);
-    await t.dataSource.transaction((manager) =>
-      ledger.chargeAnsweredMessage(manager, {
-        ownerId: owner.id,
-        botId: bot.id,
-        messageId: null,
-        modelTier: 'gpt-3.5-turbo',
-        upstreamModel: 'offline-demo',
-        priceCents: 70,
-        promptTokens: 0,
-        completionTokens: 0,
-      }),
-    );
+    await chargeMessage(t, owner.id, 70, undefined, { botId: bot.id });
 
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, i) => chat({ botId: bot.id, prompt: `Opening hours ${i}?` })),
@@ -578,12 +597,12 @@ describe('CORS: the widget API answers any origin without credentials; the dashb
       .options('/api/chat')
       .set('Origin', 'https://customer.example')
       .set('Access-Control-Request-Method', 'POST')
-      .set('Access-Control-Request-Headers', 'content-type,x-page-url,x-visitor-id,authorization');
+      .set('Access-Control-Request-Headers', 'content-type,x-page-url,x-visitor-token,authorization');
     expect(response.status).toBe(204);
     expect(response.headers['access-control-allow-origin']).toBe('*');
     expect(response.headers['access-control-allow-methods']).toContain('POST');
     const allowed = String(response.headers['access-control-allow-headers']).toLowerCase();
-    for (const header of ['content-type', 'x-page-url', 'x-visitor-id', 'authorization'])
+    for (const header of ['content-type', 'x-page-url', 'x-visitor-token', 'authorization'])
       expect(allowed).toContain(header);
     expect(response.headers['access-control-allow-credentials']).toBeUndefined();
   });
@@ -593,6 +612,7 @@ describe('CORS: the widget API answers any origin without credentials; the dashb
     expect(response.status).toBe(404);
     expect(response.headers['access-control-allow-origin']).toBe('*');
     expect(response.headers['access-control-expose-headers']).toContain('Retry-After');
+    expect(response.headers['access-control-expose-headers']).toContain('X-Visitor-Token');
   });
 
   it('sends no CORS headers on the dashboard API', async () => {

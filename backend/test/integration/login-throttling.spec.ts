@@ -82,6 +82,17 @@ describe('login throttling', () => {
     expect((await login(user.email, TEST_PASSWORD, nextIp())).status).toBe(200);
   });
 
+  it('counts an IPv6 client by its /64: new addresses in the same /64 gain nothing, another /64 is not blocked', async () => {
+    // Every failure from a different address of one /64 (anyone with IPv6 holds 2^64 of them).
+    for (let i = 0; i < LOGIN_FAILURE_LIMITS.perIp.limit; i += 1) {
+      const ip = `2001:db8:14:64:${(i + 1).toString(16)}::${i + 7}`;
+      expect((await login(uniqueEmail('spray6'), 'Spray!pass1', ip)).status).toBe(401);
+    }
+    const user = await createUser(t);
+    expect((await login(user.email, TEST_PASSWORD, '2001:db8:14:64:ffff:1:2:3')).status).toBe(429);
+    expect((await login(user.email, TEST_PASSWORD, '2001:db8:14:65::1')).status).toBe(200);
+  });
+
   it('refuses a sixth forgot-password request for one address (429) and mails at most five', async () => {
     const user = await createUser(t);
     const statuses: number[] = [];

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { S3Storage } from '../../src/modules/uploads/storage/s3.storage.js';
+import { S3Storage } from '../../src/modules/storage/s3.storage.js';
 import { createBotViaApi, makePdf, makePng } from '../support/bot-factories.js';
 import { signedInAgent } from '../support/factories.js';
 import { startFakeS3, type FakeS3 } from '../support/fake-s3.js';

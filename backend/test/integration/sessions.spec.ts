@@ -38,6 +38,7 @@ describe('sessions', () => {
       hasPaid: true,
       stripeCustomerId: user.stripeCustomerId,
       subscriptionItemId: user.subscriptionItemId,
+      demoMode: false,
     });
     expect(JSON.stringify(response.body)).not.toContain('argon2');
   });

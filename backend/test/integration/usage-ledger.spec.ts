@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { UsageLedgerService } from '../../src/modules/usage/usage-ledger.service.js';
 import { UserEntity } from '../../src/modules/users/user.entity.js';
+import { chargeMessage } from '../support/billing-helpers.js';
 import { createUser } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { transactionOf } from '../../src/database/transaction.js';
 
 let t: TestApp;
 let ledger: UsageLedgerService;
@@ -13,21 +15,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function charge(ownerId: number, priceCents: number, at?: Date) {
-  return t.dataSource.transaction((manager) =>
-    ledger.chargeAnsweredMessage(manager, {
-      ownerId,
-      botId: null,
-      messageId: null,
-      modelTier: 'gpt-4o',
-      upstreamModel: 'gpt-4o-2024-08-06',
-      priceCents,
-      promptTokens: 120,
-      completionTokens: 30,
-      at,
-    }),
-  );
-}
+const charge = (ownerId: number, priceCents: number, at?: Date) =>
+  chargeMessage(t, ownerId, priceCents, at, {
+    upstreamModel: 'gpt-4o-2024-08-06',
+    promptTokens: 120,
+    completionTokens: 30,
+  });
 
 async function credits(ownerId: number): Promise<number> {
   const user = await t.dataSource.getRepository(UserEntity).findOneByOrFail({ id: ownerId });
@@ -83,7 +76,7 @@ describe('chargeAnsweredMessage', () => {
     const owner = await createUser(t, { creditsCents: 50 });
     await expect(
       t.dataSource.transaction(async (manager) => {
-        await ledger.chargeAnsweredMessage(manager, {
+        await ledger.chargeAnsweredMessage(transactionOf(manager), {
           ownerId: owner.id,
           botId: null,
           messageId: null,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { periodStartFor } from '../../src/common/billing-period.js';
 import { MODEL_CATALOGUE } from '../../src/common/constants.js';
 import { UsageLedgerService } from '../../src/modules/usage/usage-ledger.service.js';
+import { chargeMessage } from '../support/billing-helpers.js';
 import { createChatBot } from '../support/chat-factories.js';
 import { createUser } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -21,19 +22,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function charge(ownerId: number, botId: number, priceCents: number, at?: Date): Promise<void> {
-  await t.dataSource.transaction((manager) =>
-    ledger.chargeAnsweredMessage(manager, {
-      ownerId,
-      botId,
-      messageId: null,
-      modelTier: 'gpt-3.5-turbo',
-      upstreamModel: 'offline-demo',
-      priceCents,
-      promptTokens: 0,
-      completionTokens: 0,
-      at,
-    }),
-  );
+  await chargeMessage(t, ownerId, priceCents, at, { botId });
 }
 
 async function face(botId: number): Promise<{ status: number; hidden: unknown }> {

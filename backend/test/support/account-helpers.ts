@@ -4,6 +4,7 @@ import type request from 'supertest';
 import { AuthService } from '../../src/modules/auth/auth.service.js';
 import { MailService } from '../../src/modules/mail/mail.service.js';
 import { SESSION_COOKIE } from '../../src/modules/auth/sessions.js';
+import { SIGNUP_BROWSER_COOKIE } from '../../src/modules/auth/signup-browser.js';
 import type { TestApp } from './test-app.js';
 
 /** A received mail, decoded enough to read: headers, and each part's decoded body. */
@@ -109,6 +110,29 @@ export function sessionCookieOf(response: request.Response): string | undefined 
   const cookies = Array.isArray(header) ? header : header ? [header] : [];
   const cookie = cookies.find((c) => c.startsWith(`${SESSION_COOKIE}=`));
   return cookie?.split(';', 1)[0];
+}
+
+/** The `name=value` of the signup's pre-auth cookie (ties a signup to its browser), if the response sets it. */
+export function signupBrowserCookieOf(response: request.Response): string | undefined {
+  const header = response.headers['set-cookie'] as string[] | string | undefined;
+  const cookies = Array.isArray(header) ? header : header ? [header] : [];
+  return cookies.find((c) => c.startsWith(`${SIGNUP_BROWSER_COOKIE}=`))?.split(';', 1)[0];
+}
+
+/**
+ * Signs up in `browser` (a cookie-keeping agent) and opens the mailed link in that same browser,
+ * which verifies the account and signs it in there. Returns the verification answer.
+ */
+export async function signUpAndVerify(
+  t: TestApp,
+  browser: request.Agent,
+  email: string,
+  password: string,
+): Promise<request.Response> {
+  const signup = await browser.post('/api/auth/signup').set('Origin', t.origin).send({ email, password });
+  if (signup.status !== 201) throw new Error(`Signup failed: ${signup.status} ${JSON.stringify(signup.body)}`);
+  const token = tokenOf(await latestLink(t, email, 'verify-email'));
+  return browser.get(`/api/auth/verify-email/${token}`);
 }
 
 /** The session id (sid) inside a signed `botsmith.sid=s%3A<sid>.<signature>` cookie. */

@@ -1,7 +1,8 @@
 import type request from 'supertest';
 import { expect } from '@jest/globals';
-import { UsageLedgerService } from '../../src/modules/usage/usage-ledger.service.js';
+import { UsageLedgerService, type ChargeInput } from '../../src/modules/usage/usage-ledger.service.js';
 import type { TestApp } from './test-app.js';
+import { transactionOf } from '../../src/database/transaction.js';
 
 export const GOOD_CARD = '4242 4242 4242 4242';
 export const FAILING_CARD = '4000 0000 0000 0341';
@@ -33,11 +34,20 @@ export async function completeSetup(t: TestApp, agent: request.Agent, cardNumber
   return { pageUrl: customer.body.url as string, subscriptionItemId: subscription.body.subscriptionItemId as string };
 }
 
-/** One answered message charged through the ledger, as the chat engine does. */
-export function chargeMessage(t: TestApp, ownerId: number, priceCents: number, at?: Date) {
+/**
+ * One answered message charged through the ledger, as the chat engine does (no bot, the gpt-4o
+ * tier, 30 tokens, unless `details` says otherwise).
+ */
+export function chargeMessage(
+  t: TestApp,
+  ownerId: number,
+  priceCents: number,
+  at?: Date,
+  details: Partial<Omit<ChargeInput, 'ownerId' | 'priceCents' | 'at'>> = {},
+) {
   const ledger = t.app.get(UsageLedgerService);
   return t.dataSource.transaction((manager) =>
-    ledger.chargeAnsweredMessage(manager, {
+    ledger.chargeAnsweredMessage(transactionOf(manager), {
       ownerId,
       botId: null,
       messageId: null,
@@ -47,6 +57,7 @@ export function chargeMessage(t: TestApp, ownerId: number, priceCents: number, a
       promptTokens: 10,
       completionTokens: 20,
       at,
+      ...details,
     }),
   );
 }

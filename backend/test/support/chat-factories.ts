@@ -15,7 +15,7 @@ export interface BotOptions {
   maxTokens?: number;
 }
 
-/** Inserts a bot for `ownerId` with the brief's defaults; returns the entity (with its api key). */
+/** Inserts a bot for `ownerId` with the defaults of a new bot; returns the entity (with its api key). */
 export async function createChatBot(t: TestApp, ownerId: number, options: BotOptions = {}): Promise<BotEntity> {
   const repo = t.dataSource.getRepository(BotEntity);
   return repo.save(

@@ -27,24 +27,34 @@ export interface TestApp {
 /** Variables that would switch a test onto a real external service are never inherited. */
 const EXTERNAL = ['DATABASE_URL', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'OPENAI_API_KEY', 'S3_BUCKET', 'REDIS_URL'];
 
+export interface TestAppOptions {
+  /** Serve the frontend and widget from these folders instead of the repository's builds. */
+  staticRoots?: AppConfig['staticRoots'];
+}
+
 /**
  * Starts the real application (the same `createApp` as `npm start`) on a fresh database:
  * a PostgreSQL server database when TEST_DATABASE_URL is set, else an embedded PGlite.
- * `env` sets environment variables for this app only (e.g. SMTP_URL to a test SMTP server).
+ * `env` sets environment variables for this app only (e.g. SMTP_URL to a test SMTP server;
+ * DATABASE_URL to share one database between several instances).
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'botsmith-test-'));
   const baseEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const key of EXTERNAL) delete baseEnv[key];
-  const config = buildConfig({
+  const built = buildConfig({
     ...baseEnv,
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
     DATA_DIR: dataDir,
     PUBLIC_URL: 'http://localhost:3000',
     RUN_SCHEDULER: 'false',
+    // Every test request comes from loopback, so the per-IP account limit would end a spec after
+    // 20 signups; the spec of that limit sets it back to the default.
+    SIGNUP_IP_RATE_LIMIT: '100000',
     ...env,
   });
+  const config: AppConfig = { ...built, staticRoots: options.staticRoots ?? built.staticRoots };
 
   let embedded: EmbeddedPostgres | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The whole data model of ARCHITECTURE.md. Foreign keys that must outlive their parent
+ * The whole data model (docs/architecture.md#data). Foreign keys that must outlive their parent
  * (the usage ledger, conversation logs) use SET NULL or no cascade on purpose.
  */
 export class InitialSchema1763769600000 implements MigrationInterface {

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Billing (issue 4):
+ * Billing (docs/architecture.md#one-billing-cycle):
  * - `users.payment_status_at`: when the provider event that last set `has_paid` was created, so an
  *   older event delivered late (webhooks have no ordering guarantee) cannot undo a newer one;
  * - `billing_cycle_runs`: one row per closed period (the monthly job on the 3rd);

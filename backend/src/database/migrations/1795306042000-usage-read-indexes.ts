@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The usage read side (issue 8) sums `price_cents` and `total_tokens` over a (owner or bot,
+ * The usage read side (docs/product.md#usage-figures) sums `price_cents` and `total_tokens` over a (owner or bot,
  * created_at) window. The two ledger indexes keep their names and keys and gain
  * INCLUDE (price_cents, total_tokens), so those sums are index-only scans instead of one heap
  * page per ledger row (bench/usage.mjs: the plans and timings on a million-row ledger).

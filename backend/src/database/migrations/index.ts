@@ -4,6 +4,14 @@ import { ChatReservations1795305977000 } from './1795305977000-chat-reservations
 import { SystemAccountAndDemoBot1795305978000 } from './1795305978000-system-account-and-demo-bot.js';
 import { UsageReadIndexes1795306042000 } from './1795306042000-usage-read-indexes.js';
 import { SessionsOwnerIndex1795306470000 } from './1795306470000-sessions-owner-index.js';
+import { PendingSignups1796100000000 } from './1796100000000-pending-signups.js';
+import { BudgetAlerts1796300000000 } from './1796300000000-budget-alerts.js';
+import { KnowledgeSources1796700000000 } from './1796700000000-knowledge-sources.js';
+import { KnowledgeWebsitePages1796700000001 } from './1796700000001-knowledge-website-pages.js';
+import { KnowledgeRefresh1797000000000 } from './1797000000000-knowledge-refresh.js';
+import { PassageEmbeddings1797100000000 } from './1797100000000-passage-embeddings.js';
+import { SearchVectorInline1797500000000 } from './1797500000000-search-vector-inline.js';
+import { ConversationsInbox1797600000000 } from './1797600000000-conversations-inbox.js';
 
 /** Migrations in the order they run. Listed by hand so the ESM build needs no glob loading. */
 export const MIGRATIONS = [
@@ -13,4 +21,12 @@ export const MIGRATIONS = [
   SystemAccountAndDemoBot1795305978000,
   UsageReadIndexes1795306042000,
   SessionsOwnerIndex1795306470000,
+  PendingSignups1796100000000,
+  BudgetAlerts1796300000000,
+  KnowledgeSources1796700000000,
+  KnowledgeWebsitePages1796700000001,
+  KnowledgeRefresh1797000000000,
+  PassageEmbeddings1797100000000,
+  SearchVectorInline1797500000000,
+  ConversationsInbox1797600000000,
 ];

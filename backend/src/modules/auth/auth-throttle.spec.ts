@@ -37,9 +37,11 @@ describe('InProcessThrottleStorage', () => {
   });
 });
 
+const LIMITS = { accountRequestsPerIpPerHour: 20 };
+
 describe('AuthThrottle', () => {
   it('refuses the 6th login of an e-mail after 5 failures with a 429 carrying Retry-After in seconds', async () => {
-    const throttle = new AuthThrottle(new InProcessThrottleStorage());
+    const throttle = new AuthThrottle(new InProcessThrottleStorage(), LIMITS);
     for (let i = 0; i < 5; i += 1) {
       await expect(throttle.assertLoginAllowed('a@example.com', '203.0.113.1')).resolves.toBeUndefined();
       await throttle.recordLoginFailure('a@example.com', '203.0.113.1');
@@ -51,6 +53,20 @@ describe('AuthThrottle', () => {
     expect(error.code).toBe('RATE_LIMITED');
     expect(Number(error.headers['Retry-After'])).toBe(900);
     await expect(throttle.assertLoginAllowed('b@example.com', '203.0.113.1')).resolves.toBeUndefined();
+  });
+
+  it('refuses the 21st account request of a client network within the hour; an IPv6 /64 is one network', async () => {
+    const throttle = new AuthThrottle(new InProcessThrottleStorage(), LIMITS);
+    for (let i = 0; i < 20; i += 1) {
+      await expect(throttle.hitAccountRequest(`2001:db8:1:2::${(i + 1).toString(16)}`)).resolves.toBeUndefined();
+    }
+    const refusal = (await throttle.hitAccountRequest('2001:db8:1:2:ffff::9').catch((e: unknown) => e)) as AppError;
+    expect(refusal).toBeInstanceOf(AppError);
+    expect(refusal.getStatus()).toBe(429);
+    expect(refusal.code).toBe('RATE_LIMITED');
+    expect(Number(refusal.headers['Retry-After'])).toBe(3600);
+    await expect(throttle.hitAccountRequest('2001:db8:1:3::1')).resolves.toBeUndefined();
+    await expect(throttle.hitAccountRequest('203.0.113.1')).resolves.toBeUndefined();
   });
 });
 
@@ -72,8 +88,8 @@ describe('RedisAuthThrottleStorage (real Redis on loopback, TEST_REDIS_URL)', ()
 
   it('shares a block between API instances: failures counted on one refuse the login on another', async () => {
     const prefix = `test-auth-throttle:${randomUUID()}:`;
-    const first = new AuthThrottle(new RedisAuthThrottleStorage(client(), prefix));
-    const second = new AuthThrottle(new RedisAuthThrottleStorage(client(), prefix));
+    const first = new AuthThrottle(new RedisAuthThrottleStorage(client(), prefix), LIMITS);
+    const second = new AuthThrottle(new RedisAuthThrottleStorage(client(), prefix), LIMITS);
     for (let i = 0; i < 5; i += 1) {
       await expect(second.assertLoginAllowed('shared@example.com', '203.0.113.9')).resolves.toBeUndefined();
       await first.recordLoginFailure('shared@example.com', '203.0.113.9');
@@ -91,9 +107,32 @@ describe('RedisAuthThrottleStorage (real Redis on loopback, TEST_REDIS_URL)', ()
     await clients[0].del(...keys);
   });
 
-  it('keeps throttling in this process when Redis is unreachable', async () => {
-    const throttle = new AuthThrottle(new RedisAuthThrottleStorage(client('redis://127.0.0.1:1')));
-    for (let i = 0; i < 5; i += 1) await throttle.recordLoginFailure('down@example.com', '203.0.113.10');
-    await expect(throttle.assertLoginAllowed('down@example.com', '203.0.113.10')).rejects.toBeInstanceOf(AppError);
+  it('shares account-request counts between API instances', async () => {
+    const prefix = `test-auth-throttle:${randomUUID()}:`;
+    const first = new AuthThrottle(new RedisAuthThrottleStorage(client(), prefix), { accountRequestsPerIpPerHour: 3 });
+    const second = new AuthThrottle(new RedisAuthThrottleStorage(client(), prefix), { accountRequestsPerIpPerHour: 3 });
+    await first.hitAccountRequest('198.51.100.7');
+    await second.hitAccountRequest('198.51.100.7');
+    await first.hitAccountRequest('198.51.100.7');
+    await expect(second.hitAccountRequest('198.51.100.7')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    await expect(second.hitAccountRequest('198.51.100.8')).resolves.toBeUndefined();
+    await clients[0].del(...(await clients[0].keys(`${prefix}*`)));
+  });
+
+  it('answers 503 SERVICE_UNAVAILABLE with Retry-After while Redis is unreachable (never an unthrottled login)', async () => {
+    const throttle = new AuthThrottle(new RedisAuthThrottleStorage(client('redis://127.0.0.1:1')), LIMITS);
+    for (const attempt of [
+      () => throttle.assertLoginAllowed('down@example.com', '203.0.113.10'),
+      () => throttle.recordLoginFailure('down@example.com', '203.0.113.10'),
+    ]) {
+      const refusal = (await attempt().catch((error: unknown) => error)) as AppError;
+      expect(refusal).toBeInstanceOf(AppError);
+      expect(refusal.getStatus()).toBe(503);
+      expect(refusal.getResponse()).toEqual({
+        error: 'Botsmith is briefly unavailable. Please try again in a moment.',
+        code: 'SERVICE_UNAVAILABLE',
+      });
+      expect(Number(refusal.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+    }
   });
 });

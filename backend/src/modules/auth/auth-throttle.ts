@@ -4,9 +4,11 @@ import type { ThrottlerStorage } from '@nestjs/throttler';
 
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 import { AppError } from '../../common/app-error.js';
-import { ACCOUNT_MAIL_LIMIT, LOGIN_FAILURE_LIMITS } from '../../common/constants.js';
-import type { AppConfig } from '../../config/config.js';
-import { RedisThrottlerStorage } from '../chat/rate-limit/redis-throttler-storage.js';
+import { clientNetworkKey } from '../../common/client-network.js';
+import { ACCOUNT_IP_LIMIT_WINDOW_MS, ACCOUNT_MAIL_LIMIT, LOGIN_FAILURE_LIMITS } from '../../common/constants.js';
+import { isServiceOutage, serviceUnavailable } from '../../common/outage.js';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { RedisThrottlerStorage } from '../../common/rate-limit/redis-throttler-storage.js';
 import { Redis } from 'ioredis';
 
 /**
@@ -80,13 +82,13 @@ export class InProcessThrottleStorage implements AuthThrottleStorage {
 
 /**
  * With REDIS_URL the counters live in Redis (the chat module's RedisThrottlerStorage and its
- * key layout), so every API instance sees the same failures. If Redis fails, counting falls
- * back to this process (limits keep holding per instance; logins do not fail).
+ * key layout), so every API instance sees the same failures. While Redis is unreachable the
+ * request is a 503 SERVICE_UNAVAILABLE: counting in one process instead would let a guesser
+ * spread attempts over the instances and multiply the limit.
  */
 export class RedisAuthThrottleStorage implements AuthThrottleStorage, OnApplicationShutdown {
   private readonly logger = new Logger('AuthThrottle');
   private readonly shared: RedisThrottlerStorage;
-  private readonly local = new InProcessThrottleStorage();
   private lastWarning = 0;
 
   constructor(
@@ -106,8 +108,7 @@ export class RedisAuthThrottleStorage implements AuthThrottleStorage, OnApplicat
     try {
       return await this.shared.increment(key, ttl, limit, blockDuration, throttlerName);
     } catch (error) {
-      this.warn(error);
-      return this.local.increment(key, ttl, limit, blockDuration);
+      throw this.failure(error);
     }
   }
 
@@ -115,10 +116,9 @@ export class RedisAuthThrottleStorage implements AuthThrottleStorage, OnApplicat
     try {
       // RedisThrottlerStorage keeps a block as `<prefix><name>:{<key>}:block` with a TTL.
       const ms = await this.redis.pttl(`${this.prefix}${throttlerName}:{${key}}:block`);
-      return Math.max(await this.local.secondsBlocked(key), ms > 0 ? Math.ceil(ms / 1000) : 0);
+      return ms > 0 ? Math.ceil(ms / 1000) : 0;
     } catch (error) {
-      this.warn(error);
-      return this.local.secondsBlocked(key);
+      throw this.failure(error);
     }
   }
 
@@ -126,11 +126,15 @@ export class RedisAuthThrottleStorage implements AuthThrottleStorage, OnApplicat
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 
-  private warn(error: unknown): void {
-    if (Date.now() - this.lastWarning < 60_000) return;
-    this.lastWarning = Date.now();
-    const reason = error instanceof Error ? error.message : String(error);
-    this.logger.warn(`Redis throttle storage failed (${reason}); counting login failures in this process.`);
+  /** An unreachable Redis becomes the 503 every route gives in an outage; anything else stays a bug. */
+  private failure(error: unknown): unknown {
+    if (!isServiceOutage(error)) return error;
+    if (Date.now() - this.lastWarning >= 60_000) {
+      this.lastWarning = Date.now();
+      const reason = error instanceof Error ? error.message : String(error);
+      this.logger.warn(`Redis throttle storage is unreachable (${reason}); answering 503.`);
+    }
+    return serviceUnavailable();
   }
 }
 
@@ -152,11 +156,34 @@ function rateLimited(seconds: number, message: string): AppError {
 
 const TOO_MANY_LOGINS = 'Too many failed login attempts. Please wait a few minutes and try again.';
 const TOO_MANY_MAILS = 'Too many requests for this email address. Please wait a few minutes and try again.';
+const TOO_MANY_ACCOUNT_REQUESTS =
+  'Too many sign-up and password reset requests from your network. Please wait a while and try again.';
 
-/** Login and account-mail throttling (429 RATE_LIMITED with Retry-After in seconds). */
+/** Login, account-mail and account-request throttling (429 RATE_LIMITED with Retry-After in seconds). */
 @Injectable()
 export class AuthThrottle {
-  constructor(@Inject(AUTH_THROTTLE_STORAGE) private readonly storage: AuthThrottleStorage) {}
+  constructor(
+    @Inject(AUTH_THROTTLE_STORAGE) private readonly storage: AuthThrottleStorage,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'accountRequestsPerIpPerHour'>,
+  ) {}
+
+  /**
+   * Counts a signup, forgot-password or reset-password request from a client network (one
+   * bucket for the three) and refuses it past SIGNUP_IP_RATE_LIMIT an hour. Called before any
+   * password is hashed, so a flood costs a counter increment per request, not an argon2 run.
+   */
+  async hitAccountRequest(ip: string | undefined): Promise<void> {
+    const limit = this.config.accountRequestsPerIpPerHour;
+    const windowMs = ACCOUNT_IP_LIMIT_WINDOW_MS;
+    const record = await this.storage.increment(
+      key('account-ip', clientNetworkKey(ip)),
+      windowMs,
+      limit,
+      windowMs,
+      'account-ip',
+    );
+    if (record.isBlocked) throw rateLimited(record.timeToBlockExpire, TOO_MANY_ACCOUNT_REQUESTS);
+  }
 
   /** Refuses a login attempt for an e-mail or IP that has failed too often lately. */
   async assertLoginAllowed(email: string, ip: string): Promise<void> {

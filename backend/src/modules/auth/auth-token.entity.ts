@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-export type AuthTokenPurpose = 'verify-email' | 'reset-password';
+/** Verification links are pending signups (pending-signup.entity.ts); this table holds reset links. */
+export type AuthTokenPurpose = 'reset-password';
 
 /** A single-use e-mailed token. Only its SHA-256 is stored, so a database leak reveals no link. */
 @Entity('auth_tokens')

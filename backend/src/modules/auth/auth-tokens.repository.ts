@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type EntityManager, type Repository } from 'typeorm';
+import { entityManagerOf, type Transaction } from '../../database/transaction.js';
 import { AuthTokenEntity, type AuthTokenPurpose } from './auth-token.entity.js';
 
 /** The only place that queries `auth_tokens`. Tokens are looked up by their SHA-256, never stored in clear. */
@@ -17,14 +18,16 @@ export class AuthTokensRepository {
     purpose: AuthTokenPurpose,
     tokenHash: string,
     expiresAt: Date,
-    manager?: EntityManager,
+    tx?: Transaction,
   ): Promise<void> {
+    const manager = tx && entityManagerOf(tx);
     const repo = this.repo(manager);
     await repo.insert(repo.create({ userId, purpose, tokenHash, expiresAt, usedAt: null }));
   }
 
   /** Marks every still-usable token of that purpose as used: only the newest link may work. */
-  async revokeAll(userId: number, purpose: AuthTokenPurpose, manager?: EntityManager): Promise<void> {
+  async revokeAll(userId: number, purpose: AuthTokenPurpose, tx?: Transaction): Promise<void> {
+    const manager = tx && entityManagerOf(tx);
     await this.repo(manager).update({ userId, purpose, usedAt: IsNull() }, { usedAt: new Date() });
   }
 
@@ -33,7 +36,8 @@ export class AuthTokensRepository {
    * Two concurrent requests with the same token cannot both succeed (the row is updated once).
    * Returns the owner's id, or null.
    */
-  async consume(purpose: AuthTokenPurpose, tokenHash: string, manager?: EntityManager): Promise<number | null> {
+  async consume(purpose: AuthTokenPurpose, tokenHash: string, tx?: Transaction): Promise<number | null> {
+    const manager = tx && entityManagerOf(tx);
     const result = await this.repo(manager)
       .createQueryBuilder()
       .update()
@@ -48,7 +52,19 @@ export class AuthTokensRepository {
     return row ? (row.user_id ?? row.userId ?? null) : null;
   }
 
-  async deleteAllOf(userId: number, manager?: EntityManager): Promise<void> {
+  /** Whether a token could be spent now (exists, this purpose, unused, unexpired). Changes nothing. */
+  async isUsable(purpose: AuthTokenPurpose, tokenHash: string): Promise<boolean> {
+    return this.tokens
+      .createQueryBuilder('t')
+      .where('t.token_hash = :tokenHash AND t.purpose = :purpose AND t.used_at IS NULL AND t.expires_at > now()', {
+        tokenHash,
+        purpose,
+      })
+      .getExists();
+  }
+
+  async deleteAllOf(userId: number, tx?: Transaction): Promise<void> {
+    const manager = tx && entityManagerOf(tx);
     await this.repo(manager).delete({ userId });
   }
 }

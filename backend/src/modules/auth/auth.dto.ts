@@ -4,7 +4,7 @@ import { PASSWORD_HINT, PASSWORD_PATTERN } from '../../common/constants.js';
 
 const lowercase = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
 
-/** The brief's pattern, with its hint as the message (signup and reset). */
+/** The password rule (docs/product.md#field-rules), with its hint as the message (signup and reset). */
 function NewPassword(): PropertyDecorator {
   return (target, property) => {
     IsString({ message: 'Password is required.' })(target, property);
@@ -43,6 +43,14 @@ export class ForgotPasswordDto {
 
 export class ResetPasswordDto {
   @NewPassword()
+  password!: string;
+}
+
+/** The password step of a verification link opened in another browser than the signup's. */
+export class VerifyEmailPasswordDto {
+  // Listed in reverse: decorators apply bottom-up, and the first registered message is the one shown.
+  @MaxLength(256, { message: 'Password must be at most 256 characters.' })
+  @IsString({ message: 'Password is required.' })
   password!: string;
 }
 

@@ -1,16 +1,41 @@
+import os from 'node:os';
 import { Algorithm, hash, verify } from '@node-rs/argon2';
+import { HttpStatus } from '@nestjs/common';
+import { AppError } from '../../common/app-error.js';
+import { ConcurrencyLimit } from '../../common/concurrency-limit.js';
+
+/**
+ * Every argon2 hash and verify goes through this limit. Each run holds 19 MiB and a libuv
+ * thread for tens of milliseconds; unbounded, a burst of signups or logins from many addresses
+ * would fill memory and starve the thread pool that file and DNS work also needs. Two to four
+ * at once (by cores), 64 waiting; past that the request is answered 503 at once, before any
+ * memory is spent on it.
+ */
+export const PASSWORD_HASHING = new ConcurrencyLimit(
+  Math.min(4, Math.max(2, os.availableParallelism())),
+  64,
+  () =>
+    new AppError(
+      HttpStatus.SERVICE_UNAVAILABLE,
+      'SERVICE_UNAVAILABLE',
+      'Botsmith is briefly unavailable. Please try again in a moment.',
+      { 'Retry-After': '5' },
+    ),
+);
 
 /** argon2id with the library's OWASP-aligned defaults (19 MiB, 2 passes). */
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, { algorithm: Algorithm.Argon2id });
+  return PASSWORD_HASHING.run(() => hash(password, { algorithm: Algorithm.Argon2id }));
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
-  try {
-    return await verify(passwordHash, password);
-  } catch {
-    return false;
-  }
+  return PASSWORD_HASHING.run(async () => {
+    try {
+      return await verify(passwordHash, password);
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**

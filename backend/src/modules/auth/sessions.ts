@@ -1,16 +1,15 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import session from 'express-session';
 import passport from 'passport';
-import { DataSource } from 'typeorm';
 import type { SessionUser } from '../../common/current-user.decorator.js';
+import { SESSION_COOKIE } from '../../common/constants.js';
 import type { AppConfig } from '../../config/config.js';
-import { TypeOrmSessionStore } from './typeorm-session.store.js';
+import { sessionSecret } from '../../config/session-secret.js';
+import { DatabaseSessionStore } from './session-store.js';
+import { SessionsRepository } from './sessions.repository.js';
 
-export const SESSION_COOKIE = 'botsmith.sid';
+export { SESSION_COOKIE };
 
 declare module 'express-session' {
   interface SessionData {
@@ -31,7 +30,7 @@ export function configureSessions(app: INestApplication, config: AppConfig): voi
     session({
       name: SESSION_COOKIE,
       secret: sessionSecret(config),
-      store: new TypeOrmSessionStore(app.get(DataSource), idleMs),
+      store: new DatabaseSessionStore(app.get(SessionsRepository), idleMs),
       resave: false,
       saveUninitialized: false,
       rolling: true,
@@ -72,24 +71,4 @@ export function endSession(req: Request): Promise<void> {
       req.session.destroy((destroyError) => (destroyError ? reject(destroyError as Error) : resolve()));
     });
   });
-}
-
-/**
- * Production must set SESSION_SECRET (config validation requires 32+ characters). On a fresh
- * machine a random secret is made once and kept in the data folder, so restarts keep sessions.
- */
-function sessionSecret(config: AppConfig): string {
-  if (config.session.secret) return config.session.secret;
-  if (config.env === 'production') {
-    throw new Error('SESSION_SECRET must be set in production (32 or more random characters).');
-  }
-  const file = path.join(config.dataDir, 'session-secret');
-  try {
-    return fs.readFileSync(file, 'utf8').trim();
-  } catch {
-    const secret = crypto.randomBytes(32).toString('base64url');
-    fs.mkdirSync(config.dataDir, { recursive: true });
-    fs.writeFileSync(file, secret, { mode: 0o600 });
-    return secret;
-  }
 }

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { createLogger } from '../../app.setup.js';
+import { createLogger } from '../../common/logger.js';
 import { buildConfig, type AppConfig } from '../../config/config.js';
 import { ConfigModule } from '../../config/config.module.js';
 import { DataDirLockedError } from '../../database/data-dir-lock.js';

@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { isoDate, periodStartFor } from '../../common/billing-period.js';
 import { BILLING_CYCLE_LOCK_KEY } from '../../common/constants.js';
+import { TransactionRunner } from '../../database/transaction.js';
 import { BillingAccountRepository } from './billing-account.repository.js';
+import { UsersService } from '../users/users.service.js';
+import { BillingCycleRunsRepository } from './billing-cycle-runs.repository.js';
 import { MeterReporter } from './meter-reporter.service.js';
 import { PAYMENTS, type PaymentsPort } from './payments.port.js';
 
@@ -23,7 +24,7 @@ export interface CycleResult {
 /**
  * The monthly job (00:00 UTC on the 3rd; also `npm run billing:cycle`): closes the period that
  * just ended. Under a PostgreSQL advisory lock, so one instance runs it, and in ONE transaction
- * whose manager is used for everything (the embedded database has a pool of one connection: a
+ * whose handle is used for everything (the embedded database has a pool of one connection: a
  * query outside the transaction would wait for the connection the transaction holds):
  * 1. report every unreported billable row, deleted accounts' included (same identifiers: a row
  *    reported twice is billed once);
@@ -43,7 +44,9 @@ export class BillingCycleService {
     @Inject(PAYMENTS) private readonly payments: PaymentsPort,
     private readonly reporter: MeterReporter,
     private readonly accounts: BillingAccountRepository,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly users: UsersService,
+    private readonly runs: BillingCycleRunsRepository,
+    private readonly transactions: TransactionRunner,
   ) {}
 
   /** True while a run is under way in this process (the minute reporter then waits its turn). */
@@ -62,11 +65,7 @@ export class BillingCycleService {
 
   /** Whether the cycle that opened the current period has completed (the scheduler catches up if not). */
   async completedFor(now: Date): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      `SELECT 1 FROM billing_cycle_runs WHERE period_start = $1 AND completed_at IS NOT NULL`,
-      [isoDate(periodStartFor(now))],
-    );
-    return rows.length > 0;
+    return this.runs.completed(isoDate(periodStartFor(now)));
   }
 
   private async runOnce(now: Date): Promise<CycleResult> {
@@ -82,39 +81,28 @@ export class BillingCycleService {
       closedSubscriptions: 0,
     };
 
-    await this.dataSource.transaction(async (manager) => {
-      const [lock] = await manager.query<Array<{ locked: boolean }>>(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [
-        BILLING_CYCLE_LOCK_KEY,
-      ]);
-      if (!lock?.locked) {
+    await this.transactions.run(async (tx) => {
+      if (!(await this.runs.tryLock(tx, BILLING_CYCLE_LOCK_KEY))) {
         result.skipped = 'Another instance is running the billing cycle.';
         return;
       }
-      await manager.query(`INSERT INTO billing_cycle_runs (period_start) VALUES ($1) ON CONFLICT DO NOTHING`, [
-        result.closedPeriodEnd,
-      ]);
+      await this.runs.start(tx, result.closedPeriodEnd);
 
-      const reported = await this.reporter.reportAll(manager, now);
+      const reported = await this.reporter.reportAll(tx, now);
       result.reportedEvents = reported.events;
       result.reportedCents = reported.cents;
 
       result.invoices = (
-        await this.payments.closePeriod({ periodStart: closedPeriodStart, periodEnd: closedPeriodEnd }, manager)
+        await this.payments.closePeriod({ periodStart: closedPeriodStart, periodEnd: closedPeriodEnd }, tx)
       ).invoices;
 
-      for (const account of await this.accounts.deletedWithSubscription(manager)) {
-        await this.payments.cancelSubscription(account.subscriptionId, manager);
-        await this.accounts.forgetSubscription(account.id, manager);
+      for (const account of await this.accounts.deletedWithSubscription(tx)) {
+        await this.payments.cancelSubscription(account.subscriptionId, tx);
+        await this.users.forgetSubscription(account.id, tx);
         result.closedSubscriptions += 1;
       }
 
-      await manager.query(
-        `UPDATE billing_cycle_runs
-            SET completed_at = now(), reported_events = reported_events + $2, reported_cents = reported_cents + $3,
-                closed_subscriptions = closed_subscriptions + $4
-          WHERE period_start = $1`,
-        [result.closedPeriodEnd, result.reportedEvents, result.reportedCents, result.closedSubscriptions],
-      );
+      await this.runs.complete(tx, result.closedPeriodEnd, result);
       result.ran = true;
     });
 

@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
-import { BillingAccountRepository } from './billing-account.repository.js';
+import { UsersService } from '../users/users.service.js';
 import { PAYMENTS, type BillingEvent, type PaymentsPort } from './payments.port.js';
 import { WebhookEventsRepository } from './webhook-events.repository.js';
+import { TransactionRunner } from '../../database/transaction.js';
 
 export type EventOutcome = 'processed' | 'duplicate' | 'ignored';
 
@@ -21,9 +20,9 @@ export class BillingEventsService implements OnModuleInit {
 
   constructor(
     @Inject(PAYMENTS) private readonly payments: PaymentsPort,
-    private readonly accounts: BillingAccountRepository,
+    private readonly users: UsersService,
     private readonly processed: WebhookEventsRepository,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
   ) {}
 
   onModuleInit(): void {
@@ -45,19 +44,19 @@ export class BillingEventsService implements OnModuleInit {
       hasOverdue = await this.payments.hasOverdueInvoices(customerId);
     }
 
-    return this.dataSource.transaction(async (manager) => {
-      if (!(await this.processed.record(manager, event.id, event.type))) return 'duplicate';
+    return this.transactions.run(async (tx) => {
+      if (!(await this.processed.record(tx, event.id, event.type))) return 'duplicate';
       if (!customerId) return 'ignored';
       switch (event.type) {
         case 'invoice.paid':
-          await this.accounts.setPaymentStatus(customerId, !hasOverdue, event.created, manager);
+          await this.users.setPaymentStatus(customerId, !hasOverdue, event.created, tx);
           return 'processed';
         case 'invoice.payment_failed':
-          await this.accounts.setPaymentStatus(customerId, false, event.created, manager);
+          await this.users.setPaymentStatus(customerId, false, event.created, tx);
           this.logger.warn(`Payment failed for customer ${customerId} (invoice ${event.invoiceId ?? '?'})`);
           return 'processed';
         case 'customer.subscription.deleted':
-          if (event.subscriptionId) await this.accounts.clearSubscription(customerId, event.subscriptionId, manager);
+          if (event.subscriptionId) await this.users.clearSubscription(customerId, event.subscriptionId, tx);
           return 'processed';
         case 'checkout.session.completed':
         case 'payment_method.attached':

@@ -1,32 +1,56 @@
+import { ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, GATED, JSON_BODY, SAME_SITE, SIGNED_IN } from '../../common/openapi/api-errors.decorator.js';
+import { ApiAnswer, bool, int, nullable, obj, str } from '../../common/openapi/schemas.js';
+import { SECURITY } from '../../common/openapi/security.js';
 import { Body, Controller, Get, HttpCode, HttpStatus, Post, UseGuards } from '@nestjs/common';
-import { BillingStateGuard } from '../../common/billing-state.guard.js';
+import { BillingStateGuard } from '../users/billing-state.guard.js';
 import { CurrentUser, type SessionUser } from '../../common/current-user.decorator.js';
 import { BillingService, type SubscriptionResponse } from './billing.service.js';
 import { EmptyBody } from './billing.dto.js';
 
-/** The setup calls of API.md "Billing" (signed-in owner; no billing-state guard: they ARE the setup). */
+/** The setup calls (docs/product.md#billing-api): signed-in owner; no billing-state guard, they ARE the setup. */
+const PROVIDER_FAILED = { 502: ['PAYMENT_PROVIDER_ERROR'] };
+const URL = obj({ url: str('The card page to send the browser to.') });
+
+@ApiTags('Billing')
+@ApiCookieAuth(SECURITY.session)
 @Controller()
 export class BillingController {
   constructor(private readonly billing: BillingService) {}
 
   @Post('auth/create-stripe-customer')
+  @ApiOperation({ summary: 'Creates the payment customer (once) and answers the card page to add a card' })
+  @ApiAnswer(200, 'The card page.', URL)
+  @ApiErrors(SIGNED_IN, SAME_SITE, JSON_BODY, PROVIDER_FAILED)
   @HttpCode(HttpStatus.OK)
   createCustomer(@CurrentUser() user: SessionUser, @Body() _body: EmptyBody): Promise<{ url: string }> {
     return this.billing.createCustomer(user.id);
   }
 
   @Get('auth/has-payment-method')
+  @ApiOperation({ summary: 'Whether the owner has a card on file' })
+  @ApiAnswer(200, 'Whether a card is on file.', obj({ hasPaymentMethod: bool() }))
+  @ApiErrors(SIGNED_IN, PROVIDER_FAILED)
   hasPaymentMethod(@CurrentUser() user: SessionUser): Promise<{ hasPaymentMethod: boolean }> {
     return this.billing.hasPaymentMethod(user.id);
   }
 
   @Post('auth/create-payment-method-session')
+  @ApiOperation({ summary: 'A card page to change the card (after a failed payment it returns to /billing-issue)' })
+  @ApiAnswer(200, 'The card page.', URL)
+  @ApiErrors(SIGNED_IN, SAME_SITE, JSON_BODY, PROVIDER_FAILED)
   @HttpCode(HttpStatus.OK)
   createPaymentMethodSession(@CurrentUser() user: SessionUser, @Body() _body: EmptyBody): Promise<{ url: string }> {
     return this.billing.createPaymentMethodSession(user.id);
   }
 
   @Post('auth/create-stripe-subscription')
+  @ApiOperation({ summary: 'Starts the metered subscription (a second call answers the same one)' })
+  @ApiAnswer(200, 'The subscription item.', obj({ subscriptionItemId: str() }))
+  @ApiErrors(SIGNED_IN, SAME_SITE, JSON_BODY, PROVIDER_FAILED, {
+    400: ['SETUP_REQUIRED', 'PAYMENT_METHOD_REQUIRED'],
+    402: ['CARD_DECLINED'],
+  })
   @HttpCode(HttpStatus.OK)
   createSubscription(
     @CurrentUser() user: SessionUser,
@@ -37,6 +61,22 @@ export class BillingController {
 
   /** A dashboard call: behind the billing-state guard like the rest of the dashboard. */
   @Get('subscription')
+  @ApiOperation({ summary: "The owner's subscription, credits and usage period" })
+  @ApiAnswer(
+    200,
+    'The subscription.',
+    obj({
+      status: str(),
+      currentPeriodStart: nullable(str('ISO date-time')),
+      currentPeriodEnd: nullable(str('ISO date-time')),
+      creditsCents: int(),
+      hasPaid: nullable(bool()),
+      subscriptionItemId: nullable(str()),
+      usagePeriodStart: str('ISO date-time'),
+      usagePeriodEnd: str('ISO date-time'),
+    }),
+  )
+  @ApiErrors(GATED, PROVIDER_FAILED)
   @UseGuards(BillingStateGuard)
   getSubscription(@CurrentUser() user: SessionUser): Promise<SubscriptionResponse> {
     return this.billing.getSubscription(user.id);

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
-import { getDataSourceToken } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { TransactionRunner } from '../../database/transaction.js';
 import { UsageModule } from '../usage/usage.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { BillingAccountRepository } from './billing-account.repository.js';
+import { BillingCycleRunsRepository } from './billing-cycle-runs.repository.js';
 import { BillingCycleService } from './billing-cycle.service.js';
 import { BillingEventsService } from './billing-events.service.js';
 import { BillingWebhookController } from './billing-webhook.controller.js';
@@ -16,20 +16,27 @@ import { MeterReporter } from './meter-reporter.service.js';
 import { PAYMENTS, type PaymentsPort } from './payments.port.js';
 import { StripePaymentsAdapter } from './stripe-payments.adapter.js';
 import { TestModePaymentsAdapter } from './test-mode/test-mode-payments.adapter.js';
+import { TestModeRepository } from './test-mode/test-mode.repository.js';
 import { WebhookEventsRepository } from './webhook-events.repository.js';
 
 /** Stripe when STRIPE_SECRET_KEY is set, else the embedded test mode. Nothing else differs. */
-export function paymentsFactory(config: AppConfig, dataSource: DataSource): PaymentsPort {
+export function paymentsFactory(
+  config: AppConfig,
+  transactions: TransactionRunner,
+  store: TestModeRepository,
+): PaymentsPort {
   if (config.stripe) return new StripePaymentsAdapter(config.stripe);
-  return new TestModePaymentsAdapter(dataSource, config.publicUrl, 'botsmith_messages');
+  return new TestModePaymentsAdapter(transactions, store, config.publicUrl, 'botsmith_messages');
 }
 
 @Module({
   imports: [ScheduleModule.forRoot(), UsersModule, UsageModule],
   controllers: [BillingController, BillingWebhookController],
   providers: [
-    { provide: PAYMENTS, useFactory: paymentsFactory, inject: [APP_CONFIG, getDataSourceToken()] },
+    { provide: PAYMENTS, useFactory: paymentsFactory, inject: [APP_CONFIG, TransactionRunner, TestModeRepository] },
+    TestModeRepository,
     BillingAccountRepository,
+    BillingCycleRunsRepository,
     WebhookEventsRepository,
     BillingService,
     BillingEventsService,

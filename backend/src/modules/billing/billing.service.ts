@@ -1,27 +1,16 @@
+import type { SubscriptionResponse } from '@botsmith/contract';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { nextPeriodStart, periodStartFor } from '../../common/billing-period.js';
 import { AppError } from '../../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { BillingAccountRepository, type BillingAccount } from './billing-account.repository.js';
+import { UsersService } from '../users/users.service.js';
 import { PAYMENTS, type PaymentsPort } from './payments.port.js';
 
-export interface SubscriptionResponse {
-  /** The provider's status (active, past_due, canceled, …), or `none` before the subscription exists. */
-  status: string;
-  /** The provider's current billing period (ISO 8601), null without a subscription. */
-  currentPeriodStart: string | null;
-  currentPeriodEnd: string | null;
-  /** Free credits left. */
-  creditsCents: number;
-  hasPaid: boolean | null;
-  subscriptionItemId: string | null;
-  /** The period "monthly usage" counts (from the 3rd, 00:00 UTC). */
-  usagePeriodStart: string;
-  usagePeriodEnd: string;
-}
+export type { SubscriptionResponse };
 
 /**
- * The owner's side of billing setup (brief section 4): customer, card, subscription. Provider
+ * The owner's side of billing setup (docs/product.md#setup-flow): customer, card, subscription. Provider
  * calls are never made inside a database transaction; concurrent or repeated requests are made
  * safe by the provider's idempotency keys and by conditional updates of `users`.
  */
@@ -30,6 +19,7 @@ export class BillingService {
   constructor(
     @Inject(PAYMENTS) private readonly payments: PaymentsPort,
     private readonly accounts: BillingAccountRepository,
+    private readonly users: UsersService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -66,7 +56,7 @@ export class BillingService {
       throw new AppError(HttpStatus.BAD_REQUEST, 'SETUP_REQUIRED', 'Please add a payment method first.');
     }
     const subscription = await this.payments.createSubscription({ ownerId, customerId: account.stripeCustomerId });
-    const stored = await this.accounts.setSubscriptionIfMissing(
+    const stored = await this.users.setSubscriptionIfMissing(
       ownerId,
       subscription.subscriptionId,
       subscription.subscriptionItemId,
@@ -102,7 +92,7 @@ export class BillingService {
     if (account.stripeCustomerId) return account.stripeCustomerId;
     const { customerId } = await this.payments.createCustomer({ ownerId: account.id, email: account.email });
     // Two tabs at once get the same customer (same idempotency key); keep whichever is stored.
-    return (await this.accounts.setCustomerIfMissing(account.id, customerId)) ?? customerId;
+    return (await this.users.setCustomerIfMissing(account.id, customerId)) ?? customerId;
   }
 
   private setupSession(

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../database/transaction.js';
 import { METER_REPORT_BATCH, METER_REPORT_CONCURRENCY } from '../../common/constants.js';
 import { UsageLedgerService, type UnreportedUsage } from '../usage/usage-ledger.service.js';
 import { PAYMENTS, type PaymentsPort } from './payments.port.js';
@@ -57,17 +57,17 @@ export class MeterReporter {
   }
 
   /**
-   * The monthly job's pass: everything, inside its transaction (`manager`). A failure throws, so
+   * The monthly job's pass: everything, inside its transaction (`tx`). A failure throws, so
    * the job's transaction rolls back and nothing is marked that was not sent.
    */
-  async reportAll(manager: EntityManager, now: Date): Promise<{ events: number; cents: number }> {
+  async reportAll(tx: Transaction, now: Date): Promise<{ events: number; cents: number }> {
     let events = 0;
     let cents = 0;
     for (;;) {
-      const rows = await this.ledger.findUnreported(manager, METER_REPORT_BATCH);
-      for (const row of rows) await this.send(row, manager);
+      const rows = await this.ledger.findUnreported(tx, METER_REPORT_BATCH);
+      for (const row of rows) await this.send(row, tx);
       events += await this.ledger.markReported(
-        manager,
+        tx,
         rows.map((row) => row.id),
         now,
       );
@@ -76,7 +76,7 @@ export class MeterReporter {
     }
   }
 
-  private send(row: UnreportedUsage, manager?: EntityManager): Promise<void> {
+  private send(row: UnreportedUsage, tx?: Transaction): Promise<void> {
     return this.payments.reportUsage(
       {
         customerId: row.stripeCustomerId,
@@ -84,7 +84,7 @@ export class MeterReporter {
         valueCents: row.billableCents,
         timestamp: row.createdAt,
       },
-      manager,
+      tx,
     );
   }
 }

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../database/transaction.js';
 
 /**
  * The payment provider, as the rest of the code sees it. Two adapters implement it, chosen by
@@ -32,7 +32,7 @@ export interface PaymentsPort {
   getSubscription(subscriptionId: string): Promise<ProviderSubscription | null>;
 
   /** Cancels at once, invoicing what was used (an account deleted during the period). Idempotent. */
-  cancelSubscription(subscriptionId: string, manager?: EntityManager): Promise<void>;
+  cancelSubscription(subscriptionId: string, tx?: Transaction): Promise<void>;
 
   /** Whether an invoice of this customer is still unpaid after a payment attempt. */
   hasOverdueInvoices(customerId: string): Promise<boolean>;
@@ -40,9 +40,9 @@ export interface PaymentsPort {
   /**
    * Reports billable usage as one meter event. The provider de-duplicates on `identifier`, so
    * sending the same event again (a retry, a crash before we recorded it) never bills twice.
-   * `manager`: the caller's transaction, for an adapter that stores data in our database.
+   * `tx`: the caller's transaction, for an adapter that stores data in our database.
    */
-  reportUsage(input: MeterEventInput, manager?: EntityManager): Promise<void>;
+  reportUsage(input: MeterEventInput, tx?: Transaction): Promise<void>;
 
   /**
    * After a new card was collected (checkout session completed): make it the default for the
@@ -55,7 +55,7 @@ export interface PaymentsPort {
    * invoices by itself on the anchor date (nothing to do); the test mode invoices the usage it was
    * sent and "charges" the test card.
    */
-  closePeriod(input: { periodStart: Date; periodEnd: Date }, manager: EntityManager): Promise<{ invoices: number }>;
+  closePeriod(input: { periodStart: Date; periodEnd: Date }, tx: Transaction): Promise<{ invoices: number }>;
 
   /**
    * Delivers provider events produced by earlier calls. Stripe delivers them itself as webhooks

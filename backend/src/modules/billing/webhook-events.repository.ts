@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { entityManagerOf, type Transaction } from '../../database/transaction.js';
 
 /** Provider event ids already processed (`webhook_events`): each event takes effect once. */
 @Injectable()
@@ -13,7 +14,8 @@ export class WebhookEventsRepository {
   }
 
   /** Records the event inside the caller's transaction; false when it was already recorded. */
-  async record(manager: EntityManager, id: string, type: string): Promise<boolean> {
+  async record(tx: Transaction, id: string, type: string): Promise<boolean> {
+    const manager = entityManagerOf(tx);
     const rows: unknown[] = await manager.query(
       `INSERT INTO webhook_events (id, type) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id`,
       [id, type],

@@ -1,31 +1,10 @@
-import type { Animation, WidgetPosition } from '../../common/constants.js';
+import type { BotAppearance } from '@botsmith/contract';
 import type { BotEntity } from './bot.entity.js';
 
-/** How a bot looks in the widget: shared by the owner's view and the public face. */
-export interface BotAppearance {
-  bubbleIcon: string;
-  bubbleColor: string;
-  bubbleTextColor: string;
-  bubbleBorderRadius: string;
-  chatWindowBorderRadius: string;
-  bannerColor: string;
-  bannerTextColor: string;
-  bannerDisclaimer: string;
-  placeholderText: string;
-  placeholderTextColor: string;
-  sendButtonColor: string;
-  /** The same value as sendButtonColor: the brief says the widget reads this name. */
-  sendButtonColor1: string;
-  sendArrowColor: string;
-  widgetBubbleColor: string;
-  assistantBubbleColor: string;
-  assistantBubbleTextColor: string;
-  widgetBackgroundColor: string;
-  animation: Animation;
-  widgetPosition: WidgetPosition;
-}
-
-/** Field by field, so a column added to bots later never reaches a response by accident. */
+/**
+ * A bot's appearance (the contract's BotAppearance), field by field, so a column added to bots
+ * later never reaches a response by accident.
+ */
 export function toAppearance(bot: BotEntity): BotAppearance {
   return {
     bubbleIcon: bot.bubbleIcon,

@@ -1,3 +1,6 @@
+import { normaliseAllowedDomain, normaliseGradient, normaliseRadius } from '@botsmith/contract';
+
+export type { BotResponse } from '@botsmith/contract';
 import { Transform } from 'class-transformer';
 import {
   IsIn,
@@ -25,9 +28,6 @@ import {
   type ModelTier,
   type WidgetPosition,
 } from '../../common/constants.js';
-import type { DocumentResponse } from '../uploads/documents.service.js';
-import { normaliseAllowedDomain, normaliseGradient, normaliseRadius } from './style-values.js';
-import type { BotAppearance } from './bot-appearance.js';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 /** A field that may be left out, but not sent as null (the column is NOT NULL). */
@@ -78,7 +78,7 @@ export class CreateBotDto {
 }
 
 /**
- * PUT /api/bots/:id: any subset of the edit-bot tabs' field groups (brief section 7). Every field
+ * PUT /api/bots/:id: any subset of the edit-bot tabs' field groups (docs/product.md#edit-bot-modal). Every field
  * is checked here so a bad one is 400 naming it; the service saves all of them in one UPDATE.
  * class-validator runs the decorator nearest the property first, so the type check sits last.
  */
@@ -198,7 +198,7 @@ export class UpdateBotDto {
   )
   temperature?: number;
 
-  // Usage: whole dollars; empty (the brief's "empty is saved as 0") or null is 0.
+  // Usage: whole dollars; empty or null is saved as 0 (docs/product.md#per-bot-budgets).
   @Transform(({ value }: { value: unknown }) => {
     if (value === null || value === '') return 0;
     if (typeof value === 'string' && /^\d{1,9}$/.test(value.trim())) return Number(value.trim());
@@ -209,20 +209,4 @@ export class UpdateBotDto {
   @Min(0, { message: 'Invalid usageLimitDollars: must be a whole number of dollars, 0 or more' })
   @IsInt({ message: 'Invalid usageLimitDollars: must be a whole number of dollars, 0 or more' })
   usageLimitDollars?: number;
-}
-
-/** Every field of the brief's Bot (section 3), as its owner sees it. */
-export interface BotResponse extends BotAppearance {
-  id: number;
-  name: string;
-  apiKey: string;
-  prompt: string;
-  customGreeting: string;
-  model: ModelTier;
-  categoryId: number | null;
-  allowedDomain: string;
-  document: DocumentResponse | null;
-  maxTokens: number;
-  temperature: number;
-  usageLimitDollars: number;
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import type { DataSource, EntityManager, Repository } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { entityManagerOf, type Transaction } from '../../database/transaction.js';
 import { BotEntity } from './bot.entity.js';
 
 export type NewBot = Omit<BotEntity, 'id' | 'createdAt' | 'updatedAt'>;
@@ -9,27 +10,21 @@ export type BotChanges = Partial<Omit<BotEntity, 'id' | 'ownerId' | 'apiKey' | '
 /** The only place that queries `bots`; every read and write is scoped by owner. */
 @Injectable()
 export class BotsRepository {
-  constructor(
-    @InjectRepository(BotEntity) private readonly bots: Repository<BotEntity>,
-    @InjectDataSource() private readonly dataSource: DataSource,
-  ) {}
-
-  /** Runs `work` in one transaction; inside, use only the manager it is given. */
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
-  }
+  constructor(@InjectRepository(BotEntity) private readonly bots: Repository<BotEntity>) {}
 
   listOwned(ownerId: number): Promise<BotEntity[]> {
     return this.bots.find({ where: { ownerId }, order: { id: 'ASC' } });
   }
 
-  findOwned(ownerId: number, id: number, manager?: EntityManager): Promise<BotEntity | null> {
+  findOwned(ownerId: number, id: number, tx?: Transaction): Promise<BotEntity | null> {
+    const manager = tx && entityManagerOf(tx);
     const repo = manager ? manager.getRepository(BotEntity) : this.bots;
     return repo.findOneBy({ ownerId, id });
   }
 
   /** The owner's bot, its row locked until the transaction ends (updates and uploads queue up). */
-  findOwnedForUpdate(manager: EntityManager, ownerId: number, id: number): Promise<BotEntity | null> {
+  findOwnedForUpdate(tx: Transaction, ownerId: number, id: number): Promise<BotEntity | null> {
+    const manager = entityManagerOf(tx);
     return manager
       .getRepository(BotEntity)
       .createQueryBuilder('bot')
@@ -43,23 +38,33 @@ export class BotsRepository {
   }
 
   /** One UPDATE statement for all the changed columns. */
-  async update(manager: EntityManager, ownerId: number, id: number, changes: BotChanges): Promise<void> {
+  async update(tx: Transaction, ownerId: number, id: number, changes: BotChanges): Promise<void> {
+    const manager = entityManagerOf(tx);
     await manager.getRepository(BotEntity).update({ id, ownerId }, changes);
   }
 
-  async deleteOwned(manager: EntityManager, ownerId: number, id: number): Promise<boolean> {
+  /** Replaces the bot's API key; false when the bot is not the owner's. */
+  async replaceApiKey(ownerId: number, id: number, apiKey: string): Promise<boolean> {
+    const result = await this.bots.update({ id, ownerId }, { apiKey });
+    return (result.affected ?? 0) > 0;
+  }
+
+  async deleteOwned(tx: Transaction, ownerId: number, id: number): Promise<boolean> {
+    const manager = entityManagerOf(tx);
     const result = await manager.getRepository(BotEntity).delete({ id, ownerId });
     return (result.affected ?? 0) > 0;
   }
 
-  listOwnedIcons(manager: EntityManager, ownerId: number): Promise<string[]> {
+  listOwnedIcons(tx: Transaction, ownerId: number): Promise<string[]> {
+    const manager = entityManagerOf(tx);
     return manager
       .getRepository(BotEntity)
       .find({ select: { bubbleIcon: true }, where: { ownerId } })
       .then((bots) => bots.map((bot) => bot.bubbleIcon).filter(Boolean));
   }
 
-  async deleteAllOwned(manager: EntityManager, ownerId: number): Promise<number> {
+  async deleteAllOwned(tx: Transaction, ownerId: number): Promise<number> {
+    const manager = entityManagerOf(tx);
     const result = await manager.getRepository(BotEntity).delete({ ownerId });
     return result.affected ?? 0;
   }

@@ -1,18 +1,18 @@
 import crypto from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { TransactionRunner, type Transaction } from '../../database/transaction.js';
 import { AppError } from '../../common/app-error.js';
 import { BOT_DEFAULTS } from '../../common/constants.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { CategoriesService } from '../categories/categories.service.js';
-import { DocumentsService, type DocumentResponse } from '../uploads/documents.service.js';
-import { FILE_STORAGE, type FileStorage } from '../uploads/storage/file-storage.js';
-import { iconKeyFromUrl } from '../uploads/storage/file-urls.js';
+import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
+import { iconKeyFromUrl } from '../storage/file-urls.js';
 import { toAppearance } from './bot-appearance.js';
+import { BOT_FILES, type BotFilesPort } from './bot-files.port.js';
 import type { BotEntity } from './bot.entity.js';
 import type { BotResponse, UpdateBotDto } from './bots.dto.js';
 import { BotsRepository, type BotChanges } from './bots.repository.js';
-import { normaliseAllowedDomain, normaliseGradient, normaliseRadius } from './style-values.js';
+import { normaliseAllowedDomain, normaliseGradient, normaliseRadius, type DocumentResponse } from '@botsmith/contract';
 
 const GRADIENT_FIELDS = [
   'bubbleColor',
@@ -54,21 +54,32 @@ export class BotsService {
 
   constructor(
     private readonly bots: BotsRepository,
+    private readonly transactions: TransactionRunner,
     private readonly categories: CategoriesService,
-    private readonly documents: DocumentsService,
+    @Inject(BOT_FILES) private readonly files: BotFilesPort,
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async list(ownerId: number): Promise<BotResponse[]> {
     const bots = await this.bots.listOwned(ownerId);
-    const documents = await this.documents.responsesForBots(bots.map((bot) => bot.id));
+    const documents = await this.files.documentsOf(bots.map((bot) => bot.id));
     return bots.map((bot) => this.toResponse(bot, documents.get(bot.id) ?? null));
   }
 
-  /** A new bot with every default of the brief's section 9. `name` arrives trimmed and non-empty. */
+  /**
+   * A new bot with every default (docs/product.md#bot-defaults), and the configured monthly budget
+   * (DEFAULT_BOT_BUDGET_DOLLARS), not "no limit". `name` arrives trimmed and non-empty.
+   */
   async create(ownerId: number, name: string): Promise<{ id: number; name: string }> {
-    const bot = await this.bots.create({ ...BOT_DEFAULTS, ownerId, categoryId: null, name, apiKey: newApiKey() });
+    const bot = await this.bots.create({
+      ...BOT_DEFAULTS,
+      usageLimitDollars: this.config.defaultBotBudgetDollars,
+      ownerId,
+      categoryId: null,
+      name,
+      apiKey: newApiKey(),
+    });
     return { id: bot.id, name: bot.name };
   }
 
@@ -84,15 +95,15 @@ export class BotsService {
    * and the rules that need the database are applied (own category, own icon).
    */
   async update(ownerId: number, id: number, dto: UpdateBotDto): Promise<BotResponse> {
-    const { bot, replacedIcon } = await this.bots.transaction(async (manager) => {
-      const current = await this.bots.findOwnedForUpdate(manager, ownerId, id);
+    const { bot, replacedIcon } = await this.transactions.run(async (tx) => {
+      const current = await this.bots.findOwnedForUpdate(tx, ownerId, id);
       if (!current) throw this.notFound();
       const changes = this.changesFrom(dto, current);
       if (changes.categoryId !== undefined && changes.categoryId !== null) {
-        await this.categories.assertOwnedForUpdate(manager, ownerId, changes.categoryId);
+        await this.categories.assertOwnedForUpdate(tx, ownerId, changes.categoryId);
       }
-      if (Object.keys(changes).length > 0) await this.bots.update(manager, ownerId, id, changes);
-      const saved = (await this.bots.findOwned(ownerId, id, manager))!;
+      if (Object.keys(changes).length > 0) await this.bots.update(tx, ownerId, id, changes);
+      const saved = (await this.bots.findOwned(ownerId, id, tx))!;
       const iconChanged = changes.bubbleIcon !== undefined && changes.bubbleIcon !== current.bubbleIcon;
       return { bot: saved, replacedIcon: iconChanged ? current.bubbleIcon : null };
     });
@@ -100,17 +111,27 @@ export class BotsService {
     return this.withDocument(bot);
   }
 
-  /** Deletes the bot, its document and passages (cascade) and its stored files. Logs and usage stay. */
+  /**
+   * A new API key for the bot. Chat requests read the key from the row each time, so the old
+   * key is refused from the moment this UPDATE commits.
+   */
+  async rotateApiKey(ownerId: number, id: number): Promise<{ apiKey: string }> {
+    const apiKey = newApiKey();
+    if (!(await this.bots.replaceApiKey(ownerId, id, apiKey))) throw this.notFound();
+    return { apiKey };
+  }
+
+  /** Deletes the bot, its sources and passages (cascade) and its stored files. Logs and usage stay. */
   async delete(ownerId: number, id: number): Promise<void> {
-    const files = await this.bots.transaction(async (manager) => {
-      const bot = await this.bots.findOwnedForUpdate(manager, ownerId, id);
+    const files = await this.transactions.run(async (tx) => {
+      const bot = await this.bots.findOwnedForUpdate(tx, ownerId, id);
       if (!bot) throw this.notFound();
-      const document = await this.documents.findForBot(id, manager);
-      await this.bots.deleteOwned(manager, ownerId, id);
-      return { icon: bot.bubbleIcon, documentKey: document?.storageKey ?? null };
+      const fileKeys = await this.files.storageKeysOfBot(id, tx);
+      await this.bots.deleteOwned(tx, ownerId, id);
+      return { icon: bot.bubbleIcon, fileKeys };
     });
     if (files.icon) await this.removeIconFile(files.icon);
-    if (files.documentKey) await this.removeFile(files.documentKey);
+    for (const key of files.fileKeys) await this.removeFile(key);
   }
 
   /**
@@ -118,11 +139,11 @@ export class BotsService {
    * stored file of the owner. Rows go in one transaction; files after it commits.
    */
   async deleteAllOwnedBy(ownerId: number): Promise<{ bots: number; categories: number }> {
-    const result = await this.bots.transaction(async (manager) => {
-      const icons = await this.bots.listOwnedIcons(manager, ownerId);
-      const documentKeys = await this.documents.storageKeysOfOwner(ownerId, manager);
-      const bots = await this.bots.deleteAllOwned(manager, ownerId);
-      const categories = await this.categories.deleteAllOwnedBy(manager, ownerId);
+    const result = await this.transactions.run(async (tx) => {
+      const icons = await this.bots.listOwnedIcons(tx, ownerId);
+      const documentKeys = await this.files.storageKeysOfOwner(ownerId, tx);
+      const bots = await this.bots.deleteAllOwned(tx, ownerId);
+      const categories = await this.categories.deleteAllOwnedBy(tx, ownerId);
       return { icons, documentKeys, counts: { bots, categories } };
     });
     for (const icon of result.icons) await this.removeIconFile(icon);
@@ -139,10 +160,10 @@ export class BotsService {
    * Runs `work` in one transaction holding the lock on the owner's bot row (404 when it is not
    * theirs), e.g. to replace its document while no update or deletion of the bot interleaves.
    */
-  withLockedBot<T>(ownerId: number, botId: number, work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.bots.transaction(async (manager) => {
-      if (!(await this.bots.findOwnedForUpdate(manager, ownerId, botId))) throw this.notFound();
-      return work(manager);
+  withLockedBot<T>(ownerId: number, botId: number, work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.transactions.run(async (tx) => {
+      if (!(await this.bots.findOwnedForUpdate(tx, ownerId, botId))) throw this.notFound();
+      return work(tx);
     });
   }
 
@@ -151,10 +172,10 @@ export class BotsService {
    * Throws 404 (and the caller removes the new file) when the bot is gone or not the owner's.
    */
   async setIcon(ownerId: number, botId: number, fileUrl: string): Promise<void> {
-    const previous = await this.bots.transaction(async (manager) => {
-      const bot = await this.bots.findOwnedForUpdate(manager, ownerId, botId);
+    const previous = await this.transactions.run(async (tx) => {
+      const bot = await this.bots.findOwnedForUpdate(tx, ownerId, botId);
       if (!bot) throw this.notFound();
-      await this.bots.update(manager, ownerId, botId, { bubbleIcon: fileUrl });
+      await this.bots.update(tx, ownerId, botId, { bubbleIcon: fileUrl });
       return bot.bubbleIcon;
     });
     if (previous && previous !== fileUrl) await this.removeIconFile(previous);
@@ -191,8 +212,8 @@ export class BotsService {
   }
 
   private async withDocument(bot: BotEntity): Promise<BotResponse> {
-    const document = await this.documents.findForBot(bot.id);
-    return this.toResponse(bot, document ? this.documents.toResponse(document) : null);
+    const documents = await this.files.documentsOf([bot.id]);
+    return this.toResponse(bot, documents.get(bot.id) ?? null);
   }
 
   private async removeIconFile(url: string): Promise<void> {

@@ -1,3 +1,4 @@
+export type { CategoryResponse } from '@botsmith/contract';
 import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { CATEGORY_NAME_MAX } from '../../common/constants.js';
@@ -8,9 +9,4 @@ export class CreateCategoryDto {
   @IsNotEmpty({ message: 'Category name is required.' })
   @IsString({ message: 'Category name is required.' })
   name!: string;
-}
-
-export interface CategoryResponse {
-  id: number;
-  name: string;
 }

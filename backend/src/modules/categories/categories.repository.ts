@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { EntityManager, Repository } from 'typeorm';
+import type { Repository } from 'typeorm';
+import { entityManagerOf, type Transaction } from '../../database/transaction.js';
 import { CategoryEntity } from './category.entity.js';
 
 /** The only place that queries `categories`; every method is scoped by owner. */
@@ -25,7 +26,8 @@ export class CategoriesRepository {
    * True when the owner has this category; the row is locked against deletion until the
    * caller's transaction ends, so a bot cannot be moved into a category being deleted.
    */
-  async lockOwned(manager: EntityManager, ownerId: number, id: number): Promise<boolean> {
+  async lockOwned(tx: Transaction, ownerId: number, id: number): Promise<boolean> {
+    const manager = entityManagerOf(tx);
     const rows: unknown[] = await manager.query(
       'SELECT id FROM categories WHERE id = $1 AND owner_id = $2 FOR KEY SHARE',
       [id, ownerId],
@@ -39,7 +41,8 @@ export class CategoriesRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  async deleteAllOwned(manager: EntityManager, ownerId: number): Promise<number> {
+  async deleteAllOwned(tx: Transaction, ownerId: number): Promise<number> {
+    const manager = entityManagerOf(tx);
     const result = await manager.getRepository(CategoryEntity).delete({ ownerId });
     return result.affected ?? 0;
   }

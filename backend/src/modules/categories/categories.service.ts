@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../database/transaction.js';
 import { AppError } from '../../common/app-error.js';
 import { isUniqueViolation } from '../../common/postgres-errors.js';
 import type { CategoryEntity } from './category.entity.js';
@@ -31,12 +31,12 @@ export class CategoriesService {
   }
 
   /** For a bot update: the category must be the owner's own (404 otherwise), and stays until commit. */
-  async assertOwnedForUpdate(manager: EntityManager, ownerId: number, id: number): Promise<void> {
-    if (!(await this.categories.lockOwned(manager, ownerId, id))) throw this.notFound();
+  async assertOwnedForUpdate(tx: Transaction, ownerId: number, id: number): Promise<void> {
+    if (!(await this.categories.lockOwned(tx, ownerId, id))) throw this.notFound();
   }
 
-  deleteAllOwnedBy(manager: EntityManager, ownerId: number): Promise<number> {
-    return this.categories.deleteAllOwned(manager, ownerId);
+  deleteAllOwnedBy(tx: Transaction, ownerId: number): Promise<number> {
+    return this.categories.deleteAllOwned(tx, ownerId);
   }
 
   private notFound(): AppError {

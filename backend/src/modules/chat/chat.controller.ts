@@ -1,27 +1,83 @@
-import { Body, Controller, Logger, Post, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiProduces, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, JSON_BODY, RATE_LIMITED } from '../../common/openapi/api-errors.decorator.js';
+import { ApiAnswer, arrayOf, int, nullable, obj, str } from '../../common/openapi/schemas.js';
+import { SECURITY } from '../../common/openapi/security.js';
+import { Body, Controller, HttpCode, Logger, Post, Req, Res } from '@nestjs/common';
+import type { ChatAnswerResponse } from '@botsmith/contract';
 import type { Request, Response } from 'express';
 import { AppError } from '../../common/app-error.js';
+import { isServiceOutage, serviceUnavailable } from '../../common/outage.js';
 import { Public } from '../../common/public.decorator.js';
 import { SkipOriginCheck } from '../../common/skip-origin-check.decorator.js';
-import { ChatRequestDto } from './chat.dto.js';
+import { ChatRequestDto, FeedbackRequestDto } from './chat.dto.js';
+import { FeedbackService } from './feedback.service.js';
 import { ChatService, type AnswerSink, type ChatCaller } from './chat.service.js';
 import { EventStream } from './sse.js';
+import { VISITOR_TOKEN_HEADER } from './widget-cors.js';
 
 /**
- * POST /api/chat: JSON `{message}`, or server-sent events with `Accept: text/event-stream`.
+ * POST /api/chat: JSON `{message, messageId, citations}`, or server-sent events with `Accept: text/event-stream`. An
+ * answer to a widget visitor carries the visitor's token in the `X-Visitor-Token` header, which
+ * the widget sends back with its next messages (see VisitorTokens).
  * Refusals before the answer starts are ordinary HTTP errors `{error, code}` (with Retry-After on
  * 429); once the stream is open, a failure arrives as `event: error`. A visitor who disconnects
  * aborts the model call (the response's 'close' fires before it finished), and pays nothing.
  */
+const CITATION = obj({
+  sourceId: int(),
+  name: str("The source's name (a file's name, a written answer's title, a page's title)."),
+  page: nullable(int("A PDF's page.")),
+  url: nullable(str("A website page's address.")),
+});
+
+@ApiTags('Widget and chat')
 @Controller('chat')
 export class ChatController {
   private readonly logger = new Logger('ChatController');
 
-  constructor(private readonly chat: ChatService) {}
+  constructor(
+    private readonly chat: ChatService,
+    private readonly feedbackService: FeedbackService,
+  ) {}
 
   @Public()
   @SkipOriginCheck()
   @Post()
+  @ApiOperation({
+    summary: "Asks a bot: from the widget (domain lock) or from the owner's server (the bot's API key)",
+    description:
+      'With `Accept: text/event-stream` the answer streams as server-sent events: `token` {text}, then `done` ' +
+      '{message, messageId, costCents, citations}, or `error` {error, code} when the model fails after the stream began. ' +
+      'Refusals before the answer starts are ordinary HTTP errors. See docs/chat-api.md.',
+  })
+  @ApiSecurity({})
+  @ApiBearerAuth(SECURITY.botApiKey)
+  @ApiHeader({ name: 'X-Page-Url', required: false, description: "The page's origin and path (the widget sends it)." })
+  @ApiHeader({ name: 'X-Visitor-Token', required: false, description: 'The token of an earlier answer (widget).' })
+  @ApiHeader({
+    name: 'X-Visitor-Id',
+    required: false,
+    description: "Who the visitor is, in the owner's own words (only with the bot's API key).",
+  })
+  @ApiProduces('application/json', 'text/event-stream')
+  @ApiAnswer(
+    200,
+    "The answer, with the visitor's token in the X-Visitor-Token response header (widget callers).",
+    obj({
+      message: str('The answer.'),
+      messageId: int("The answer's id, for POST /api/chat/feedback."),
+      citations: arrayOf(CITATION),
+    }),
+  )
+  @ApiErrors(JSON_BODY, RATE_LIMITED, {
+    401: ['INVALID_API_KEY'],
+    402: ['OUT_OF_CREDITS', 'PAYMENT_FAILED', 'SETUP_REQUIRED', 'BOT_BUDGET_REACHED'],
+    403: ['DOMAIN_NOT_ALLOWED'],
+    404: ['BOT_NOT_FOUND'],
+    409: ['MESSAGE_IN_FLIGHT'],
+    502: ['UPSTREAM_FAILED'],
+    504: ['UPSTREAM_TIMEOUT'],
+  })
   async send(@Body() body: ChatRequestDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     const wantsStream = (req.headers.accept ?? '').includes('text/event-stream');
     const visitorGone = new AbortController();
@@ -32,7 +88,9 @@ export class ChatController {
 
     let stream: EventStream | undefined;
     const sink: AnswerSink = {
-      start: () => {
+      start: (visitorToken) => {
+        // Before the stream opens: its headers are sent at once.
+        if (visitorToken) res.setHeader(VISITOR_TOKEN_HEADER, visitorToken);
         if (wantsStream && !res.destroyed) stream = new EventStream(res);
       },
       token: (text) => stream?.send('token', { text }),
@@ -41,23 +99,59 @@ export class ChatController {
     try {
       const answer = await this.chat.answer(body, callerOf(req), sink, visitorGone.signal);
       if (stream) {
-        stream.send('done', { message: answer.message, costCents: answer.costCents });
+        stream.send('done', {
+          message: answer.message,
+          messageId: answer.messageId,
+          costCents: answer.costCents,
+          citations: answer.citations,
+        });
         stream.end();
       } else {
         res.setHeader('Cache-Control', 'no-store');
-        res.status(200).json({ message: answer.message });
+        const body: ChatAnswerResponse = {
+          message: answer.message,
+          messageId: answer.messageId,
+          citations: answer.citations,
+        };
+        res.status(200).json(body);
       }
     } catch (error) {
       if (!stream) throw error;
-      if (!(error instanceof AppError))
-        this.logger.error(error instanceof Error ? (error.stack ?? error.message) : error);
-      const payload =
-        error instanceof AppError
-          ? error.getResponse()
-          : { error: 'Something went wrong on our side. Please try again.', code: 'INTERNAL_ERROR' };
+      // The stream is open, so the status is sent: the refusal travels as its last event. When
+      // the database went away mid-answer, the final write rolled back and nothing was charged.
+      const refusal = error instanceof AppError ? error : isServiceOutage(error) ? serviceUnavailable() : null;
+      if (!refusal) this.logger.error(error instanceof Error ? (error.stack ?? error.message) : error);
+      const payload = refusal
+        ? refusal.getResponse()
+        : { error: 'Something went wrong on our side. Please try again.', code: 'INTERNAL_ERROR' };
       stream.send('error', payload);
       stream.end();
     }
+  }
+
+  @Public()
+  @SkipOriginCheck()
+  @Post('feedback')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: "A visitor rates one of the bot's answers in their own conversation: thumbs up or down",
+    description:
+      "Identified as for POST /api/chat (the X-Visitor-Token of the answer, or the bot's API key and " +
+      'X-Visitor-Id). The last rating wins; a rating down flags the answer unanswered. Never charged.',
+  })
+  @ApiSecurity({})
+  @ApiBearerAuth(SECURITY.botApiKey)
+  @ApiHeader({ name: 'X-Page-Url', required: false, description: "The page's origin and path (the widget sends it)." })
+  @ApiHeader({ name: 'X-Visitor-Token', required: false, description: 'The token the answer came with (widget).' })
+  @ApiHeader({ name: 'X-Visitor-Id', required: false, description: "With the bot's API key: who the visitor is." })
+  @ApiAnswer(204, 'Rated.')
+  @ApiErrors(JSON_BODY, RATE_LIMITED, {
+    401: ['INVALID_API_KEY'],
+    403: ['DOMAIN_NOT_ALLOWED'],
+    404: ['BOT_NOT_FOUND', 'MESSAGE_NOT_FOUND'],
+  })
+  async feedback(@Body() body: FeedbackRequestDto, @Req() req: Request): Promise<void> {
+    await this.feedbackService.rate(body, callerOf(req));
   }
 }
 
@@ -70,6 +164,7 @@ function callerOf(req: Request): ChatCaller {
   return {
     origin: header(req, 'origin'),
     pageUrl: header(req, 'x-page-url'),
+    visitorToken: header(req, 'x-visitor-token'),
     visitorId: header(req, 'x-visitor-id'),
     authorization: header(req, 'authorization'),
     ip: req.ip ?? req.socket.remoteAddress ?? 'unknown',

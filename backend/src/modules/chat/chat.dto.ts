@@ -14,7 +14,14 @@ import {
   ValidateNested,
   type ValidationOptions,
 } from 'class-validator';
+import {
+  FEEDBACK_COMMENT_MAX_CHARS,
+  MESSAGE_RATINGS,
+  type FeedbackRequest,
+  type MessageRating,
+} from '@botsmith/contract';
 import { CHAT_LIMITS } from '../../common/constants.js';
+import { toStorableText } from '../../common/storable-text.js';
 
 const MAX_ID = 2_147_483_647;
 
@@ -24,8 +31,13 @@ function toId({ value }: { value: unknown }): unknown {
   return value;
 }
 
-function trimmed({ value }: { value: unknown }): unknown {
-  return typeof value === 'string' ? value.trim() : value;
+/**
+ * A visitor's text, trimmed. NUL characters are removed and lone surrogates replaced rather than
+ * refused: visitors paste text from anywhere, the widget sends earlier answers back as history,
+ * and a visitor cannot act on an error about characters they cannot see.
+ */
+function visitorText({ value }: { value: unknown }): unknown {
+  return typeof value === 'string' ? toStorableText(value).trim() : value;
 }
 
 /** The whole history is bounded too, not only each message. */
@@ -56,6 +68,7 @@ export class ChatHistoryItemDto {
   @IsIn(['user', 'assistant'], { message: 'each chatHistory role must be user or assistant' })
   role!: 'user' | 'assistant';
 
+  @Transform(visitorText)
   @IsString()
   @MaxLength(CHAT_LIMITS.historyItemMaxChars, {
     message: `each chatHistory message must be at most ${CHAT_LIMITS.historyItemMaxChars} characters`,
@@ -81,7 +94,7 @@ export class ChatRequestDto {
   @Type(() => ChatHistoryItemDto)
   chatHistory?: ChatHistoryItemDto[];
 
-  @Transform(trimmed)
+  @Transform(visitorText)
   @IsString({ message: 'prompt must be text' })
   @IsNotEmpty({ message: 'Please type a message' })
   @MaxLength(CHAT_LIMITS.promptMaxChars, {
@@ -93,4 +106,32 @@ export class ChatRequestDto {
   @IsString()
   @MaxLength(100)
   model?: string;
+}
+
+/**
+ * POST /api/chat/feedback. Unlike a chat message, the comment is refused (400) when it holds
+ * characters that cannot be stored: it is typed once, for this purpose, not pasted history.
+ */
+export class FeedbackRequestDto implements FeedbackRequest {
+  @Transform(toId)
+  @IsInt({ message: 'botId must be a whole number' })
+  @Min(1, { message: 'botId must be a whole number' })
+  @Max(MAX_ID, { message: 'botId must be a whole number' })
+  botId!: number;
+
+  @Transform(toId)
+  @IsInt({ message: 'messageId must be a whole number' })
+  @Min(1, { message: 'messageId must be a whole number' })
+  @Max(MAX_ID, { message: 'messageId must be a whole number' })
+  messageId!: number;
+
+  @IsIn(MESSAGE_RATINGS, { message: 'rating must be up or down' })
+  rating!: MessageRating;
+
+  @IsOptional()
+  @IsString({ message: 'comment must be text' })
+  @MaxLength(FEEDBACK_COMMENT_MAX_CHARS, {
+    message: `comment must be at most ${FEEDBACK_COMMENT_MAX_CHARS} characters`,
+  })
+  comment?: string;
 }

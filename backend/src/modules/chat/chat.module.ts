@@ -1,17 +1,21 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
-import { DocumentsModule } from '../uploads/documents.module.js';
-import { DocumentsService } from '../uploads/documents.service.js';
+import { sessionSecret } from '../../config/session-secret.js';
+import { KnowledgeDataModule } from '../knowledge/knowledge-data.module.js';
+import { KnowledgeSearchService } from '../knowledge/knowledge-search.service.js';
 import { UsageModule } from '../usage/usage.module.js';
 import { ChatController } from './chat.controller.js';
-import { ChatRepository } from './chat.repository.js';
+import { ChatDataModule } from './chat-data.module.js';
 import { CHUNK_SEARCH, ChatService } from './chat.service.js';
+import { FeedbackRepository } from './feedback.repository.js';
+import { FeedbackService } from './feedback.service.js';
 import { LLM, type LlmPort } from './llm/llm.port.js';
 import { OfflineDemoLlmAdapter } from './llm/offline-demo-llm.adapter.js';
 import { OpenAiLlmAdapter } from './llm/openai-llm.adapter.js';
 import { CHAT_THROTTLER_STORAGE, ChatRateLimiter } from './rate-limit/chat-rate-limiter.js';
 import { ChatThrottlerStorage } from './rate-limit/chat-throttler-storage.js';
 import { WidgetController } from './widget.controller.js';
+import { VisitorTokens } from './visitor-token.js';
 import { WidgetService } from './widget.service.js';
 
 /** The model adapter: the OpenAI SDK when OPENAI_API_KEY is set, else the offline demo model. */
@@ -30,11 +34,12 @@ export function createLlm(config: AppConfig): LlmPort {
 
 /** The widget's public API: the bot's public face and POST /api/chat. */
 @Module({
-  imports: [UsageModule, DocumentsModule],
+  imports: [UsageModule, KnowledgeDataModule, ChatDataModule],
   controllers: [ChatController, WidgetController],
   providers: [
-    ChatRepository,
     ChatService,
+    FeedbackService,
+    FeedbackRepository,
     WidgetService,
     { provide: LLM, inject: [APP_CONFIG], useFactory: createLlm },
     {
@@ -47,7 +52,12 @@ export function createLlm(config: AppConfig): LlmPort {
       inject: [CHAT_THROTTLER_STORAGE, APP_CONFIG],
       useFactory: (storage: ChatThrottlerStorage, config: AppConfig) => new ChatRateLimiter(storage, config.chat),
     },
-    { provide: CHUNK_SEARCH, useExisting: DocumentsService },
+    { provide: CHUNK_SEARCH, useExisting: KnowledgeSearchService },
+    {
+      provide: VisitorTokens,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new VisitorTokens(sessionSecret(config)),
+    },
   ],
 })
 export class ChatModule {}

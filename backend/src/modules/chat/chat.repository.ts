@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { entityManagerOf, type Transaction } from '../../database/transaction.js';
 import { BotEntity } from '../bots/bot.entity.js';
 import { isoDate } from '../../common/billing-period.js';
 import type { ModelTier } from '../../common/constants.js';
-import type { MessageRole } from './message.entity.js';
+import type { MessageRole, StoredCitation } from './message.entity.js';
 import { toOwnerBillingRow, type OwnerBillingColumns, type OwnerBillingRow } from '../usage/usage-ledger.repository.js';
 
 /** Who a conversation belongs to and where it happened. */
@@ -24,6 +25,9 @@ export interface LoggedMessage {
   tokens?: number;
   costCents?: number;
   createdAt: Date;
+  /** An answer the bot could not give (see docs/product.md#conversations). */
+  unanswered?: boolean;
+  citations?: StoredCitation[] | null;
 }
 
 export type BudgetDecision =
@@ -39,10 +43,6 @@ export type BudgetDecision =
 @Injectable()
 export class ChatRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
-  }
 
   /** A bot whose owner account still exists (and whether that owner is the system account); null for unknown bots. */
   async findServableBot(botId: number): Promise<{ bot: BotEntity; ownerIsSystem: boolean } | null> {
@@ -110,7 +110,8 @@ export class ChatRepository {
     return rows[0]?.id ?? null;
   }
 
-  async releaseInFlight(reservationId: string, manager?: EntityManager): Promise<void> {
+  async releaseInFlight(reservationId: string, tx?: Transaction): Promise<void> {
+    const manager = tx && entityManagerOf(tx);
     await (manager ?? this.dataSource).query(`DELETE FROM chat_reservations WHERE id = $1`, [reservationId]);
   }
 
@@ -166,7 +167,8 @@ export class ChatRepository {
    * spend credits; taken any later, after inserts whose foreign keys share-lock the same row, two
    * concurrent charges of one owner would deadlock (each holding the share lock the other needs).
    */
-  async lockOwner(manager: EntityManager, ownerId: number): Promise<void> {
+  async lockOwner(tx: Transaction, ownerId: number): Promise<void> {
+    const manager = entityManagerOf(tx);
     await manager.query(`SELECT id FROM users WHERE id = $1 FOR UPDATE`, [ownerId]);
   }
 
@@ -174,7 +176,8 @@ export class ChatRepository {
    * The visitor's conversation with the bot (one per visitor id and bot), created on first use.
    * Only called while the visitor's in-flight lock is held, so one visitor never creates two.
    */
-  async conversationFor(manager: EntityManager, key: ConversationKey): Promise<number> {
+  async conversationFor(tx: Transaction, key: ConversationKey): Promise<number> {
+    const manager = entityManagerOf(tx);
     const rows: Array<{ id: number }> = await manager.query(
       `WITH found AS (
          SELECT id FROM conversations WHERE bot_id = $2::integer AND visitor_id = $4::varchar ORDER BY id DESC LIMIT 1
@@ -189,13 +192,17 @@ export class ChatRepository {
     return Number(rows[0].id);
   }
 
-  /** Appends messages to a conversation in one statement; returns their ids in order. */
+  /**
+   * Appends messages to a conversation and moves its running totals (last message, count,
+   * preview, unanswered answers) in the same transaction; returns the messages' ids in order.
+   */
   async logMessages(
-    manager: EntityManager,
+    tx: Transaction,
     conversationId: number,
     ownerId: number,
     messages: LoggedMessage[],
   ): Promise<number[]> {
+    const manager = entityManagerOf(tx);
     const params: unknown[] = [];
     const rows = messages.map((m) => {
       params.push(
@@ -207,16 +214,41 @@ export class ChatRepository {
         m.tokens ?? 0,
         m.costCents ?? 0,
         m.createdAt,
+        m.unanswered ?? false,
+        m.citations?.length ? JSON.stringify(m.citations) : null,
       );
       const n = params.length;
-      return `($${n - 7}, $${n - 6}, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n})`;
+      const p = (i: number) => `$${n - 9 + i}`;
+      return `(${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}::jsonb)`;
     });
     const inserted: Array<{ id: number }> = await manager.query(
-      `INSERT INTO messages (conversation_id, owner_id, role, content, model, tokens, cost_cents, created_at)
+      `INSERT INTO messages (conversation_id, owner_id, role, content, model, tokens, cost_cents, created_at, unanswered, citations)
        VALUES ${rows.join(', ')} RETURNING id`,
       params,
     );
+    const firstQuestion = messages.find((m) => m.role === 'user')?.content.slice(0, 200) ?? null;
+    const lastAt = messages.reduce((at, m) => (m.createdAt > at ? m.createdAt : at), messages[0].createdAt);
+    await manager.query(
+      `UPDATE conversations
+          SET last_message_at = GREATEST(last_message_at, $2::timestamptz),
+              message_count = message_count + $3::integer,
+              preview = COALESCE(preview, $4::varchar),
+              unanswered_count = unanswered_count + $5::integer
+        WHERE id = $1`,
+      [conversationId, lastAt, messages.length, firstQuestion, messages.filter((m) => m.unanswered).length],
+    );
     // Serial ids are drawn row by row in VALUES order.
     return inserted.map((r) => Number(r.id)).sort((a, b) => a - b);
+  }
+
+  /**
+   * The owner's chat log, removed at account deletion inside its transaction. The usage ledger
+   * (`usage_events`) is NOT touched: the period's billable usage is still billed on the 3rd (its
+   * message_id becomes NULL).
+   */
+  async deleteAllOf(ownerId: number, tx: Transaction): Promise<void> {
+    const manager = entityManagerOf(tx);
+    await manager.query(`DELETE FROM conversations WHERE owner_id = $1`, [ownerId]);
+    await manager.query(`DELETE FROM messages WHERE owner_id = $1`, [ownerId]);
   }
 }

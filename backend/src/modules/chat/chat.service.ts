@@ -1,46 +1,71 @@
-import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { HttpStatus, Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { periodStartFor } from '../../common/billing-period.js';
-import { CHAT_IN_FLIGHT_TTL_MS, CHAT_LIMITS, MODEL_CATALOGUE, type ModelTier } from '../../common/constants.js';
+import {
+  CHAT_IN_FLIGHT_TTL_MS,
+  CHAT_LIMITS,
+  HEADER_MAX_CHARS,
+  priceOf,
+  type ModelTier,
+} from '../../common/constants.js';
 import type { BotEntity } from '../bots/bot.entity.js';
+import { BudgetAlertsService } from '../usage/budget-alerts.service.js';
 import { UsageLedgerService } from '../usage/usage-ledger.service.js';
 import { ChatRepository, type ConversationKey } from './chat.repository.js';
 import type { ChatRequestDto } from './chat.dto.js';
 import { isOriginAllowed } from './domain-match.js';
-import { LLM, LlmError, type LlmPort, type Passage } from './llm/llm.port.js';
-import { buildModelInput } from './prompt-builder.js';
+import { LLM, LlmError, type Citation, type LlmPort, type Passage } from './llm/llm.port.js';
+import { buildModelInput, saysCannotAnswer } from './prompt-builder.js';
 import { ChatRateLimiter } from './rate-limit/chat-rate-limiter.js';
+import { VisitorTokens } from './visitor-token.js';
+import { TransactionRunner } from '../../database/transaction.js';
+import type { StoredCitation } from './message.entity.js';
 
-/** Where document passages come from (the uploads module's full-text search). */
+/** Where passages come from (full-text search over all of the bot's sources, with their citations). */
 export const CHUNK_SEARCH = Symbol('CHUNK_SEARCH');
 export interface ChunkSearch {
-  searchChunks(botId: number, query: string, limit: number): Promise<Passage[]>;
+  /** `nothingRelevant`: the bot has knowledge, but none of it is about the question. */
+  searchForAnswer(
+    botId: number,
+    query: string,
+    limit: number,
+  ): Promise<{ passages: Passage[]; nothingRelevant: boolean }>;
 }
 
 /** What the HTTP layer knows about the caller. */
 export interface ChatCaller {
   origin?: string;
   pageUrl?: string;
+  /** The widget's visitor token (`X-Visitor-Token`), issued by this server. */
+  visitorToken?: string;
+  /** `X-Visitor-Id`: honoured only from the owner's own server (with the bot's API key). */
   visitorId?: string;
   authorization?: string;
   ip: string;
   userAgent?: string;
 }
 
-/** Receives the answer as it is produced: `start` once every protection passed, then tokens. */
+/**
+ * Receives the answer as it is produced: `start` once every protection passed (with the visitor
+ * token to send back, none on the API-key path), then tokens.
+ */
 export interface AnswerSink {
-  start(): void;
+  start(visitorToken: string | undefined): void;
   token(text: string): void;
 }
 
 export interface ChatAnswer {
   message: string;
+  /** The logged answer's id, for POST /api/chat/feedback. */
+  messageId: number;
   costCents: number;
+  /** The sources the answer drew on. */
+  citations: Citation[];
 }
 
-/** The visitor's sentence for each refusal; the code says which (API.md). */
+/** The visitor's sentence for each refusal; the code says which (docs/product.md#error-codes). */
 const REFUSALS = {
   BOT_NOT_FOUND: 'This chatbot does not exist.',
   INVALID_API_KEY: 'The API key does not belong to this bot.',
@@ -52,10 +77,6 @@ const REFUSALS = {
   UPSTREAM_TIMEOUT: 'The AI model took too long to answer. Please try again.',
   ABORTED: 'The visitor left before the answer was complete.',
 } as const;
-
-export function priceOf(tier: ModelTier): number {
-  return (MODEL_CATALOGUE[tier] ?? MODEL_CATALOGUE['gpt-3.5-turbo']).priceCents;
-}
 
 /**
  * The chat engine. Protections run in the order of the contract — input (the DTO pipe), unknown
@@ -69,22 +90,39 @@ export function priceOf(tier: ModelTier): number {
  * `error` row, so the owner sees what visitors were told.
  */
 @Injectable()
-export class ChatService {
+export class ChatService implements OnApplicationShutdown {
   private readonly logger = new Logger('ChatService');
   /** This instance's messages in flight, by bot and visitor: the fast path of the lock. */
   private readonly inFlight = new Set<string>();
+  /** Retries of reservations that could not be released (the database was away), by reservation. */
+  private readonly pendingReleases = new Map<string, NodeJS.Timeout>();
   /** The product's own host (PUBLIC_URL), where the demo bot answers. */
   private readonly ownHost: string;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly repository: ChatRepository,
+    private readonly transactions: TransactionRunner,
     private readonly ledger: UsageLedgerService,
+    private readonly alerts: BudgetAlertsService,
     private readonly rateLimiter: ChatRateLimiter,
+    private readonly visitors: VisitorTokens,
     @Inject(LLM) private readonly llm: LlmPort,
     @Inject(CHUNK_SEARCH) private readonly chunks: ChunkSearch,
   ) {
     this.ownHost = new URL(config.publicUrl).hostname;
+  }
+
+  /**
+   * Who is calling about `botId`, checked as for a chat message (unknown bot 404, origin 403 or
+   * API key 401) but writing nothing: from a browser, the visitor the token names (a new one when
+   * it names none), from the owner's server the visitor it names.
+   */
+  async identifyVisitor(botId: number, caller: ChatCaller): Promise<string> {
+    const found = await this.repository.findServableBot(botId);
+    if (!found) throw AppError.notFound(REFUSALS.BOT_NOT_FOUND, 'BOT_NOT_FOUND');
+    const viaApiKey = this.checkCaller(found.bot, caller, found.ownerIsSystem);
+    return viaApiKey ? apiVisitorId(caller.visitorId) : this.visitors.resolve(caller.visitorToken, botId, caller.ip).id;
   }
 
   /** Everything up to the answer; throws AppError for a refusal (nothing written, nothing charged). */
@@ -93,9 +131,14 @@ export class ChatService {
     const found = await this.repository.findServableBot(input.botId);
     if (!found) throw AppError.notFound(REFUSALS.BOT_NOT_FOUND, 'BOT_NOT_FOUND');
     const { bot } = found;
-    this.checkCaller(bot, caller, found.ownerIsSystem);
+    const viaApiKey = this.checkCaller(bot, caller, found.ownerIsSystem);
 
-    const visitorId = visitorKey(caller);
+    // From a browser, the visitor is who the server's token says (or a new one); from the owner's
+    // own server, who the owner says.
+    const visitor = viaApiKey
+      ? { id: apiVisitorId(caller.visitorId), token: undefined }
+      : this.visitors.resolve(caller.visitorToken, bot.id, caller.ip);
+    const visitorId = visitor.id;
     await this.rateLimiter.hit(bot.id, visitorId, caller.ip);
 
     const lockKey = `${bot.id}:${visitorId}`;
@@ -116,10 +159,23 @@ export class ChatService {
         throw error;
       };
       try {
-        return await this.answerReserved(bot, input, conversation, reservationId, receivedAt, sink, signal, refuse);
+        // The house demo bot's prompt is the product's own public description of itself: a
+        // retrieval model may quote it. An owner's prompt is never handed to one.
+        const publicText = found.ownerIsSystem ? bot.prompt : undefined;
+        return await this.answerReserved(
+          bot,
+          publicText,
+          input,
+          conversation,
+          reservationId,
+          receivedAt,
+          { start: () => sink.start(visitor.token), token: (text) => sink.token(text) },
+          signal,
+          refuse,
+        );
       } catch (error) {
         // Refused, failed or aborted: the lock and any budget reservation go; nothing was charged.
-        await this.repository.releaseInFlight(reservationId).catch((e: unknown) => this.logger.error(e));
+        await this.release(reservationId);
         throw error;
       }
     } finally {
@@ -129,11 +185,12 @@ export class ChatService {
 
   private async answerReserved(
     bot: BotEntity,
+    publicText: string | undefined,
     input: ChatRequestDto,
     conversation: ConversationKey,
     reservationId: string,
     receivedAt: Date,
-    sink: AnswerSink,
+    sink: { start(): void; token(text: string): void },
     signal: AbortSignal,
     refuse: (error: AppError, logged: string) => Promise<never>,
   ): Promise<ChatAnswer> {
@@ -148,6 +205,8 @@ export class ChatService {
       const decision = await this.repository.reserveBudget(reservationId, bot.id, periodStartFor(receivedAt), priceOf);
       if (!decision.reserved) {
         if (decision.reason === 'GONE') throw AppError.notFound(REFUSALS.BOT_NOT_FOUND, 'BOT_NOT_FOUND');
+        // A budget lowered below what was spent is reached without any charge: tell the owner too.
+        this.alerts.afterSpend(bot.ownerId, bot.id, receivedAt);
         return refuse(
           new AppError(HttpStatus.PAYMENT_REQUIRED, 'BOT_BUDGET_REACHED', REFUSALS.BOT_BUDGET_REACHED),
           REFUSALS.BOT_BUDGET_REACHED,
@@ -157,7 +216,7 @@ export class ChatService {
     }
     const price = priceOf(tier);
 
-    const passages = await this.retrieve(bot.id, input.prompt);
+    const { passages, nothingRelevant } = await this.retrieve(bot.id, input.prompt);
     const history = (input.chatHistory ?? []).map((h) => ({ role: h.role, content: h.content }));
     const messages = buildModelInput({
       botName: bot.name,
@@ -177,7 +236,7 @@ export class ChatService {
           maxTokens: bot.maxTokens,
           temperature: bot.temperature,
           signal,
-          grounding: { botName: bot.name, botPrompt: bot.prompt, passages, question: input.prompt },
+          grounding: { botName: bot.name, passages, question: input.prompt, publicText },
         },
         (text) => sink.token(text),
       );
@@ -191,15 +250,27 @@ export class ChatService {
     }
 
     const tokens = result.usage.promptTokens + result.usage.completionTokens;
-    await this.repository.transaction(async (manager) => {
-      await this.repository.lockOwner(manager, bot.ownerId);
-      await this.repository.releaseInFlight(reservationId, manager);
-      const conversationId = await this.repository.conversationFor(manager, conversation);
-      const [, assistantId] = await this.repository.logMessages(manager, conversationId, bot.ownerId, [
+    const citations = citationsOf(passages, result.quotedPassage);
+    const unanswered = nothingRelevant || saysCannotAnswer(result.text);
+    const chargedAt = new Date();
+    const messageId = await this.transactions.run(async (tx) => {
+      await this.repository.lockOwner(tx, bot.ownerId);
+      await this.repository.releaseInFlight(reservationId, tx);
+      const conversationId = await this.repository.conversationFor(tx, conversation);
+      const [, assistantId] = await this.repository.logMessages(tx, conversationId, bot.ownerId, [
         { role: 'user', content: input.prompt, createdAt: receivedAt },
-        { role: 'assistant', content: result.text, model: tier, tokens, costCents: price, createdAt: new Date() },
+        {
+          role: 'assistant',
+          content: result.text,
+          model: tier,
+          tokens,
+          costCents: price,
+          createdAt: new Date(),
+          unanswered,
+          citations: citations.map(storedCitation),
+        },
       ]);
-      await this.ledger.chargeAnsweredMessage(manager, {
+      await this.ledger.chargeAnsweredMessage(tx, {
         ownerId: bot.ownerId,
         botId: bot.id,
         messageId: assistantId,
@@ -208,9 +279,13 @@ export class ChatService {
         priceCents: price,
         promptTokens: result.usage.promptTokens,
         completionTokens: result.usage.completionTokens,
+        at: chargedAt,
       });
+      return assistantId;
     });
-    return { message: result.text, costCents: price };
+    // Committed: the alert check sees this charge, and runs in the background (never fails the answer).
+    this.alerts.afterSpend(bot.ownerId, bot.id, chargedAt);
+    return { message: result.text, messageId, costCents: price, citations };
   }
 
   /**
@@ -218,33 +293,65 @@ export class ChatService {
    * The system account's bots (the landing page's demo bot, paid by the house) with no domain of
    * their own answer only on the product's own site, so nobody can embed them elsewhere.
    */
-  private checkCaller(bot: BotEntity, caller: ChatCaller, ownerIsSystem: boolean): void {
-    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(caller.authorization ?? '')?.[1];
+  private checkCaller(bot: BotEntity, caller: ChatCaller, ownerIsSystem: boolean): boolean {
     if (caller.authorization !== undefined && caller.authorization !== '') {
-      if (bearer && sameSecret(bearer, bot.apiKey)) return;
+      // Capped before the regex: no bot key is that long, and the work stays bounded.
+      const bearer =
+        caller.authorization.length <= HEADER_MAX_CHARS.authorization
+          ? /^Bearer\s+(\S+)\s*$/i.exec(caller.authorization)?.[1]
+          : undefined;
+      if (bearer && sameSecret(bearer, bot.apiKey)) return true;
       throw new AppError(HttpStatus.UNAUTHORIZED, 'INVALID_API_KEY', REFUSALS.INVALID_API_KEY);
     }
     const allowedDomain = ownerIsSystem && !bot.allowedDomain.trim() ? this.ownHost : bot.allowedDomain;
     if (!isOriginAllowed(allowedDomain, caller.origin, caller.pageUrl)) {
       throw AppError.forbidden(REFUSALS.DOMAIN_NOT_ALLOWED, 'DOMAIN_NOT_ALLOWED');
     }
+    return false;
   }
 
-  private async retrieve(botId: number, question: string): Promise<Passage[]> {
+  /**
+   * Releases a message's in-flight reservation (and the budget it held). When the database is
+   * away, the release is retried until it succeeds or the reservation would have expired anyway,
+   * so once the database is back the visitor is not refused "one message at a time" for minutes.
+   */
+  private async release(reservationId: string, deadline = Date.now() + CHAT_IN_FLIGHT_TTL_MS): Promise<void> {
     try {
-      return await this.chunks.searchChunks(botId, question, CHAT_LIMITS.retrievalPassages);
+      await this.repository.releaseInFlight(reservationId);
+      this.pendingReleases.delete(reservationId);
     } catch (error) {
-      // An answer from the prompt alone beats no answer: log it and carry on.
+      if (Date.now() + RELEASE_RETRY_MS >= deadline) {
+        this.pendingReleases.delete(reservationId);
+        this.logger.error(`Could not release chat reservation ${reservationId}: ${describeError(error)}`);
+        return;
+      }
+      const retry = setTimeout(() => void this.release(reservationId, deadline), RELEASE_RETRY_MS);
+      retry.unref();
+      this.pendingReleases.set(reservationId, retry);
+    }
+  }
+
+  onApplicationShutdown(): void {
+    for (const retry of this.pendingReleases.values()) clearTimeout(retry);
+    this.pendingReleases.clear();
+  }
+
+  private async retrieve(botId: number, question: string): Promise<{ passages: Passage[]; nothingRelevant: boolean }> {
+    try {
+      return await this.chunks.searchForAnswer(botId, question, CHAT_LIMITS.retrievalPassages);
+    } catch (error) {
+      // An answer from the prompt alone beats no answer: log it and carry on (unflagged: the
+      // search failed, not the knowledge).
       this.logger.error(`Bot ${botId}: document search failed: ${describeError(error)}`);
-      return [];
+      return { passages: [], nothingRelevant: false };
     }
   }
 
   private async logRefusal(conversation: ConversationKey, prompt: string, said: string, at: Date): Promise<void> {
     try {
-      await this.repository.transaction(async (manager) => {
-        const conversationId = await this.repository.conversationFor(manager, conversation);
-        await this.repository.logMessages(manager, conversationId, conversation.ownerId, [
+      await this.transactions.run(async (tx) => {
+        const conversationId = await this.repository.conversationFor(tx, conversation);
+        await this.repository.logMessages(tx, conversationId, conversation.ownerId, [
           { role: 'user', content: prompt, createdAt: at },
           { role: 'error', content: said, createdAt: new Date() },
         ]);
@@ -253,6 +360,39 @@ export class ChatService {
       this.logger.error(`Could not log a refused message: ${describeError(error)}`);
     }
   }
+}
+
+/** How often a reservation the database could not release is tried again. */
+const RELEASE_RETRY_MS = 2_000;
+
+/**
+ * The passage the model quoted, when it says which (the offline model); else every source among
+ * the passages the model was given, best first, each source and page once.
+ */
+export function citationsOf(passages: Passage[], quoted: number | null | undefined): Citation[] {
+  if (quoted === null) return [];
+  const given = quoted === undefined ? passages.slice(0, CHAT_LIMITS.retrievalPassages) : [passages[quoted]];
+  const seen = new Set<string>();
+  const citations: Citation[] = [];
+  for (const passage of given) {
+    const citation = passage?.citation;
+    if (!citation) continue;
+    const key = `${citation.sourceId}:${citation.page ?? ''}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    citations.push({ sourceId: citation.sourceId, name: citation.name, page: citation.page, url: citation.url });
+  }
+  return citations;
+}
+
+/** Citations as stored with the answer: absent page and address are left out. */
+function storedCitation(citation: Citation): StoredCitation {
+  return {
+    sourceId: citation.sourceId,
+    name: citation.name,
+    ...(citation.page !== null ? { page: citation.page } : {}),
+    ...(citation.url !== null ? { url: citation.url } : {}),
+  };
 }
 
 function inFlightRefusal(): AppError {
@@ -266,16 +406,13 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /**
- * The widget's visitor id (a uuid kept in session storage); without a usable one, a hash of the
- * client's IP and user agent, so one browser is still one visitor.
+ * The visitor on the API-key path: the owner's server relays its own visitors and names them with
+ * `X-Visitor-Id` (the owner pays, so the owner may choose); prefixed so an owner's ids never meet
+ * the ids the server issues to widget visitors. Without a usable id, each message is a new visitor.
  */
-export function visitorKey(caller: Pick<ChatCaller, 'visitorId' | 'ip' | 'userAgent'>): string {
-  const given = caller.visitorId?.trim();
-  if (given && CHAT_LIMITS.visitorIdPattern.test(given)) return given;
-  const hash = createHash('sha256')
-    .update(`${caller.ip}\n${caller.userAgent ?? ''}`)
-    .digest('base64url');
-  return `anon-${hash.slice(0, 32)}`;
+export function apiVisitorId(given: string | undefined): string {
+  const id = given && given.length <= HEADER_MAX_CHARS.visitorId ? given.trim() : '';
+  return `api-${id && CHAT_LIMITS.visitorIdPattern.test(id) ? id : randomBytes(16).toString('base64url')}`;
 }
 
 function describeError(error: unknown): string {

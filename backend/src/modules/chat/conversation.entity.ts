@@ -17,4 +17,12 @@ export class ConversationEntity {
   @Column({ name: 'visitor_id', type: 'varchar', length: 64 }) visitorId!: string;
   @Column({ name: 'page_url', type: 'varchar', length: 2048, nullable: true }) pageUrl!: string | null;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
+  // Running totals kept as messages are logged and rated, so the inbox list reads one row each.
+  @Column({ name: 'last_message_at', type: 'timestamptz', default: () => 'now()' }) lastMessageAt!: Date;
+  @Column({ name: 'message_count', type: 'integer', default: 0 }) messageCount!: number;
+  /** The visitor's first message, cut to 200 characters. */
+  @Column({ type: 'varchar', length: 200, nullable: true }) preview!: string | null;
+  @Column({ name: 'unanswered_count', type: 'integer', default: 0 }) unansweredCount!: number;
+  @Column({ name: 'up_count', type: 'integer', default: 0 }) upCount!: number;
+  @Column({ name: 'down_count', type: 'integer', default: 0 }) downCount!: number;
 }

@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { hostMatchesDomain, isOriginAllowed, normalizeAllowedDomain } from './domain-match.js';
+import { HEADER_MAX_CHARS } from '../../common/constants.js';
+import {
+  hostMatchesDomain,
+  hostOf,
+  isOriginAllowed,
+  normalizeAllowedDomain,
+  trimTrailingDots,
+} from './domain-match.js';
 
 /** Hostname labels from a tiny alphabet, so generated hosts collide with domains often. */
 const label = fc.stringMatching(/^[a-c][a-c0-9-]{0,3}[a-c0-9]$|^[a-c]$/);
@@ -104,5 +111,55 @@ describe('allowedDomain: exact host or a subdomain, never a look-alike', () => {
         expect(isOriginAllowed(domain, `https://${domain}`, `https://${other}/`)).toBe(true);
       }),
     );
+  });
+});
+
+/**
+ * Each input is crafted against the regex it replaced (the old `/\.+$/` took seconds on these).
+ * What is checked here is the answer and the cap before parsing; the times are figures printed by
+ * bench/header-parsing.mjs, not assertions.
+ */
+describe('host parsing on hostile values', () => {
+  const dotsThenLetter = `a${'.'.repeat(64_000)}x`;
+
+  it('trims trailing dots in one pass, whatever precedes them', () => {
+    expect(trimTrailingDots('example.com...')).toBe('example.com');
+    expect(trimTrailingDots('....')).toBe('');
+    expect(trimTrailingDots('a.b')).toBe('a.b');
+    expect(trimTrailingDots(dotsThenLetter)).toBe(dotsThenLetter);
+    expect(trimTrailingDots(`${dotsThenLetter}...`)).toBe(dotsThenLetter);
+  });
+
+  it('refuses an over-long Origin or page URL before parsing it', () => {
+    const origin = `http://${dotsThenLetter}`;
+    expect(hostOf(origin, HEADER_MAX_CHARS.origin)).toBeNull();
+    expect(isOriginAllowed('example.com', origin, undefined)).toBe(false);
+    expect(isOriginAllowed('example.com', undefined, origin)).toBe(false);
+    expect(
+      isOriginAllowed('example.com', `https://example.com${'/'.repeat(HEADER_MAX_CHARS.pageUrl)}`, undefined),
+    ).toBe(false);
+    expect(isOriginAllowed('example.com', origin, origin)).toBe(false);
+  });
+
+  it('parses a host of many dots below the cap correctly', () => {
+    const host = `a${'.'.repeat(HEADER_MAX_CHARS.origin - 20)}x`;
+    expect(hostOf(`http://${host}`, HEADER_MAX_CHARS.origin)).toBe(host);
+    expect(hostOf('http://Shop.Example.com.../x')).toBe('shop.example.com');
+  });
+
+  it.each([
+    ['dots then a letter', dotsThenLetter],
+    ['colons and digits', `a${':1'.repeat(32_000)}x`],
+    ['a long port', `example.com:${'1'.repeat(64_000)}`],
+    ['leading dots', `${'.'.repeat(64_000)}x`],
+  ])('refuses an owner entry of %s', (_name, value) => {
+    expect(normalizeAllowedDomain(value)).toBeNull();
+  });
+
+  it('still reads ports, wildcards and dots in an owner entry the same way', () => {
+    expect(normalizeAllowedDomain('Example.com:8080')).toBe('example.com');
+    expect(normalizeAllowedDomain('example.com:')).toBe('example.com');
+    expect(normalizeAllowedDomain('*.example.com.')).toBe('example.com');
+    expect(normalizeAllowedDomain('..example.com..')).toBe('example.com');
   });
 });

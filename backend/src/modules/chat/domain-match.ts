@@ -1,4 +1,5 @@
 import { domainToASCII } from 'node:url';
+import { BOT_TEXT_LIMITS, HEADER_MAX_CHARS } from '../../common/constants.js';
 
 /**
  * Which pages may talk to a bot: the owner's `allowedDomain` names a host, and that host and its
@@ -8,6 +9,27 @@ import { domainToASCII } from 'node:url';
  */
 
 /**
+ * `value` without its trailing dots, in one pass from the end. Not `/\.+$/`: a regex engine
+ * retries that pattern at every dot of a long run of dots followed by anything else, which is
+ * quadratic (16 KB of dots in an Origin header took a quarter of a second).
+ */
+export function trimTrailingDots(value: string): string {
+  let end = value.length;
+  while (end > 0 && value.charCodeAt(end - 1) === 0x2e) end -= 1;
+  return end === value.length ? value : value.slice(0, end);
+}
+
+/** `value` without its leading dots. */
+function trimLeadingDots(value: string): string {
+  let start = 0;
+  while (start < value.length && value.charCodeAt(start) === 0x2e) start += 1;
+  return start === 0 ? value : value.slice(start);
+}
+
+/** The longest owner's entry looked at; the API stores at most BOT_TEXT_LIMITS.allowedDomain. */
+const ALLOWED_DOMAIN_MAX_CHARS = 4 * BOT_TEXT_LIMITS.allowedDomain;
+
+/**
  * The owner's entry as a bare ASCII host. Owners paste all sorts of things ("https://Example.com/",
  * "*.example.com", "example.com:8080"); what remains is the host. '' means "any site"; null means
  * the entry names no usable host, which allows nothing (failing closed, never open).
@@ -15,6 +37,7 @@ import { domainToASCII } from 'node:url';
 export function normalizeAllowedDomain(raw: string | null | undefined): string | null {
   let value = (raw ?? '').trim().toLowerCase();
   if (value === '') return '';
+  if (value.length > ALLOWED_DOMAIN_MAX_CHARS) return null;
   if (value.includes('://')) {
     try {
       value = new URL(value).hostname;
@@ -23,17 +46,23 @@ export function normalizeAllowedDomain(raw: string | null | undefined): string |
     }
   } else {
     value = value.split(/[/?#]/, 1)[0]!;
-    value = value.replace(/:\d*$/, '');
+    const colon = value.lastIndexOf(':');
+    if (colon >= 0 && /^\d*$/.test(value.slice(colon + 1))) value = value.slice(0, colon);
   }
-  value = value.replace(/^\*\./, '').replace(/^\.+/, '').replace(/\.+$/, '');
+  if (value.startsWith('*.')) value = value.slice(2);
+  value = trimTrailingDots(trimLeadingDots(value));
   if (value === '' || value.includes('*') || value.includes('@')) return null;
   const ascii = domainToASCII(value);
   return ascii === '' ? null : ascii;
 }
 
-/** The host of an `Origin` header or a page URL (http or https only), lowercased, or null. */
-export function hostOf(value: string | null | undefined): string | null {
-  if (!value || value === 'null') return null;
+/**
+ * The host of an `Origin` header or a page URL (http or https only), lowercased, or null.
+ * A value longer than `maxChars` is null before any parsing: no browser sends one, and the work
+ * per request stays bounded.
+ */
+export function hostOf(value: string | null | undefined, maxChars: number = HEADER_MAX_CHARS.pageUrl): string | null {
+  if (!value || value === 'null' || value.length > maxChars) return null;
   let url: URL;
   try {
     url = new URL(value);
@@ -41,7 +70,7 @@ export function hostOf(value: string | null | undefined): string | null {
     return null;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  const host = url.hostname.toLowerCase().replace(/\.+$/, '');
+  const host = trimTrailingDots(url.hostname.toLowerCase());
   return host === '' ? null : host;
 }
 
@@ -63,6 +92,9 @@ export function isOriginAllowed(
   const domain = normalizeAllowedDomain(allowedDomain);
   if (domain === '') return true;
   if (domain === null) return false;
-  const host = origin !== undefined && origin !== null && origin !== '' ? hostOf(origin) : hostOf(pageUrl);
+  const host =
+    origin !== undefined && origin !== null && origin !== ''
+      ? hostOf(origin, HEADER_MAX_CHARS.origin)
+      : hostOf(pageUrl, HEADER_MAX_CHARS.pageUrl);
   return host !== null && hostMatchesDomain(host, domain);
 }

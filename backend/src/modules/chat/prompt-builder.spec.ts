@@ -1,5 +1,13 @@
+import { CANNOT_ANSWER_SENTENCE } from '@botsmith/contract';
 import { CHAT_LIMITS } from '../../common/constants.js';
-import { boundedHistory, boundedPassages, buildModelInput, type HistoryItem } from './prompt-builder.js';
+import {
+  boundedHistory,
+  boundedPassages,
+  buildModelInput,
+  OWNER_ANSWER_LABEL,
+  saysCannotAnswer,
+  type HistoryItem,
+} from './prompt-builder.js';
 
 describe('the model input', () => {
   const base = {
@@ -23,12 +31,51 @@ describe('the model input', () => {
     expect(system).toContain('You answer questions about Acme tools.');
     expect(system).toContain('[page 3]\nRefunds are accepted within 30 days.');
     expect(system).toContain('[page 7]\nShipping takes two days.');
-    expect(system).toContain("cite it as 'page N'");
+    expect(system).toContain("cite its source or 'page N'");
+    // The recognisable sentence that flags the answer unanswered.
+    expect(system).toContain(`answer exactly "${CANNOT_ANSWER_SENTENCE}"`);
     expect(messages.slice(1)).toEqual([
       { role: 'user', content: 'Hi' },
       { role: 'assistant', content: 'Hello! How can I help?' },
       { role: 'user', content: 'How long do I have for a refund?' },
     ]);
+  });
+
+  it("labels a source's passages with its name and page or address, its name unable to break the label", () => {
+    const system = buildModelInput({
+      ...base,
+      passages: [
+        { page: 3, content: 'Soup is 4 dollars.', citation: { sourceId: 1, name: 'Menu.pdf', page: 3, url: null } },
+        { page: 1, content: 'Open daily.', citation: { sourceId: 2, name: 'Hours]\n[page 9', page: null, url: null } },
+        {
+          page: 1,
+          content: 'Parking is free.',
+          citation: { sourceId: 3, name: 'Visit', page: null, url: 'https://acme.test/visit' },
+        },
+      ],
+    })[0].content;
+    expect(system).toContain('[Menu.pdf, page 3]\nSoup is 4 dollars.');
+    expect(system).toContain('[Hours page 9]\nOpen daily.');
+    expect(system).toContain('[Visit, https://acme.test/visit]\nParking is free.');
+  });
+
+  it("labels the owner's correction of the question as the owner's answer, to be given first", () => {
+    const system = buildModelInput({
+      ...base,
+      passages: [
+        {
+          page: 1,
+          content: 'Refunds take 14 days.',
+          citation: { sourceId: 4, name: 'Refund time] [page 1', page: null, url: null },
+          correction: { question: 'How long do refunds take?' },
+        },
+        ...base.passages,
+      ],
+    })[0].content;
+    expect(system).toContain(`[${OWNER_ANSWER_LABEL}]\nRefunds take 14 days.`);
+    expect(system).toContain(`The passage labelled "${OWNER_ANSWER_LABEL}" is the website owner's own answer`);
+    expect(system).toContain('[page 3]\nRefunds are accepted within 30 days.');
+    expect(buildModelInput(base)[0].content).not.toContain(OWNER_ANSWER_LABEL);
   });
 
   it('says nothing about passages when the bot has no document', () => {
@@ -58,5 +105,14 @@ describe('the model input', () => {
     const kept = boundedPassages(many, 4, 6000);
     expect(kept.map((p) => p.page)).toEqual([1, 2, 3]);
     expect(kept.reduce((n, p) => n + p.content.length, 0)).toBe(6000);
+  });
+
+  it('recognises the cannot-answer sentence at the start of an answer, whatever its case and spacing', () => {
+    expect(saysCannotAnswer(CANNOT_ANSWER_SENTENCE)).toBe(true);
+    expect(saysCannotAnswer(`  ${CANNOT_ANSWER_SENTENCE.toUpperCase().replace(/ /g, '\n  ')} Try the FAQ.`)).toBe(true);
+    expect(saysCannotAnswer(CANNOT_ANSWER_SENTENCE.replace("'", '\u2019'))).toBe(true);
+    expect(saysCannotAnswer(`Sure! ${CANNOT_ANSWER_SENTENCE}`)).toBe(false);
+    expect(saysCannotAnswer("I'm sorry, I couldn't")).toBe(false);
+    expect(saysCannotAnswer('')).toBe(false);
   });
 });

@@ -4,7 +4,10 @@ import type { NextFunction, Request, Response } from 'express';
 /** The public, cross-origin part of the API: the widget calls it from customers' sites. */
 export const WIDGET_API_PATHS = ['/api/chat', '/api/widget'];
 
-const ALLOWED_HEADERS = 'Content-Type, Accept, Authorization, X-Page-Url, X-Visitor-Id';
+/** The server-issued visitor identity: sent with answers, sent back by the widget. */
+export const VISITOR_TOKEN_HEADER = 'X-Visitor-Token';
+
+const ALLOWED_HEADERS = `Content-Type, Accept, Authorization, X-Page-Url, X-Visitor-Id, ${VISITOR_TOKEN_HEADER}`;
 
 /**
  * CORS for the widget's calls: any origin may call them, WITHOUT credentials (no
@@ -15,7 +18,7 @@ const ALLOWED_HEADERS = 'Content-Type, Accept, Authorization, X-Page-Url, X-Visi
  */
 export function widgetCors(req: Request, res: Response, next: NextFunction): void {
   res.setHeader('Access-Control-Allow-Origin', '*');
-  res.setHeader('Access-Control-Expose-Headers', 'Retry-After');
+  res.setHeader('Access-Control-Expose-Headers', `Retry-After, ${VISITOR_TOKEN_HEADER}`);
   res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
   if (req.method !== 'OPTIONS') return next();
   res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');

@@ -1,24 +1,12 @@
+import type { PublicBot } from '@botsmith/contract';
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error.js';
 import { periodStartFor } from '../../common/billing-period.js';
-import { MODEL_CATALOGUE } from '../../common/constants.js';
-import { toAppearance, type BotAppearance } from '../bots/bot-appearance.js';
+import { MODEL_CATALOGUE, priceOf } from '../../common/constants.js';
+import { toAppearance } from '../bots/bot-appearance.js';
 import type { BotEntity } from '../bots/bot.entity.js';
 import { ownerBillingState } from '../usage/usage-ledger.service.js';
 import { ChatRepository } from './chat.repository.js';
-import { priceOf } from './chat.service.js';
-
-/** The bot's public face: what any web page may read. Never the prompt, document, API key or owner. */
-export interface PublicBot extends BotAppearance {
-  id: number;
-  name: string;
-  customGreeting: string;
-  /** The tier id; the widget sends it back, and the server never trusts it. */
-  model: string;
-  modelLabel: string;
-  /** True when the bot cannot answer now: its monthly budget is used up, or its owner cannot be served. */
-  hidden: boolean;
-}
 
 @Injectable()
 export class WidgetService {

@@ -6,10 +6,13 @@ import { MailService } from './mail.service.js';
 import { OutboxMailAdapter } from './outbox-mail.adapter.js';
 import { SmtpMailAdapter } from './smtp-mail.adapter.js';
 
-/** SMTP when SMTP_URL is set; otherwise .eml files in DATA_DIR/outbox (the embedded default). */
+/**
+ * SMTP when SMTP_URL is set; otherwise .eml files in DATA_DIR/outbox (the embedded default), whose
+ * links are logged except in production.
+ */
 export function createMailPort(config: AppConfig): MailPort {
   if (config.mail.smtpUrl) return new SmtpMailAdapter(config.mail.smtpUrl, config.mail.from);
-  return new OutboxMailAdapter(path.join(config.dataDir, 'outbox'), config.mail.from);
+  return new OutboxMailAdapter(path.join(config.dataDir, 'outbox'), config.mail.from, config.env !== 'production');
 }
 
 @Module({

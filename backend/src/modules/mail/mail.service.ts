@@ -1,7 +1,15 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { MAIL_PORT, type MailMessage, type MailPort } from './mail.port.js';
-import { passwordResetMail, signupAttemptMail, verifyEmailMail } from './mail.templates.js';
+import {
+  accountSpendAlertMail,
+  botBudgetAlertMail,
+  passwordResetMail,
+  signupAttemptMail,
+  verifyEmailMail,
+  type AccountSpendAlert,
+  type BotBudgetAlert,
+} from './mail.templates.js';
 
 /**
  * The account mails, with absolute links built from PUBLIC_URL. Sending happens in the background:
@@ -36,6 +44,14 @@ export class MailService implements OnApplicationShutdown {
   sendPasswordReset(to: string, token: string): void {
     const link = `${this.config.publicUrl}/reset-password/${token}`;
     this.dispatch({ to, ...passwordResetMail(link), link });
+  }
+
+  sendBotBudgetAlert(to: string, alert: Omit<BotBudgetAlert, 'dashboardUrl'>): void {
+    this.dispatch({ to, ...botBudgetAlertMail({ ...alert, dashboardUrl: `${this.config.publicUrl}/dashboard` }) });
+  }
+
+  sendAccountSpendAlert(to: string, alert: Omit<AccountSpendAlert, 'settingsUrl'>): void {
+    this.dispatch({ to, ...accountSpendAlertMail({ ...alert, settingsUrl: `${this.config.publicUrl}/dashboard` }) });
   }
 
   /** Resolves when every mail handed over so far has been sent (or has failed and been logged). */

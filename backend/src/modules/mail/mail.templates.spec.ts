@@ -1,4 +1,10 @@
-import { passwordResetMail, signupAttemptMail, verifyEmailMail } from './mail.templates.js';
+import {
+  accountSpendAlertMail,
+  botBudgetAlertMail,
+  passwordResetMail,
+  signupAttemptMail,
+  verifyEmailMail,
+} from './mail.templates.js';
 
 describe('account mails', () => {
   const link = 'https://botsmith.example/verify-email/abc_DEF-123';
@@ -31,5 +37,48 @@ describe('account mails', () => {
       // eslint-disable-next-line no-control-regex
       expect(/^[\x00-\x7F]*$/.test(mail.text + mail.html + mail.subject)).toBe(true);
     }
+  });
+});
+
+describe('budget alert mails', () => {
+  const dashboardUrl = 'https://botsmith.example/dashboard';
+
+  it('name the bot and the percentage in the subject, on one line whatever the bot is called', () => {
+    const mail = botBudgetAlertMail({
+      botName: 'Sales\r\nBcc: victim@example.com',
+      percent: 80,
+      spentCents: 812,
+      budgetDollars: 10,
+      dashboardUrl,
+    });
+    expect(mail.subject).toBe('Sales Bcc: victim@example.com has used 80% of its monthly budget');
+    expect(mail.text).toContain('has spent $8.12 of its $10 monthly budget this billing period.');
+    expect(mail.text.split('\n')).toContain(dashboardUrl);
+    expect(
+      botBudgetAlertMail({ botName: 'Helper', percent: 100, spentCents: 999, budgetDollars: 10, dashboardUrl }).subject,
+    ).toBe('Helper has reached 100% of its monthly budget');
+  });
+
+  it('escape the bot name in HTML', () => {
+    const mail = botBudgetAlertMail({
+      botName: '<img src=x onerror=1>',
+      percent: 50,
+      spentCents: 50,
+      budgetDollars: 1,
+      dashboardUrl,
+    });
+    expect(mail.html).not.toContain('<img');
+    expect(mail.html).toContain('&lt;img');
+  });
+
+  it('say the share of the account alert passed', () => {
+    const mail = accountSpendAlertMail({
+      percent: 150,
+      spentCents: 3004,
+      thresholdDollars: 20,
+      settingsUrl: dashboardUrl,
+    });
+    expect(mail.subject).toBe('Your Botsmith spend this month has passed 150% of your $20 alert');
+    expect(mail.text).toContain('Your bots have spent $30.04 this billing period');
   });
 });

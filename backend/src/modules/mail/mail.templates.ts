@@ -64,3 +64,61 @@ export function passwordResetMail(link: string): MailContent {
     html: layout([intro], { label: 'Reset my password', url: link }, footer),
   };
 }
+
+/** Money as the dashboard shows it: `$12.34`. */
+function dollars(cents: number): string {
+  return `$${(cents / 100).toFixed(2)}`;
+}
+
+/** A bot name on one line (a subject is a header), whatever the owner typed. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+export interface BotBudgetAlert {
+  botName: string;
+  /** 50, 80 or 100. */
+  percent: number;
+  spentCents: number;
+  budgetDollars: number;
+  dashboardUrl: string;
+}
+
+export function botBudgetAlertMail(alert: BotBudgetAlert): MailContent {
+  const name = oneLine(alert.botName);
+  const reached = alert.percent >= 100;
+  const subject = reached
+    ? `${name} has reached 100% of its monthly budget`
+    : `${name} has used ${alert.percent}% of its monthly budget`;
+  const spent = `${name} has spent ${dollars(alert.spentCents)} of its $${alert.budgetDollars} monthly budget this billing period.`;
+  const next = reached
+    ? 'It no longer answers and is hidden from your website until the next billing period starts on the 3rd, or until you raise its budget in its Usage tab.'
+    : 'When it reaches 100%, it stops answering and hides itself until the next billing period. You can change its budget in its Usage tab.';
+  const footer = 'You get this email once per billing period at 50%, 80% and 100% of each bot budget.';
+  return {
+    subject,
+    text: `${spent}\n\n${next}\n\nOpen your dashboard:\n${alert.dashboardUrl}\n\n${footer}\n`,
+    html: layout([spent, next], { label: 'Open my dashboard', url: alert.dashboardUrl }, footer),
+  };
+}
+
+export interface AccountSpendAlert {
+  /** 50, 100, 150, ...: the share of the threshold passed. */
+  percent: number;
+  spentCents: number;
+  thresholdDollars: number;
+  settingsUrl: string;
+}
+
+export function accountSpendAlertMail(alert: AccountSpendAlert): MailContent {
+  const subject = `Your ${PRODUCT} spend this month has passed ${alert.percent}% of your $${alert.thresholdDollars} alert`;
+  const spent = `Your bots have spent ${dollars(alert.spentCents)} this billing period, ${alert.percent}% or more of the $${alert.thresholdDollars} spend alert you set.`;
+  const next =
+    'Each bot also has its own monthly budget. You can change the alert amount in Settings, or set it to 0 to stop these emails.';
+  const footer = 'You get this email once per billing period at each 50% step of your spend alert.';
+  return {
+    subject,
+    text: `${spent}\n\n${next}\n\nOpen your dashboard:\n${alert.settingsUrl}\n\n${footer}\n`,
+    html: layout([spent, next], { label: 'Open my dashboard', url: alert.settingsUrl }, footer),
+  };
+}

@@ -8,7 +8,9 @@ import type { MailMessage, MailPort } from './mail.port.js';
 /**
  * Embedded default (no SMTP_URL): each mail is built as a real RFC 822 message by nodemailer and
  * written to DATA_DIR/outbox/<time>-<random>.eml, and its link is logged, so someone trying the
- * product on a fresh machine can still verify an account or reset a password.
+ * product on a fresh machine can still verify an account or reset a password. A production
+ * start (a demo with ALLOW_DEMO_ADAPTERS) never logs the link: it carries a sign-in or reset
+ * token, and logs are read by more people and programs than the mailbox it was meant for.
  */
 export class OutboxMailAdapter implements MailPort {
   readonly kind = 'outbox' as const;
@@ -18,6 +20,7 @@ export class OutboxMailAdapter implements MailPort {
   constructor(
     readonly outboxDir: string,
     private readonly from: string,
+    private readonly logLinks = true,
   ) {
     this.builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   }
@@ -28,6 +31,7 @@ export class OutboxMailAdapter implements MailPort {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const file = path.join(this.outboxDir, `${stamp}-${crypto.randomBytes(4).toString('hex')}.eml`);
     await fs.writeFile(file, info.message, { mode: 0o600 });
-    this.logger.log(`Mail "${subject}" to ${to} written to ${file}${link ? `; link: ${link}` : ''}`);
+    const shown = link && this.logLinks ? `; link: ${link}` : '';
+    this.logger.log(`Mail "${subject}" to ${to} written to ${file}${shown}`);
   }
 }

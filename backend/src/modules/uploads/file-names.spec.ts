@@ -1,6 +1,6 @@
 import { attachment } from './file-serving.js';
-import { isStorageKey, newStorageKey } from './storage/file-storage.js';
-import { iconKeyFromUrl } from './storage/file-urls.js';
+import { isStorageKey, newStorageKey } from '../storage/file-storage.js';
+import { iconKeyFromUrl } from '../storage/file-urls.js';
 import { displayName } from './uploads.service.js';
 
 describe('stored file names', () => {

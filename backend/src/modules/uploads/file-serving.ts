@@ -1,9 +1,9 @@
 import { pipeline } from 'node:stream/promises';
 import { Logger, type INestApplicationContext } from '@nestjs/common';
 import type { Express, Request, Response } from 'express';
-import { DocumentsService } from './documents.service.js';
-import { contentTypeOfKey, FILE_STORAGE, isStorageKey, type FileStorage } from './storage/file-storage.js';
-import { UPLOADS_PATH } from './storage/file-urls.js';
+import { DocumentsService } from '../knowledge/documents.service.js';
+import { contentTypeOfKey, FILE_STORAGE, isStorageKey, type FileStorage } from '../storage/file-storage.js';
+import { UPLOADS_PATH } from '../storage/file-urls.js';
 
 const logger = new Logger('Uploads');
 
@@ -28,7 +28,8 @@ async function serve(req: Request, res: Response, storage: FileStorage, document
   res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'; sandbox");
   const key = `${String(req.params.folder)}/${String(req.params.name)}`;
   try {
-    if (!isStorageKey(key)) return notFound(res);
+    // Knowledge files (which may be HTML) are read by the server only, never served.
+    if (!isStorageKey(key) || key.startsWith('sources/')) return notFound(res);
     const isDocument = key.startsWith('documents/');
     let downloadName = '';
     if (isDocument) {

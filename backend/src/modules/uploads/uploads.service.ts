@@ -2,23 +2,18 @@ import path from 'node:path';
 import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import { fileTypeFromBuffer } from 'file-type';
 import { AppError } from '../../common/app-error.js';
+import type { UploadedFileLike } from '../../common/single-file.interceptor.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { BotsService } from '../bots/bots.service.js';
-import { DocumentsService, type DocumentResponse } from './documents.service.js';
+import { DocumentsService, type DocumentResponse } from '../knowledge/documents.service.js';
 import {
   FILE_STORAGE,
   newStorageKey,
   STORED_FILE_TYPES,
   type FileStorage,
   type StoredExtension,
-} from './storage/file-storage.js';
-import { publicFileUrl, uploadPath } from './storage/file-urls.js';
-
-export interface UploadedFileLike {
-  buffer: Buffer;
-  originalname: string;
-  size: number;
-}
+} from '../storage/file-storage.js';
+import { publicFileUrl, uploadPath } from '../storage/file-urls.js';
 
 /** What the content of an icon may be (checked from its bytes, never its name or declared type). */
 const ICON_TYPES: Record<string, StoredExtension> = {
@@ -88,7 +83,7 @@ export class UploadsService {
       pageCount: prepared.pageCount,
     };
     const replaced = await this.undoOnFailure(key, () =>
-      this.bots.withLockedBot(ownerId, botId, (manager) => this.documents.replace(manager, record, prepared.chunks)),
+      this.bots.withLockedBot(ownerId, botId, (tx) => this.documents.replace(tx, record, prepared.chunks)),
     );
     if (replaced) await this.removeQuietly(replaced.storageKey);
     return { document: { originalName: record.originalName, filePath: record.filePath } };

@@ -23,7 +23,7 @@ export const LOG_COLUMNS = [
 export const SUMMARY_COLUMNS = ['Bot', 'Messages', 'Tokens', 'Cost ($)'] as const;
 export const SUMMARY_TOTAL_LABEL = 'Total';
 
-/** `user_logs_{YYYY-MM-DD}_{HH-mm-ss}.xlsx`, UTC (brief section 7). */
+/** `user_logs_{YYYY-MM-DD}_{HH-mm-ss}.xlsx`, UTC (docs/product.md#usage-figures). */
 export function logsFileName(now: Date): string {
   const iso = now.toISOString();
   return `user_logs_${iso.slice(0, 10)}_${iso.slice(11, 19).replaceAll(':', '-')}.xlsx`;
@@ -163,7 +163,7 @@ export class LogsExportService {
         totals.set(key, entry);
       }
       if (batch.length < LOGS_EXPORT_BATCH_ROWS) break;
-      await this.drained(logs, out);
+      await waitForRoom(logs, out);
       const last = batch[batch.length - 1];
       const cursor: LogCursor = { cursorAt: last.cursorAt, id: last.id };
       batch = await this.usage.findLogBatch(ownerId, cursor, LOGS_EXPORT_BATCH_ROWS);
@@ -201,34 +201,34 @@ export class LogsExportService {
 
     await workbook.commit();
   }
+}
 
-  /**
-   * Backpressure, twice. exceljs hands each sheet's XML to the zip's deflate stream without
-   * waiting for it, and deflate runs on the thread pool, so rows committed faster than they are
-   * compressed would pile up in memory: wait until that backlog is small. And a client slower
-   * than the database (a full socket buffer) makes us wait for 'drain'. A client that went away
-   * ends the export instead of leaving it waiting forever.
-   */
-  private async drained(sheet: ExcelJS.Worksheet, out: Writable): Promise<void> {
-    for (;;) {
+/**
+ * Backpressure, twice. exceljs hands each sheet's XML to the zip's deflate stream without
+ * waiting for it, and deflate runs on the thread pool, so rows committed faster than they are
+ * compressed would pile up in memory: wait until that backlog is small. And a client slower
+ * than the database (a full socket buffer) makes us wait for 'drain'. A client that went away
+ * ends the export instead of leaving it waiting forever. Call between batches of rows.
+ */
+export async function waitForRoom(sheet: ExcelJS.Worksheet, out: Writable): Promise<void> {
+  for (;;) {
+    if (out.destroyed) throw new LogsExportAbortedError();
+    if (out.writableNeedDrain) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          out.off('drain', done);
+          out.off('close', done);
+          resolve();
+        };
+        out.on('drain', done);
+        out.on('close', done);
+      });
+    } else if (sheetBacklog(sheet) > SHEET_BACKLOG_MAX_BYTES) {
+      await new Promise<void>((resolve) => setTimeout(resolve, 2));
+    } else {
+      await new Promise<void>((resolve) => setImmediate(resolve));
       if (out.destroyed) throw new LogsExportAbortedError();
-      if (out.writableNeedDrain) {
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            out.off('drain', done);
-            out.off('close', done);
-            resolve();
-          };
-          out.on('drain', done);
-          out.on('close', done);
-        });
-      } else if (sheetBacklog(sheet) > SHEET_BACKLOG_MAX_BYTES) {
-        await new Promise<void>((resolve) => setTimeout(resolve, 2));
-      } else {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        if (out.destroyed) throw new LogsExportAbortedError();
-        return;
-      }
+      return;
     }
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { entityManagerOf, type Transaction } from '../../database/transaction.js';
 
 /** What the owner's row says about whether a message may be answered. */
 export interface OwnerBillingRow {
@@ -57,7 +58,7 @@ export interface UnreportedUsage {
 }
 
 /**
- * The write side of the usage ledger. Every method that takes a manager runs inside the caller's
+ * The write side of the usage ledger. Every method that takes a transaction runs inside the caller's
  * transaction: with the embedded database's pool of ONE connection, a query issued outside it
  * would wait forever for the connection the transaction holds.
  */
@@ -65,33 +66,8 @@ export interface UnreportedUsage {
 export class UsageLedgerRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /**
-   * Takes up to `priceCents` from the owner's free credits in one statement. The row is locked
-   * (FOR UPDATE re-reads the latest committed balance), so concurrent charges queue on it and the
-   * balance never goes below zero. The system account's balance is never touched.
-   * Returns null when the owner does not exist.
-   */
-  async spendCredits(
-    manager: EntityManager,
-    ownerId: number,
-    priceCents: number,
-  ): Promise<{ takenCents: number; isSystem: boolean } | null> {
-    // TypeORM answers an UPDATE with [rows, rowCount], RETURNING or not.
-    const [rows]: [Array<{ before: number; after: number; is_system: boolean }>, number] = await manager.query(
-      `UPDATE users AS u
-          SET credits_cents = CASE WHEN u.is_system THEN u.credits_cents
-                                   ELSE u.credits_cents - LEAST(u.credits_cents, $2) END
-         FROM (SELECT id, credits_cents FROM users WHERE id = $1 FOR UPDATE) AS before
-        WHERE u.id = before.id
-    RETURNING before.credits_cents AS "before", u.credits_cents AS "after", u.is_system`,
-      [ownerId, priceCents],
-    );
-    const row = rows[0];
-    if (!row) return null;
-    return { takenCents: Number(row.before) - Number(row.after), isSystem: row.is_system };
-  }
-
-  async insert(manager: EntityManager, e: NewUsageEvent): Promise<number> {
+  async insert(tx: Transaction, e: NewUsageEvent): Promise<number> {
+    const manager = entityManagerOf(tx);
     const rows: Array<{ id: number }> = await manager.query(
       `INSERT INTO usage_events
          (owner_id, bot_id, message_id, model_tier, upstream_model, price_cents, prompt_tokens,
@@ -118,7 +94,8 @@ export class UsageLedgerRepository {
     return Number(rows[0].id);
   }
 
-  async findOwnerBillingRow(ownerId: number, manager?: EntityManager): Promise<OwnerBillingRow | null> {
+  async findOwnerBillingRow(ownerId: number, tx?: Transaction): Promise<OwnerBillingRow | null> {
+    const manager = tx && entityManagerOf(tx);
     const rows: OwnerBillingColumns[] = await (manager ?? this.dataSource).query(
       `SELECT credits_cents, has_paid, subscription_item_id, is_system, deleted_at FROM users WHERE id = $1`,
       [ownerId],
@@ -131,7 +108,8 @@ export class UsageLedgerRepository {
    * Billable rows not yet reported, oldest first, whose owner has a payment-provider customer
    * (deleted accounts included: their last period is still billed).
    */
-  async findUnreported(manager: EntityManager | undefined, limit: number): Promise<UnreportedUsage[]> {
+  async findUnreported(tx: Transaction | undefined, limit: number): Promise<UnreportedUsage[]> {
+    const manager = tx && entityManagerOf(tx);
     const rows: Array<{
       id: number;
       owner_id: number;
@@ -158,7 +136,8 @@ export class UsageLedgerRepository {
   }
 
   /** Marks rows reported in one statement; returns how many were not marked already. */
-  async markReported(manager: EntityManager | undefined, ids: number[], at: Date): Promise<number> {
+  async markReported(tx: Transaction | undefined, ids: number[], at: Date): Promise<number> {
+    const manager = tx && entityManagerOf(tx);
     if (ids.length === 0) return 0;
     const result: [unknown[], number] = await (manager ?? this.dataSource).query(
       `UPDATE usage_events SET reported_at = $2 WHERE id = ANY($1::int[]) AND reported_at IS NULL`,

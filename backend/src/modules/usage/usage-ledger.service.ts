@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../database/transaction.js';
 import { AppError } from '../../common/app-error.js';
 import { isoDate, periodStartFor } from '../../common/billing-period.js';
 import { UsageLedgerRepository, type OwnerBillingRow, type UnreportedUsage } from './usage-ledger.repository.js';
+import { UsersService } from '../users/users.service.js';
 
 export type { OwnerBillingRow, UnreportedUsage };
 
@@ -46,23 +47,26 @@ export interface OwnerBillingState {
  */
 @Injectable()
 export class UsageLedgerService {
-  constructor(private readonly ledger: UsageLedgerRepository) {}
+  constructor(
+    private readonly ledger: UsageLedgerRepository,
+    private readonly users: UsersService,
+  ) {}
 
   /**
-   * Charges one answered message INSIDE the caller's transaction (pass its manager): spends free
+   * Charges one answered message INSIDE the caller's transaction (pass its tx): spends free
    * credits first, atomically (concurrent charges never take the balance below zero), and writes
    * exactly one ledger row. If the caller's transaction rolls back, nothing was charged.
    */
-  async chargeAnsweredMessage(manager: EntityManager, input: ChargeInput): Promise<ChargeResult> {
+  async chargeAnsweredMessage(tx: Transaction, input: ChargeInput): Promise<ChargeResult> {
     if (!Number.isInteger(input.priceCents) || input.priceCents < 0) {
       throw new Error(`priceCents must be a non-negative integer, got ${input.priceCents}`);
     }
     const at = input.at ?? new Date();
-    const spent = await this.ledger.spendCredits(manager, input.ownerId, input.priceCents);
+    const spent = await this.users.spendCredits(input.ownerId, input.priceCents, tx);
     if (!spent) throw AppError.notFound('The bot owner no longer exists.');
     const creditsCents = spent.isSystem ? input.priceCents : spent.takenCents;
     const billableCents = input.priceCents - creditsCents;
-    const usageEventId = await this.ledger.insert(manager, {
+    const usageEventId = await this.ledger.insert(tx, {
       ownerId: input.ownerId,
       botId: input.botId,
       messageId: input.messageId,
@@ -88,18 +92,18 @@ export class UsageLedgerService {
    * - a subscription: yes (usage past the credits is billed);
    * - no subscription: only while free credits last, then OUT_OF_CREDITS.
    */
-  async getOwnerBillingState(ownerId: number, manager?: EntityManager): Promise<OwnerBillingState> {
-    return ownerBillingState(await this.ledger.findOwnerBillingRow(ownerId, manager));
+  async getOwnerBillingState(ownerId: number, tx?: Transaction): Promise<OwnerBillingState> {
+    return ownerBillingState(await this.ledger.findOwnerBillingRow(ownerId, tx));
   }
 
   /** Billable rows not yet reported to the payment provider, oldest first (the meter reporter's queue). */
-  findUnreported(manager: EntityManager | undefined, limit: number): Promise<UnreportedUsage[]> {
-    return this.ledger.findUnreported(manager, limit);
+  findUnreported(tx: Transaction | undefined, limit: number): Promise<UnreportedUsage[]> {
+    return this.ledger.findUnreported(tx, limit);
   }
 
   /** Records that these rows' meter events were accepted; returns how many were not marked yet. */
-  markReported(manager: EntityManager | undefined, usageEventIds: number[], at: Date): Promise<number> {
-    return this.ledger.markReported(manager, usageEventIds, at);
+  markReported(tx: Transaction | undefined, usageEventIds: number[], at: Date): Promise<number> {
+    return this.ledger.markReported(tx, usageEventIds, at);
   }
 }
 

@@ -1,6 +1,10 @@
+import { ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, GATED, ID_IN_PATH } from '../../common/openapi/api-errors.decorator.js';
+import { ApiAnswer, ApiFileAnswer, arrayOf, bool, int, num, obj, str } from '../../common/openapi/schemas.js';
+import { SECURITY } from '../../common/openapi/security.js';
 import { Controller, Get, Logger, Res, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
-import { BillingStateGuard } from '../../common/billing-state.guard.js';
+import { BillingStateGuard } from '../users/billing-state.guard.js';
 import { CurrentUser, type SessionUser } from '../../common/current-user.decorator.js';
 import { IdParam } from '../../common/parse-id.pipe.js';
 import { LogsExportAbortedError, LogsExportService, XLSX_CONTENT_TYPE } from './logs-export.service.js';
@@ -12,6 +16,16 @@ import {
 } from './usage.service.js';
 
 /** What owners see of their spend and their conversations. Session + billing state, own rows only. */
+const HISTORY = obj({
+  labels: arrayOf(str('A day or month')),
+  messageCounts: arrayOf(int()),
+  tokensUsed: arrayOf(int()),
+  costs: arrayOf(num('Dollars')),
+});
+const BOT_NOT_FOUND = { 404: ['BOT_NOT_FOUND'] };
+
+@ApiTags('Usage')
+@ApiCookieAuth(SECURITY.session)
 @Controller()
 @UseGuards(BillingStateGuard)
 export class UsageController {
@@ -23,27 +37,46 @@ export class UsageController {
   ) {}
 
   @Get('user/usage')
+  @ApiOperation({ summary: "The owner's spend this billing period and credits left" })
+  @ApiAnswer(
+    200,
+    'The figures (cents).',
+    obj({ usageCents: int(), monthlyUsageCents: int(), creditsCents: int(), logsAvailable: bool() }),
+  )
+  @ApiErrors(GATED)
   userUsage(@CurrentUser() user: SessionUser): Promise<UserUsageResponse> {
     return this.usage.getUserUsage(user.id);
   }
 
   @Get('user/usage-history')
+  @ApiOperation({ summary: "The owner's usage over time" })
+  @ApiAnswer(200, 'Parallel series.', HISTORY)
+  @ApiErrors(GATED)
   userUsageHistory(@CurrentUser() user: SessionUser): Promise<UsageHistoryResponse> {
     return this.usage.getUserUsageHistory(user.id);
   }
 
   @Get('bots/:id/usage')
+  @ApiOperation({ summary: "One bot's spend this billing period and its budget" })
+  @ApiAnswer(200, 'The figures.', obj({ usageCents: int(), usageLimitDollars: int(), logsAvailable: bool() }))
+  @ApiErrors(GATED, ID_IN_PATH, BOT_NOT_FOUND)
   botUsage(@CurrentUser() user: SessionUser, @IdParam('id') id: number): Promise<BotUsageResponse> {
     return this.usage.getBotUsage(user.id, id);
   }
 
   @Get('bots/:id/usage-history')
+  @ApiOperation({ summary: "One bot's usage over time" })
+  @ApiAnswer(200, 'Parallel series.', HISTORY)
+  @ApiErrors(GATED, ID_IN_PATH, BOT_NOT_FOUND)
   botUsageHistory(@CurrentUser() user: SessionUser, @IdParam('id') id: number): Promise<UsageHistoryResponse> {
     return this.usage.getBotUsageHistory(user.id, id);
   }
 
   /** The chat log as an .xlsx, streamed (see LogsExportService). */
   @Get('user/logs/download')
+  @ApiOperation({ summary: "Every conversation of the owner's bots as an Excel workbook" })
+  @ApiFileAnswer(XLSX_CONTENT_TYPE, 'The .xlsx file (an attachment).')
+  @ApiErrors(GATED)
   async downloadLogs(@CurrentUser() user: SessionUser, @Res() res: Response): Promise<void> {
     // The first batch is read before any header is sent: a failure there is still a clean JSON error.
     const prepared = await this.logsExport.prepare(user.id);

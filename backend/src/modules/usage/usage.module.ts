@@ -2,6 +2,9 @@ import { Module } from '@nestjs/common';
 import { UsageLedgerRepository } from './usage-ledger.repository.js';
 import { UsageLedgerService } from './usage-ledger.service.js';
 import { UsersModule } from '../users/users.module.js';
+import { MailModule } from '../mail/mail.module.js';
+import { BudgetAlertsRepository } from './budget-alerts.repository.js';
+import { BudgetAlertsService } from './budget-alerts.service.js';
 import { LogsExportService } from './logs-export.service.js';
 import { UsageClock } from './usage-clock.js';
 import { UsageController } from './usage.controller.js';
@@ -10,14 +13,24 @@ import { UsageService } from './usage.service.js';
 
 /**
  * The usage ledger. `UsageLedgerService` is the write path (chat calls `chargeAnsweredMessage`
- * inside its transaction and `getOwnerBillingState` before answering).
+ * inside its transaction and `getOwnerBillingState` before answering; `BudgetAlertsService`
+ * after the charge has committed).
  * The read side (UsageController/UsageService/UsageRepository/LogsExportService) answers the
  * owner's usage figures, histories and logs download.
  */
 @Module({
-  imports: [UsersModule],
+  imports: [UsersModule, MailModule],
   controllers: [UsageController],
-  providers: [UsageLedgerRepository, UsageLedgerService, UsageRepository, UsageService, LogsExportService, UsageClock],
-  exports: [UsageLedgerService],
+  providers: [
+    UsageLedgerRepository,
+    UsageLedgerService,
+    UsageRepository,
+    UsageService,
+    LogsExportService,
+    UsageClock,
+    BudgetAlertsRepository,
+    BudgetAlertsService,
+  ],
+  exports: [UsageLedgerService, BudgetAlertsService],
 })
 export class UsageModule {}

@@ -1,3 +1,4 @@
+import type { BotUsageResponse, UsageHistoryResponse, UserUsageResponse } from '@botsmith/contract';
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error.js';
 import { lastDays, nextPeriodStart, periodStartFor } from '../../common/billing-period.js';
@@ -6,32 +7,7 @@ import { UsersService } from '../users/users.service.js';
 import { UsageClock } from './usage-clock.js';
 import { UsageRepository, type DailyUsageRow, type TimeWindow } from './usage.repository.js';
 
-/** GET /api/user/usage. `usageCents` and `monthlyUsageCents` are the same figure (the brief names both). */
-export interface UserUsageResponse {
-  usageCents: number;
-  monthlyUsageCents: number;
-  creditsCents: number;
-  logsAvailable: boolean;
-}
-
-/** GET /api/bots/{id}/usage. */
-export interface BotUsageResponse {
-  usageCents: number;
-  usageLimitDollars: number;
-  logsAvailable: boolean;
-}
-
-/**
- * GET /api/user/usage-history and /api/bots/{id}/usage-history: parallel arrays over the last
- * USAGE_HISTORY_DAYS calendar days (UTC), oldest first, today last. `labels` are `YYYY-MM-DD`;
- * days without messages are zeros; `costs` are cents.
- */
-export interface UsageHistoryResponse {
-  labels: string[];
-  messageCounts: number[];
-  tokensUsed: number[];
-  costs: number[];
-}
+export type { BotUsageResponse, UsageHistoryResponse, UserUsageResponse };
 
 const DAY_MS = 86_400_000;
 

@@ -21,11 +21,14 @@ export class UserEntity {
   @Column({ name: 'subscription_item_id', type: 'varchar', length: 255, nullable: true })
   subscriptionItemId!: string | null;
 
-  /** null until the first subscription exists; false after a failed payment (brief section 4). */
+  /** null until the first subscription exists; false after a failed payment (docs/product.md#billing-cycle). */
   @Column({ name: 'has_paid', type: 'boolean', nullable: true }) hasPaid!: boolean | null;
 
   /** Free credits left, in cents; spent before anything is billed. Never below zero. */
   @Column({ name: 'credits_cents', type: 'integer', default: 500 }) creditsCents!: number;
+
+  /** Whole dollars: a mail at each 50 % step of this account spend per billing period; 0 = no mail. */
+  @Column({ name: 'spend_alert_dollars', type: 'integer', default: 20 }) spendAlertDollars!: number;
 
   /** The system account that owns the landing page's demo bot; never billed. */
   @Column({ name: 'is_system', type: 'boolean', default: false }) isSystem!: boolean;

@@ -1,16 +1,53 @@
-import { Controller, Get } from '@nestjs/common';
+import { ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, JSON_BODY, SAME_SITE, SIGNED_IN } from '../../common/openapi/api-errors.decorator.js';
+import { ApiAnswer, bool, int, nullable, obj, str } from '../../common/openapi/schemas.js';
+import { SECURITY } from '../../common/openapi/security.js';
+import { Body, Controller, Get, Put } from '@nestjs/common';
 import { AppError } from '../../common/app-error.js';
 import { CurrentUser, type SessionUser } from '../../common/current-user.decorator.js';
+import { UpdateSettingsDto, type SettingsResponse } from './users.dto.js';
 import { UsersService, type MeResponse } from './users.service.js';
 
+const SETTINGS = obj({ spendAlertDollars: int('Whole dollars; 0 = no mail.') });
+const ME = obj({
+  id: int(),
+  email: str(),
+  hasPaid: nullable(bool('False after a failed payment; null before the first invoice.')),
+  stripeCustomerId: nullable(str()),
+  subscriptionItemId: nullable(str()),
+  demoMode: bool('The product runs as a demo on test-mode payments: nothing is charged.'),
+});
+
+@ApiTags('Account')
+@ApiCookieAuth(SECURITY.session)
 @Controller('user')
 export class UsersController {
   constructor(private readonly users: UsersService) {}
 
   @Get('me')
+  @ApiOperation({ summary: 'The signed-in owner' })
+  @ApiAnswer(200, 'The owner.', ME)
+  @ApiErrors(SIGNED_IN)
   async me(@CurrentUser() current: SessionUser): Promise<MeResponse> {
     const user = await this.users.findActiveById(current.id);
     if (!user) throw AppError.unauthorized();
     return this.users.toMe(user);
+  }
+
+  /** The account settings: the spend alert (whole dollars per billing period; 0 = no mail). */
+  @Get('settings')
+  @ApiOperation({ summary: "The owner's account settings" })
+  @ApiAnswer(200, 'The settings.', SETTINGS)
+  @ApiErrors(SIGNED_IN)
+  settings(@CurrentUser() current: SessionUser): Promise<SettingsResponse> {
+    return this.users.settings(current.id);
+  }
+
+  @Put('settings')
+  @ApiOperation({ summary: 'Saves the spend alert (whole dollars per billing period; 0 = no mail)' })
+  @ApiAnswer(200, 'The saved settings.', SETTINGS)
+  @ApiErrors(SIGNED_IN, SAME_SITE, JSON_BODY)
+  updateSettings(@CurrentUser() current: SessionUser, @Body() body: UpdateSettingsDto): Promise<SettingsResponse> {
+    return this.users.updateSettings(current.id, body);
   }
 }

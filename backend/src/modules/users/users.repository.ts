@@ -1,9 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, type EntityManager, type Repository } from 'typeorm';
+import { IsNull, type Repository } from 'typeorm';
+import { entityManagerOf, type Transaction } from '../../database/transaction.js';
 import { UserEntity } from './user.entity.js';
 
-/** The only place that queries `users`. Deleted accounts are invisible to every method here. */
+/** TypeORM answers a raw UPDATE with [rows, count]. */
+function affected(result: unknown): number {
+  return Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0;
+}
+
+/**
+ * The only place that writes `users` (billing and usage read some of its columns in their own
+ * queries, and write through UsersService). Deleted accounts are invisible to the finders here.
+ */
 @Injectable()
 export class UsersRepository {
   constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {}
@@ -16,20 +25,41 @@ export class UsersRepository {
     return this.users.findOneBy({ email: email.toLowerCase(), deletedAt: IsNull() });
   }
 
-  create(fields: Pick<UserEntity, 'email' | 'passwordHash'> & Partial<UserEntity>, manager?: EntityManager) {
+  create(fields: Pick<UserEntity, 'email' | 'passwordHash'> & Partial<UserEntity>, tx?: Transaction) {
+    const manager = tx && entityManagerOf(tx);
     const repo = manager ? manager.getRepository(UserEntity) : this.users;
     return repo.save(repo.create({ ...fields, email: fields.email.toLowerCase() }));
   }
 
-  async update(id: number, fields: Partial<UserEntity>, manager?: EntityManager): Promise<void> {
+  async update(id: number, fields: Partial<UserEntity>, tx?: Transaction): Promise<void> {
+    const manager = tx && entityManagerOf(tx);
     const repo = manager ? manager.getRepository(UserEntity) : this.users;
     await repo.update({ id }, fields);
   }
 
+  /** Updates an account that is not deleted; false when there is none. */
+  async updateActive(id: number, fields: Partial<UserEntity>): Promise<boolean> {
+    const result = await this.users.update({ id, deletedAt: IsNull() }, fields);
+    return (result.affected ?? 0) > 0;
+  }
+
   /** Sets email_verified_at once; a later verification keeps the first date. */
-  async markVerified(id: number, manager?: EntityManager): Promise<void> {
+  async markVerified(id: number, tx?: Transaction): Promise<void> {
+    const manager = tx && entityManagerOf(tx);
     const repo = manager ? manager.getRepository(UserEntity) : this.users;
     await repo.update({ id, emailVerifiedAt: IsNull() }, { emailVerifiedAt: new Date() });
+  }
+
+  /**
+   * Verifies a still-unverified, active account and gives it `passwordHash`, in one statement.
+   * False when the account was verified (or deleted) meanwhile: nothing changes then.
+   */
+  async verifyWithPassword(id: number, passwordHash: string, tx: Transaction): Promise<boolean> {
+    const manager = entityManagerOf(tx);
+    const result = await manager
+      .getRepository(UserEntity)
+      .update({ id, deletedAt: IsNull(), emailVerifiedAt: IsNull() }, { passwordHash, emailVerifiedAt: new Date() });
+    return (result.affected ?? 0) === 1;
   }
 
   /**
@@ -37,9 +67,101 @@ export class UsersRepository {
    * e-mail becomes free (the unique index only covers rows with deleted_at IS NULL) and the
    * password hash is wiped so the row can never sign in again.
    */
-  async markDeleted(id: number, manager: EntityManager): Promise<void> {
+  async markDeleted(id: number, tx: Transaction): Promise<void> {
+    const manager = entityManagerOf(tx);
     await manager
       .getRepository(UserEntity)
       .update({ id, deletedAt: IsNull() }, { deletedAt: new Date(), passwordHash: '' });
+  }
+
+  private query(sql: string, params: unknown[], tx?: Transaction): Promise<unknown> {
+    return tx ? entityManagerOf(tx).query(sql, params) : this.users.query(sql, params);
+  }
+
+  /**
+   * Takes up to `priceCents` from the owner's free credits in one statement. The row is locked
+   * (FOR UPDATE re-reads the latest committed balance), so concurrent charges queue on it and the
+   * balance never goes below zero. The system account's balance is never touched.
+   * Returns null when the owner does not exist.
+   */
+  async spendCredits(
+    ownerId: number,
+    priceCents: number,
+    tx: Transaction,
+  ): Promise<{ takenCents: number; isSystem: boolean } | null> {
+    const [rows] = (await this.query(
+      `UPDATE users AS u
+          SET credits_cents = CASE WHEN u.is_system THEN u.credits_cents
+                                   ELSE u.credits_cents - LEAST(u.credits_cents, $2) END
+         FROM (SELECT id, credits_cents FROM users WHERE id = $1 FOR UPDATE) AS before
+        WHERE u.id = before.id
+    RETURNING before.credits_cents AS "before", u.credits_cents AS "after", u.is_system`,
+      [ownerId, priceCents],
+      tx,
+    )) as [Array<{ before: number; after: number; is_system: boolean }>, number];
+    const row = rows[0];
+    if (!row) return null;
+    return { takenCents: Number(row.before) - Number(row.after), isSystem: row.is_system };
+  }
+
+  /** Stores the payment-provider customer unless one is already there; returns the one that is stored. */
+  async setCustomerIfMissing(ownerId: number, customerId: string): Promise<string | null> {
+    await this.query(`UPDATE users SET stripe_customer_id = $2 WHERE id = $1 AND stripe_customer_id IS NULL`, [
+      ownerId,
+      customerId,
+    ]);
+    const rows = (await this.query(`SELECT stripe_customer_id FROM users WHERE id = $1`, [ownerId])) as Array<{
+      stripe_customer_id: string | null;
+    }>;
+    return rows[0]?.stripe_customer_id ?? null;
+  }
+
+  /**
+   * Stores the subscription unless one is already there. The first subscription sets hasPaid
+   * (null until then) to true; a recorded payment failure (false) stays until an invoice is paid.
+   */
+  async setSubscriptionIfMissing(ownerId: number, subscriptionId: string, itemId: string): Promise<string | null> {
+    await this.query(
+      `UPDATE users SET stripe_subscription_id = $2, subscription_item_id = $3, has_paid = COALESCE(has_paid, true)
+        WHERE id = $1 AND subscription_item_id IS NULL`,
+      [ownerId, subscriptionId, itemId],
+    );
+    const rows = (await this.query(`SELECT subscription_item_id FROM users WHERE id = $1`, [ownerId])) as Array<{
+      subscription_item_id: string | null;
+    }>;
+    return rows[0]?.subscription_item_id ?? null;
+  }
+
+  /**
+   * Records a payment outcome from a provider event created at `at`, unless a newer event already
+   * decided it (providers do not deliver events in order). Returns whether a row changed.
+   */
+  async setPaymentStatus(customerId: string, hasPaid: boolean, at: Date, tx?: Transaction): Promise<boolean> {
+    const result = await this.query(
+      `UPDATE users SET has_paid = $2, payment_status_at = $3
+        WHERE stripe_customer_id = $1 AND (payment_status_at IS NULL OR payment_status_at <= $3)`,
+      [customerId, hasPaid, at],
+      tx,
+    );
+    return affected(result) > 0;
+  }
+
+  /** The provider ended the subscription: the owner sets a new one up (SUBSCRIPTION_PENDING). */
+  async clearSubscription(customerId: string, subscriptionId: string, tx?: Transaction): Promise<void> {
+    await this.query(
+      `UPDATE users SET stripe_subscription_id = NULL, subscription_item_id = NULL
+        WHERE stripe_customer_id = $1 AND stripe_subscription_id = $2`,
+      [customerId, subscriptionId],
+      tx,
+    );
+  }
+
+  /** A deleted account's subscription was ended by the monthly job. */
+  async forgetSubscription(ownerId: number, tx: Transaction): Promise<void> {
+    await this.query(
+      `UPDATE users SET stripe_subscription_id = NULL, subscription_item_id = NULL WHERE id = $1`,
+      [ownerId],
+      tx,
+    );
   }
 }

@@ -1,27 +1,49 @@
-import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import type { UserEntity } from './user.entity.js';
+import type { MeResponse } from '@botsmith/contract';
+import { Inject, Injectable } from '@nestjs/common';
+import { AppError } from '../../common/app-error.js';
+import type { Transaction } from '../../database/transaction.js';
+import { APP_CONFIG, isDemoMode, type AppConfig } from '../../config/config.js';
+import { toAccount, type Account, type Credentials } from './account.js';
+import type { SettingsResponse, UpdateSettingsDto } from './users.dto.js';
 import { UsersRepository } from './users.repository.js';
 
 /** What `GET /api/user/me` answers: never the password hash or tokens. */
-export interface MeResponse {
-  id: number;
-  email: string;
-  hasPaid: boolean | null;
-  stripeCustomerId: string | null;
-  subscriptionItemId: string | null;
-}
+export type { MeResponse };
 
 @Injectable()
 export class UsersService {
-  constructor(private readonly users: UsersRepository) {}
+  constructor(
+    private readonly users: UsersRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
-  findActiveById(id: number): Promise<UserEntity | null> {
-    return this.users.findActiveById(id);
+  /** The signed-in owner's account settings; the owner is the session's, so nobody reads another's. */
+  async settings(id: number): Promise<SettingsResponse> {
+    const user = await this.users.findActiveById(id);
+    if (!user) throw AppError.unauthorized();
+    return { spendAlertDollars: user.spendAlertDollars };
   }
 
-  findActiveByEmail(email: string): Promise<UserEntity | null> {
-    return this.users.findActiveByEmail(email);
+  async updateSettings(id: number, dto: UpdateSettingsDto): Promise<SettingsResponse> {
+    if (!(await this.users.updateActive(id, { spendAlertDollars: dto.spendAlertDollars })))
+      throw AppError.unauthorized();
+    return this.settings(id);
+  }
+
+  async findActiveById(id: number): Promise<Account | null> {
+    const user = await this.users.findActiveById(id);
+    return user && toAccount(user);
+  }
+
+  async findActiveByEmail(email: string): Promise<Account | null> {
+    const user = await this.users.findActiveByEmail(email);
+    return user && toAccount(user);
+  }
+
+  /** The one way to a password hash: for the login check only (AuthService.validateCredentials). */
+  async credentialsFor(email: string): Promise<Credentials | null> {
+    const user = await this.users.findActiveByEmail(email);
+    return user && { account: toAccount(user), passwordHash: user.passwordHash };
   }
 
   async recordLogin(id: number): Promise<void> {
@@ -29,29 +51,61 @@ export class UsersService {
   }
 
   /** A new, unverified account; credits_cents takes its column default (the free credits). */
-  createUnverified(email: string, passwordHash: string, manager?: EntityManager): Promise<UserEntity> {
-    return this.users.create({ email, passwordHash, emailVerifiedAt: null }, manager);
+  async createUnverified(email: string, passwordHash: string, tx?: Transaction): Promise<Account> {
+    return toAccount(await this.users.create({ email, passwordHash, emailVerifiedAt: null }, tx));
   }
 
-  async setPasswordHash(id: number, passwordHash: string, manager?: EntityManager): Promise<void> {
-    await this.users.update(id, { passwordHash }, manager);
+  async setPasswordHash(id: number, passwordHash: string, tx?: Transaction): Promise<void> {
+    await this.users.update(id, { passwordHash }, tx);
   }
 
-  markVerified(id: number, manager?: EntityManager): Promise<void> {
-    return this.users.markVerified(id, manager);
+  markVerified(id: number, tx?: Transaction): Promise<void> {
+    return this.users.markVerified(id, tx);
   }
 
-  markDeleted(id: number, manager: EntityManager): Promise<void> {
-    return this.users.markDeleted(id, manager);
+  /** The account becomes verified with the password of the signup that was confirmed; false if it no longer can. */
+  verifyWithPassword(id: number, passwordHash: string, tx: Transaction): Promise<boolean> {
+    return this.users.verifyWithPassword(id, passwordHash, tx);
   }
 
-  toMe(user: UserEntity): MeResponse {
+  markDeleted(id: number, tx: Transaction): Promise<void> {
+    return this.users.markDeleted(id, tx);
+  }
+
+  /** Free credits taken for one answered message, inside the charge's transaction (UsersRepository.spendCredits). */
+  spendCredits(ownerId: number, priceCents: number, tx: Transaction) {
+    return this.users.spendCredits(ownerId, priceCents, tx);
+  }
+
+  /** The billing columns are written here too (the billing module reads them in its own queries). */
+  setCustomerIfMissing(ownerId: number, customerId: string): Promise<string | null> {
+    return this.users.setCustomerIfMissing(ownerId, customerId);
+  }
+
+  setSubscriptionIfMissing(ownerId: number, subscriptionId: string, itemId: string): Promise<string | null> {
+    return this.users.setSubscriptionIfMissing(ownerId, subscriptionId, itemId);
+  }
+
+  setPaymentStatus(customerId: string, hasPaid: boolean, at: Date, tx?: Transaction): Promise<boolean> {
+    return this.users.setPaymentStatus(customerId, hasPaid, at, tx);
+  }
+
+  clearSubscription(customerId: string, subscriptionId: string, tx?: Transaction): Promise<void> {
+    return this.users.clearSubscription(customerId, subscriptionId, tx);
+  }
+
+  forgetSubscription(ownerId: number, tx: Transaction): Promise<void> {
+    return this.users.forgetSubscription(ownerId, tx);
+  }
+
+  toMe(user: Account): MeResponse {
     return {
       id: user.id,
       email: user.email,
       hasPaid: user.hasPaid,
       stripeCustomerId: user.stripeCustomerId,
       subscriptionItemId: user.subscriptionItemId,
+      demoMode: isDemoMode(this.config),
     };
   }
 }

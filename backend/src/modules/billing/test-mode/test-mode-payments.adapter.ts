@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { HttpStatus, Logger } from '@nestjs/common';
 import Stripe from 'stripe';
-import type { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../../../common/app-error.js';
+import type { Transaction, TransactionRunner } from '../../../database/transaction.js';
 import { isoDate, nextPeriodStart, periodStartFor } from '../../../common/billing-period.js';
 import { BILLING_PERIOD_START_DAY, TEST_CHECKOUT_SESSION_TTL_MS } from '../../../common/constants.js';
 import {
@@ -31,7 +31,6 @@ export interface TestCheckoutView {
  */
 export class TestModePaymentsAdapter implements PaymentsPort {
   private readonly logger = new Logger('TestModePayments');
-  private readonly store = new TestModeRepository();
   /** Test mode has no sender of signed webhooks; the endpoint still verifies (and so refuses) them. */
   private readonly webhookSecret = `whsec_${randomBytes(24).toString('base64url')}`;
   private sink: ((event: BillingEvent) => Promise<void>) | null = null;
@@ -39,7 +38,8 @@ export class TestModePaymentsAdapter implements PaymentsPort {
   private flushAgain = false;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
+    private readonly store: TestModeRepository,
     private readonly publicUrl: string,
     private readonly meterEventName: string,
   ) {}
@@ -49,7 +49,7 @@ export class TestModePaymentsAdapter implements PaymentsPort {
   }
 
   async createCustomer(input: { ownerId: number; email: string }): Promise<{ customerId: string }> {
-    const customerId = await this.store.insertCustomer(this.dataSource, {
+    const customerId = await this.store.insertCustomer(null, {
       email: input.email,
       ownerId: input.ownerId,
       idempotencyKey: `customer-${input.ownerId}`,
@@ -63,9 +63,9 @@ export class TestModePaymentsAdapter implements PaymentsPort {
     successUrl: string;
     cancelUrl: string;
   }): Promise<{ url: string; sessionId: string }> {
-    const customer = await this.store.findCustomer(this.dataSource, input.customerId);
+    const customer = await this.store.findCustomer(null, input.customerId);
     if (!customer) throw unknownCustomer();
-    const sessionId = await this.store.insertCheckoutSession(this.dataSource, {
+    const sessionId = await this.store.insertCheckoutSession(null, {
       customerId: input.customerId,
       successUrl: input.successUrl,
       cancelUrl: input.cancelUrl,
@@ -75,17 +75,17 @@ export class TestModePaymentsAdapter implements PaymentsPort {
   }
 
   async hasPaymentMethod(customerId: string): Promise<boolean> {
-    return (await this.store.countPaymentMethods(this.dataSource, customerId)) > 0;
+    return (await this.store.countPaymentMethods(null, customerId)) > 0;
   }
 
   async createSubscription(input: { ownerId: number; customerId: string }): Promise<ProviderSubscription> {
-    const customer = await this.store.findCustomer(this.dataSource, input.customerId);
+    const customer = await this.store.findCustomer(null, input.customerId);
     if (!customer) throw unknownCustomer();
-    if (!(await this.store.chargeablePaymentMethod(this.dataSource, input.customerId))) {
+    if (!(await this.store.chargeablePaymentMethod(null, input.customerId))) {
       throw new AppError(HttpStatus.BAD_REQUEST, 'PAYMENT_METHOD_REQUIRED', 'Please add a card first.');
     }
     // Like Stripe for a metered price: nothing is due now, so nothing is charged and it is active.
-    const subscription = await this.store.insertSubscription(this.dataSource, {
+    const subscription = await this.store.insertSubscription(null, {
       customerId: input.customerId,
       billingCycleDay: BILLING_PERIOD_START_DAY,
       idempotencyKey: `subscription-${input.ownerId}-${input.customerId}`,
@@ -94,40 +94,41 @@ export class TestModePaymentsAdapter implements PaymentsPort {
   }
 
   async getSubscription(subscriptionId: string): Promise<ProviderSubscription | null> {
-    const subscription = await this.store.findSubscription(this.dataSource, subscriptionId);
+    const subscription = await this.store.findSubscription(null, subscriptionId);
     return subscription ? this.toProviderSubscription(subscription) : null;
   }
 
-  async cancelSubscription(subscriptionId: string, manager?: EntityManager): Promise<void> {
-    const run = async (db: EntityManager) => {
-      const subscription = await this.store.findSubscription(db, subscriptionId);
+  async cancelSubscription(subscriptionId: string, tx?: Transaction): Promise<void> {
+    const run = async (work: Transaction) => {
+      const tx = work;
+      const subscription = await this.store.findSubscription(tx, subscriptionId);
       if (!subscription || subscription.status === 'canceled') return;
       // invoice_now: the usage not yet invoiced is billed on a final invoice.
       const now = new Date();
-      const invoice = await this.store.createInvoice(db, {
+      const invoice = await this.store.createInvoice(tx, {
         subscription,
         periodStart: isoDate(periodStartFor(now)),
         periodEnd: isoDate(now),
         usageBefore: new Date(now.getTime() + 1),
       });
-      if (invoice) await this.charge(db, invoice, null);
-      await this.store.setSubscriptionStatus(db, subscriptionId, 'canceled');
-      await this.emit(db, 'customer.subscription.deleted', subscription.customerId, { subscriptionId });
+      if (invoice) await this.charge(tx, invoice, null);
+      await this.store.setSubscriptionStatus(tx, subscriptionId, 'canceled');
+      await this.emit(tx, 'customer.subscription.deleted', subscription.customerId, { subscriptionId });
     };
-    if (manager) {
-      await run(manager);
+    if (tx) {
+      await run(tx);
     } else {
-      await this.dataSource.transaction(run);
+      await this.transactions.run(run);
       await this.flushEvents();
     }
   }
 
   async hasOverdueInvoices(customerId: string): Promise<boolean> {
-    return this.store.hasOverdueInvoices(this.dataSource, customerId);
+    return this.store.hasOverdueInvoices(null, customerId);
   }
 
-  async reportUsage(input: MeterEventInput, manager?: EntityManager): Promise<void> {
-    await this.store.insertMeterEvent(manager ?? this.dataSource, {
+  async reportUsage(input: MeterEventInput, tx?: Transaction): Promise<void> {
+    await this.store.insertMeterEvent(tx ?? null, {
       identifier: input.identifier,
       eventName: this.meterEventName,
       customerId: input.customerId,
@@ -137,24 +138,21 @@ export class TestModePaymentsAdapter implements PaymentsPort {
   }
 
   async useNewPaymentMethod(input: { customerId: string; checkoutSessionId: string }): Promise<void> {
-    await this.dataSource.transaction(async (db) => {
-      const paymentMethodId = await this.store.sessionPaymentMethod(db, input.checkoutSessionId);
+    await this.transactions.run(async (tx) => {
+      const paymentMethodId = await this.store.sessionPaymentMethod(tx, input.checkoutSessionId);
       if (!paymentMethodId) return;
-      await this.store.setDefaultPaymentMethod(db, input.customerId, paymentMethodId);
-      for (const invoice of await this.store.openInvoices(db, input.customerId)) {
-        await this.charge(db, invoice, paymentMethodId);
+      await this.store.setDefaultPaymentMethod(tx, input.customerId, paymentMethodId);
+      for (const invoice of await this.store.openInvoices(tx, input.customerId)) {
+        await this.charge(tx, invoice, paymentMethodId);
       }
     });
     await this.flushEvents();
   }
 
-  async closePeriod(
-    input: { periodStart: Date; periodEnd: Date },
-    manager: EntityManager,
-  ): Promise<{ invoices: number }> {
+  async closePeriod(input: { periodStart: Date; periodEnd: Date }, tx: Transaction): Promise<{ invoices: number }> {
     let invoices = 0;
-    for (const subscription of await this.store.billableSubscriptions(manager)) {
-      const invoice = await this.store.createInvoice(manager, {
+    for (const subscription of await this.store.billableSubscriptions(tx)) {
+      const invoice = await this.store.createInvoice(tx, {
         subscription,
         periodStart: isoDate(input.periodStart),
         periodEnd: isoDate(input.periodEnd),
@@ -162,7 +160,7 @@ export class TestModePaymentsAdapter implements PaymentsPort {
       });
       if (!invoice) continue;
       invoices += 1;
-      await this.charge(manager, invoice, null);
+      await this.charge(tx, invoice, null);
     }
     return { invoices };
   }
@@ -179,7 +177,7 @@ export class TestModePaymentsAdapter implements PaymentsPort {
         do {
           this.flushAgain = false;
           for (;;) {
-            const events = await this.store.pendingEvents(this.dataSource, 50);
+            const events = await this.store.pendingEvents(null, 50);
             if (events.length === 0 || !this.sink) break;
             for (const event of events) {
               try {
@@ -189,7 +187,7 @@ export class TestModePaymentsAdapter implements PaymentsPort {
                 this.logger.error(`Delivering ${event.type} ${event.id} failed: ${(error as Error).message}`);
                 return;
               }
-              await this.store.markEventDelivered(this.dataSource, event.id);
+              await this.store.markEventDelivered(null, event.id);
             }
           }
         } while (this.flushAgain);
@@ -212,7 +210,7 @@ export class TestModePaymentsAdapter implements PaymentsPort {
   // ---- the built-in payment page -------------------------------------------------------------
 
   async viewCheckout(sessionId: string): Promise<TestCheckoutView | null> {
-    const session = await this.store.findCheckoutSession(this.dataSource, sessionId);
+    const session = await this.store.findCheckoutSession(null, sessionId);
     if (!session) return null;
     const state = session.status === 'open' && session.expiresAt.getTime() <= Date.now() ? 'expired' : session.status;
     return { session, state };
@@ -224,12 +222,12 @@ export class TestModePaymentsAdapter implements PaymentsPort {
    * Returns the URL to send the browser to, or null when the session cannot be completed.
    */
   async completeCheckout(sessionId: string, accepted: AcceptedCard): Promise<string | null> {
-    const redirect = await this.dataSource.transaction(async (db) => {
-      const session = await this.store.findCheckoutSession(db, sessionId, true);
+    const redirect = await this.transactions.run(async (tx) => {
+      const session = await this.store.findCheckoutSession(tx, sessionId, true);
       if (!session) return null;
       if (session.status === 'complete') return successUrl(session);
       if (session.status !== 'open' || session.expiresAt.getTime() <= Date.now()) return null;
-      const paymentMethodId = await this.store.insertPaymentMethod(db, {
+      const paymentMethodId = await this.store.insertPaymentMethod(tx, {
         customerId: session.customerId,
         brand: accepted.card.brand,
         last4: accepted.last4,
@@ -237,9 +235,9 @@ export class TestModePaymentsAdapter implements PaymentsPort {
         expYear: accepted.expYear,
         chargesSucceed: accepted.card.chargesSucceed,
       });
-      await this.store.completeCheckoutSession(db, session.id, paymentMethodId);
-      await this.emit(db, 'payment_method.attached', session.customerId, {});
-      await this.emit(db, 'checkout.session.completed', session.customerId, {
+      await this.store.completeCheckoutSession(tx, session.id, paymentMethodId);
+      await this.emit(tx, 'payment_method.attached', session.customerId, {});
+      await this.emit(tx, 'checkout.session.completed', session.customerId, {
         checkoutSessionId: session.id,
         checkoutMode: 'setup',
       });
@@ -252,14 +250,14 @@ export class TestModePaymentsAdapter implements PaymentsPort {
   // ---- internals -------------------------------------------------------------------------------
 
   /** "Charges" the card for an invoice: a $0 invoice is paid without a charge, as at Stripe. */
-  private async charge(db: EntityManager, invoice: TestInvoice, paymentMethodId: string | null): Promise<void> {
+  private async charge(tx: Transaction, invoice: TestInvoice, paymentMethodId: string | null): Promise<void> {
     let succeeded = true;
     if (invoice.amountCents > 0) {
       const method = paymentMethodId
-        ? { id: paymentMethodId, chargesSucceed: await this.chargesSucceed(db, invoice.customerId, paymentMethodId) }
-        : await this.store.chargeablePaymentMethod(db, invoice.customerId);
+        ? { id: paymentMethodId, chargesSucceed: await this.chargesSucceed(tx, invoice.customerId, paymentMethodId) }
+        : await this.store.chargeablePaymentMethod(tx, invoice.customerId);
       succeeded = method?.chargesSucceed === true;
-      await this.store.recordCharge(db, {
+      await this.store.recordCharge(tx, {
         invoiceId: invoice.id,
         paymentMethodId: method?.id ?? null,
         amountCents: invoice.amountCents,
@@ -267,10 +265,10 @@ export class TestModePaymentsAdapter implements PaymentsPort {
         failure: succeeded ? undefined : method ? 'Your card was declined.' : 'The customer has no card.',
       });
     } else {
-      await this.store.markInvoicePaid(db, invoice.id);
+      await this.store.markInvoicePaid(tx, invoice.id);
     }
-    await this.store.setSubscriptionStatus(db, invoice.subscriptionId, succeeded ? 'active' : 'past_due');
-    await this.emit(db, succeeded ? 'invoice.paid' : 'invoice.payment_failed', invoice.customerId, {
+    await this.store.setSubscriptionStatus(tx, invoice.subscriptionId, succeeded ? 'active' : 'past_due');
+    await this.emit(tx, succeeded ? 'invoice.paid' : 'invoice.payment_failed', invoice.customerId, {
       invoiceId: invoice.id,
       subscriptionId: invoice.subscriptionId,
     });
@@ -279,18 +277,14 @@ export class TestModePaymentsAdapter implements PaymentsPort {
     );
   }
 
-  private async chargesSucceed(db: EntityManager, customerId: string, paymentMethodId: string): Promise<boolean> {
-    const method = await this.store.chargeablePaymentMethod(db, customerId);
+  private async chargesSucceed(tx: Transaction, customerId: string, paymentMethodId: string): Promise<boolean> {
+    const method = await this.store.chargeablePaymentMethod(tx, customerId);
     if (method?.id === paymentMethodId) return method.chargesSucceed;
-    const rows: Array<{ charges_succeed: boolean }> = await db.query(
-      `SELECT charges_succeed FROM test_payment_methods WHERE id = $1`,
-      [paymentMethodId],
-    );
-    return rows[0]?.charges_succeed === true;
+    return this.store.paymentMethodChargesSucceed(tx, paymentMethodId);
   }
 
-  private async emit(db: EntityManager, type: string, customerId: string, extra: Partial<BillingEvent>): Promise<void> {
-    await this.store.insertEvent(db, { id: testId('evt', 16), type, created: new Date(), customerId, ...extra });
+  private async emit(tx: Transaction, type: string, customerId: string, extra: Partial<BillingEvent>): Promise<void> {
+    await this.store.insertEvent(tx, { id: testId('evt', 16), type, created: new Date(), customerId, ...extra });
   }
 
   private toProviderSubscription(s: {

@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import { entityManagerOf, type Transaction } from '../../../database/transaction.js';
 import type { BillingEvent } from '../payments.port.js';
 
-type Db = DataSource | EntityManager;
+/** The caller's transaction, or null for a statement of its own. */
+type Tx = Transaction | null;
 
 export function testId(prefix: string, bytes = 12): string {
   return `${prefix}_test_${randomBytes(bytes).toString('base64url')}`;
@@ -60,22 +64,29 @@ function rowsOf<T>(result: unknown): T[] {
  * tables are the fake provider's own data, not our domain model. Every method takes the database
  * handle to use: the caller's transaction manager, or the data source.
  */
+@Injectable()
 export class TestModeRepository {
-  async insertCustomer(db: Db, c: { email: string; ownerId: number; idempotencyKey: string }): Promise<string> {
-    await db.query(
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private db(tx: Tx): DataSource | EntityManager {
+    return tx ? entityManagerOf(tx) : this.dataSource;
+  }
+
+  async insertCustomer(tx: Tx, c: { email: string; ownerId: number; idempotencyKey: string }): Promise<string> {
+    await this.db(tx).query(
       `INSERT INTO test_payment_customers (id, email, owner_id, idempotency_key) VALUES ($1, $2, $3, $4)
        ON CONFLICT (idempotency_key) DO NOTHING`,
       [testId('cus'), c.email, c.ownerId, c.idempotencyKey],
     );
     const rows = rowsOf<{ id: string }>(
-      await db.query(`SELECT id FROM test_payment_customers WHERE idempotency_key = $1`, [c.idempotencyKey]),
+      await this.db(tx).query(`SELECT id FROM test_payment_customers WHERE idempotency_key = $1`, [c.idempotencyKey]),
     );
     return rows[0].id;
   }
 
-  async findCustomer(db: Db, id: string, lock = false): Promise<TestCustomer | null> {
+  async findCustomer(tx: Tx, id: string, lock = false): Promise<TestCustomer | null> {
     const rows = rowsOf<{ id: string; email: string; owner_id: number; default_payment_method: string | null }>(
-      await db.query(
+      await this.db(tx).query(
         `SELECT id, email, owner_id, default_payment_method FROM test_payment_customers WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
         [id],
       ),
@@ -84,19 +95,19 @@ export class TestModeRepository {
     return r ? { id: r.id, email: r.email, ownerId: r.owner_id, defaultPaymentMethod: r.default_payment_method } : null;
   }
 
-  async setDefaultPaymentMethod(db: Db, customerId: string, paymentMethodId: string): Promise<void> {
-    await db.query(`UPDATE test_payment_customers SET default_payment_method = $2 WHERE id = $1`, [
+  async setDefaultPaymentMethod(tx: Tx, customerId: string, paymentMethodId: string): Promise<void> {
+    await this.db(tx).query(`UPDATE test_payment_customers SET default_payment_method = $2 WHERE id = $1`, [
       customerId,
       paymentMethodId,
     ]);
   }
 
   async insertCheckoutSession(
-    db: Db,
+    tx: Tx,
     s: { customerId: string; successUrl: string; cancelUrl: string; expiresAt: Date },
   ): Promise<string> {
     const id = testId('cs', 24);
-    await db.query(
+    await this.db(tx).query(
       `INSERT INTO test_payment_checkout_sessions (id, customer_id, success_url, cancel_url, expires_at)
        VALUES ($1, $2, $3, $4, $5)`,
       [id, s.customerId, s.successUrl, s.cancelUrl, s.expiresAt],
@@ -104,7 +115,7 @@ export class TestModeRepository {
     return id;
   }
 
-  async findCheckoutSession(db: Db, id: string, lock = false): Promise<TestCheckoutSession | null> {
+  async findCheckoutSession(tx: Tx, id: string, lock = false): Promise<TestCheckoutSession | null> {
     const rows = rowsOf<{
       id: string;
       customer_id: string;
@@ -114,7 +125,7 @@ export class TestModeRepository {
       status: TestCheckoutSession['status'];
       expires_at: Date;
     }>(
-      await db.query(
+      await this.db(tx).query(
         `SELECT s.id, s.customer_id, c.email, s.success_url, s.cancel_url, s.status, s.expires_at
            FROM test_payment_checkout_sessions s JOIN test_payment_customers c ON c.id = s.customer_id
           WHERE s.id = $1${lock ? ' FOR UPDATE OF s' : ''}`,
@@ -134,23 +145,25 @@ export class TestModeRepository {
     };
   }
 
-  async completeCheckoutSession(db: Db, id: string, paymentMethodId: string): Promise<void> {
-    await db.query(
+  async completeCheckoutSession(tx: Tx, id: string, paymentMethodId: string): Promise<void> {
+    await this.db(tx).query(
       `UPDATE test_payment_checkout_sessions SET status = 'complete', payment_method_id = $2, completed_at = now()
         WHERE id = $1`,
       [id, paymentMethodId],
     );
   }
 
-  async sessionPaymentMethod(db: Db, sessionId: string): Promise<string | null> {
+  async sessionPaymentMethod(tx: Tx, sessionId: string): Promise<string | null> {
     const rows = rowsOf<{ payment_method_id: string | null }>(
-      await db.query(`SELECT payment_method_id FROM test_payment_checkout_sessions WHERE id = $1`, [sessionId]),
+      await this.db(tx).query(`SELECT payment_method_id FROM test_payment_checkout_sessions WHERE id = $1`, [
+        sessionId,
+      ]),
     );
     return rows[0]?.payment_method_id ?? null;
   }
 
   async insertPaymentMethod(
-    db: Db,
+    tx: Tx,
     pm: {
       customerId: string;
       brand: string;
@@ -161,7 +174,7 @@ export class TestModeRepository {
     },
   ): Promise<string> {
     const id = testId('pm');
-    await db.query(
+    await this.db(tx).query(
       `INSERT INTO test_payment_methods (id, customer_id, brand, last4, exp_month, exp_year, charges_succeed)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [id, pm.customerId, pm.brand, pm.last4, pm.expMonth, pm.expYear, pm.chargesSucceed],
@@ -169,17 +182,24 @@ export class TestModeRepository {
     return id;
   }
 
-  async countPaymentMethods(db: Db, customerId: string): Promise<number> {
+  async countPaymentMethods(tx: Tx, customerId: string): Promise<number> {
     const rows = rowsOf<{ n: string }>(
-      await db.query(`SELECT count(*) AS n FROM test_payment_methods WHERE customer_id = $1`, [customerId]),
+      await this.db(tx).query(`SELECT count(*) AS n FROM test_payment_methods WHERE customer_id = $1`, [customerId]),
     );
     return Number(rows[0]?.n ?? 0);
   }
 
   /** The customer's default card, else the newest one. */
-  async chargeablePaymentMethod(db: Db, customerId: string): Promise<TestPaymentMethod | null> {
+  async paymentMethodChargesSucceed(tx: Tx, paymentMethodId: string): Promise<boolean> {
+    const rows = rowsOf<{ charges_succeed: boolean }>(
+      await this.db(tx).query(`SELECT charges_succeed FROM test_payment_methods WHERE id = $1`, [paymentMethodId]),
+    );
+    return rows[0]?.charges_succeed === true;
+  }
+
+  async chargeablePaymentMethod(tx: Tx, customerId: string): Promise<TestPaymentMethod | null> {
     const rows = rowsOf<{ id: string; charges_succeed: boolean }>(
-      await db.query(
+      await this.db(tx).query(
         `SELECT pm.id, pm.charges_succeed
            FROM test_payment_methods pm JOIN test_payment_customers c ON c.id = pm.customer_id
           WHERE pm.customer_id = $1
@@ -193,23 +213,25 @@ export class TestModeRepository {
   }
 
   async insertSubscription(
-    db: Db,
+    tx: Tx,
     s: { customerId: string; billingCycleDay: number; idempotencyKey: string },
   ): Promise<TestSubscription> {
-    await db.query(
+    await this.db(tx).query(
       `INSERT INTO test_payment_subscriptions (id, item_id, customer_id, status, billing_cycle_day, idempotency_key)
        VALUES ($1, $2, $3, 'active', $4, $5) ON CONFLICT (idempotency_key) DO NOTHING`,
       [testId('sub'), testId('si'), s.customerId, s.billingCycleDay, s.idempotencyKey],
     );
     const rows = rowsOf<{ id: string }>(
-      await db.query(`SELECT id FROM test_payment_subscriptions WHERE idempotency_key = $1`, [s.idempotencyKey]),
+      await this.db(tx).query(`SELECT id FROM test_payment_subscriptions WHERE idempotency_key = $1`, [
+        s.idempotencyKey,
+      ]),
     );
-    return (await this.findSubscription(db, rows[0].id))!;
+    return (await this.findSubscription(tx, rows[0].id))!;
   }
 
-  async findSubscription(db: Db, id: string): Promise<TestSubscription | null> {
+  async findSubscription(tx: Tx, id: string): Promise<TestSubscription | null> {
     const rows = rowsOf<SubscriptionRow>(
-      await db.query(
+      await this.db(tx).query(
         `SELECT id, item_id, customer_id, status, created_at, canceled_at FROM test_payment_subscriptions WHERE id = $1`,
         [id],
       ),
@@ -217,9 +239,9 @@ export class TestModeRepository {
     return rows[0] ? toSubscription(rows[0]) : null;
   }
 
-  async billableSubscriptions(db: Db): Promise<TestSubscription[]> {
+  async billableSubscriptions(tx: Tx): Promise<TestSubscription[]> {
     const rows = rowsOf<SubscriptionRow>(
-      await db.query(
+      await this.db(tx).query(
         `SELECT id, item_id, customer_id, status, created_at, canceled_at FROM test_payment_subscriptions
           WHERE status <> 'canceled' ORDER BY created_at, id`,
       ),
@@ -227,9 +249,9 @@ export class TestModeRepository {
     return rows.map(toSubscription);
   }
 
-  async subscriptionsOf(db: Db, customerId: string): Promise<TestSubscription[]> {
+  async subscriptionsOf(tx: Tx, customerId: string): Promise<TestSubscription[]> {
     const rows = rowsOf<SubscriptionRow>(
-      await db.query(
+      await this.db(tx).query(
         `SELECT id, item_id, customer_id, status, created_at, canceled_at FROM test_payment_subscriptions
           WHERE customer_id = $1 AND status <> 'canceled'`,
         [customerId],
@@ -238,8 +260,8 @@ export class TestModeRepository {
     return rows.map(toSubscription);
   }
 
-  async setSubscriptionStatus(db: Db, id: string, status: TestSubscription['status']): Promise<void> {
-    await db.query(
+  async setSubscriptionStatus(tx: Tx, id: string, status: TestSubscription['status']): Promise<void> {
+    await this.db(tx).query(
       `UPDATE test_payment_subscriptions
           SET status = $2::varchar, canceled_at = CASE WHEN $2::varchar = 'canceled' THEN now() ELSE canceled_at END
         WHERE id = $1 AND status <> 'canceled'`,
@@ -249,11 +271,11 @@ export class TestModeRepository {
 
   /** Stores a meter event unless one with the same identifier exists (Stripe's de-duplication). */
   async insertMeterEvent(
-    db: Db,
+    tx: Tx,
     e: { identifier: string; eventName: string; customerId: string; value: number; timestamp: Date },
   ): Promise<boolean> {
     const rows = rowsOf<{ identifier: string }>(
-      await db.query(
+      await this.db(tx).query(
         `INSERT INTO test_payment_meter_events (identifier, event_name, customer_id, value, "timestamp")
          VALUES ($1, $2, $3, $4, $5) ON CONFLICT (identifier) DO NOTHING RETURNING identifier`,
         [e.identifier, e.eventName, e.customerId, e.value, e.timestamp],
@@ -268,12 +290,12 @@ export class TestModeRepository {
    * Returns null when that period was already invoiced.
    */
   async createInvoice(
-    db: Db,
+    tx: Tx,
     i: { subscription: TestSubscription; periodStart: string; periodEnd: string; usageBefore: Date },
   ): Promise<TestInvoice | null> {
     const id = testId('in');
     const inserted = rowsOf<{ id: string }>(
-      await db.query(
+      await this.db(tx).query(
         `INSERT INTO test_payment_invoices (id, customer_id, subscription_id, period_start, period_end, amount_cents, status)
          VALUES ($1, $2, $3, $4, $5, 0, 'open')
          ON CONFLICT ON CONSTRAINT test_payment_invoices_period_key DO NOTHING RETURNING id`,
@@ -282,7 +304,7 @@ export class TestModeRepository {
     );
     if (inserted.length === 0) return null;
     const [claimed] = rowsOf<{ total: string | null }>(
-      await db.query(
+      await this.db(tx).query(
         `WITH claimed AS (
            UPDATE test_payment_meter_events SET invoice_id = $1
             WHERE customer_id = $2 AND invoice_id IS NULL AND "timestamp" < $3
@@ -292,7 +314,7 @@ export class TestModeRepository {
       ),
     );
     const amount = Number(claimed?.total ?? 0);
-    await db.query(`UPDATE test_payment_invoices SET amount_cents = $2 WHERE id = $1`, [id, amount]);
+    await this.db(tx).query(`UPDATE test_payment_invoices SET amount_cents = $2 WHERE id = $1`, [id, amount]);
     return {
       id,
       customerId: i.subscription.customerId,
@@ -302,9 +324,9 @@ export class TestModeRepository {
     };
   }
 
-  async openInvoices(db: Db, customerId: string): Promise<TestInvoice[]> {
+  async openInvoices(tx: Tx, customerId: string): Promise<TestInvoice[]> {
     const rows = rowsOf<InvoiceRow>(
-      await db.query(
+      await this.db(tx).query(
         `SELECT id, customer_id, subscription_id, amount_cents, status FROM test_payment_invoices
           WHERE customer_id = $1 AND status = 'open' ORDER BY created_at FOR UPDATE`,
         [customerId],
@@ -313,9 +335,9 @@ export class TestModeRepository {
     return rows.map(toInvoice);
   }
 
-  async hasOverdueInvoices(db: Db, customerId: string): Promise<boolean> {
+  async hasOverdueInvoices(tx: Tx, customerId: string): Promise<boolean> {
     const rows = rowsOf<unknown>(
-      await db.query(
+      await this.db(tx).query(
         `SELECT 1 FROM test_payment_invoices WHERE customer_id = $1 AND status = 'open' AND attempt_count > 0 LIMIT 1`,
         [customerId],
       ),
@@ -324,10 +346,10 @@ export class TestModeRepository {
   }
 
   async recordCharge(
-    db: Db,
+    tx: Tx,
     c: { invoiceId: string; paymentMethodId: string | null; amountCents: number; succeeded: boolean; failure?: string },
   ): Promise<void> {
-    await db.query(
+    await this.db(tx).query(
       `INSERT INTO test_payment_charges (id, invoice_id, payment_method_id, amount_cents, status, failure_message)
        VALUES ($1, $2, $3, $4, $5, $6)`,
       [
@@ -340,21 +362,25 @@ export class TestModeRepository {
       ],
     );
     if (c.succeeded) {
-      await db.query(
+      await this.db(tx).query(
         `UPDATE test_payment_invoices SET status = 'paid', paid_at = now(), attempt_count = attempt_count + 1 WHERE id = $1`,
         [c.invoiceId],
       );
     } else {
-      await db.query(`UPDATE test_payment_invoices SET attempt_count = attempt_count + 1 WHERE id = $1`, [c.invoiceId]);
+      await this.db(tx).query(`UPDATE test_payment_invoices SET attempt_count = attempt_count + 1 WHERE id = $1`, [
+        c.invoiceId,
+      ]);
     }
   }
 
-  async markInvoicePaid(db: Db, invoiceId: string): Promise<void> {
-    await db.query(`UPDATE test_payment_invoices SET status = 'paid', paid_at = now() WHERE id = $1`, [invoiceId]);
+  async markInvoicePaid(tx: Tx, invoiceId: string): Promise<void> {
+    await this.db(tx).query(`UPDATE test_payment_invoices SET status = 'paid', paid_at = now() WHERE id = $1`, [
+      invoiceId,
+    ]);
   }
 
-  async insertEvent(db: Db, event: BillingEvent): Promise<void> {
-    await db.query(`INSERT INTO test_payment_events (id, type, payload, created_at) VALUES ($1, $2, $3, $4)`, [
+  async insertEvent(tx: Tx, event: BillingEvent): Promise<void> {
+    await this.db(tx).query(`INSERT INTO test_payment_events (id, type, payload, created_at) VALUES ($1, $2, $3, $4)`, [
       event.id,
       event.type,
       JSON.stringify(event),
@@ -362,9 +388,9 @@ export class TestModeRepository {
     ]);
   }
 
-  async pendingEvents(db: Db, limit: number): Promise<BillingEvent[]> {
+  async pendingEvents(tx: Tx, limit: number): Promise<BillingEvent[]> {
     const rows = rowsOf<{ payload: BillingEvent & { created: string } }>(
-      await db.query(
+      await this.db(tx).query(
         `SELECT payload FROM test_payment_events WHERE delivered_at IS NULL ORDER BY created_at, id LIMIT $1`,
         [limit],
       ),
@@ -372,8 +398,8 @@ export class TestModeRepository {
     return rows.map((r) => ({ ...r.payload, created: new Date(r.payload.created) }));
   }
 
-  async markEventDelivered(db: Db, id: string): Promise<void> {
-    await db.query(`UPDATE test_payment_events SET delivered_at = now() WHERE id = $1`, [id]);
+  async markEventDelivered(tx: Tx, id: string): Promise<void> {
+    await this.db(tx).query(`UPDATE test_payment_events SET delivered_at = now() WHERE id = $1`, [id]);
   }
 }
 

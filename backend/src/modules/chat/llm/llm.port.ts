@@ -8,10 +8,26 @@ export interface LlmMessage {
   content: string;
 }
 
-/** A passage of the bot's document, with the PDF page it comes from. */
+/** Where a passage comes from, as an answer cites it. */
+export interface Citation {
+  sourceId: number;
+  /** The source's name (a file's name, a written answer's title, a page's title). */
+  name: string;
+  /** The PDF page the passage starts on; null for sources without pages. */
+  page: number | null;
+  url: string | null;
+}
+
+/** A passage of one of the bot's sources, with the PDF page it comes from and its citation. */
 export interface Passage {
   page: number;
   content: string;
+  citation?: Citation;
+  /**
+   * The owner's correction answering the visitor's question (or a close variant): the owner's
+   * own answer, which the model must give (docs/product.md#corrections). Retrieval puts it first.
+   */
+  correction?: { question: string };
 }
 
 export interface LlmRequest {
@@ -26,7 +42,20 @@ export interface LlmRequest {
    * The material the messages were built from, for a model that answers by retrieval
    * (the offline demo model); a real model reads the messages only.
    */
-  grounding: { botName: string; botPrompt: string; passages: Passage[]; question: string };
+  grounding: Grounding;
+}
+
+/**
+ * What a retrieval model may quote. The owner's prompt is deliberately absent: owners put
+ * instructions (and sometimes things they should not) there, and a model that quotes it verbatim
+ * hands it to any visitor who asks. `publicText` is text the product itself publishes (the house
+ * demo bot's facts about Botsmith), never an owner's.
+ */
+export interface Grounding {
+  botName: string;
+  passages: Passage[];
+  question: string;
+  publicText?: string;
 }
 
 export interface LlmUsage {
@@ -41,6 +70,12 @@ export interface LlmResult {
   usage: LlmUsage;
   /** The model actually called (recorded on the usage row). */
   upstreamModel: string;
+  /**
+   * For a model that answers from one passage (the offline demo model): the index in
+   * `grounding.passages` of the passage it quoted, or null when it quoted none. Absent for a model
+   * that read all the passages it was given.
+   */
+  quotedPassage?: number | null;
 }
 
 export type LlmErrorCode = 'UPSTREAM_FAILED' | 'UPSTREAM_TIMEOUT' | 'ABORTED';

@@ -1,12 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CANNOT_ANSWER_SENTENCE } from '@botsmith/contract';
 import { OFFLINE_MODEL_NAME, OFFLINE_MODEL_PREFIX } from '../../../common/constants.js';
-import { estimateTokens, LlmError, type LlmPort, type LlmRequest, type LlmResult, type Passage } from './llm.port.js';
+import { estimateTokens, LlmError, type Grounding, type LlmPort, type LlmRequest, type LlmResult } from './llm.port.js';
 
 /**
  * The embedded model for a machine without OPENAI_API_KEY: no network, no weights. It answers
- * by retrieval — the sentence of the retrieved passages (else of the bot's prompt) that shares the
- * most words with the question — deterministically, says that it is the offline demo model, and
- * streams word by word like a real model, reporting estimated token usage.
+ * by retrieval — the owner's correction of the question when there is one, else the sentence of
+ * the retrieved document passages (else of the house demo bot's public text) that shares the
+ * most words with the question — deterministically, says that it is
+ * the offline demo model, and streams word by word like a real model, reporting estimated token
+ * usage. It never sees the owner's prompt, so it cannot repeat it to a visitor.
  */
 export class OfflineDemoLlmAdapter implements LlmPort {
   readonly name = 'offline-demo';
@@ -18,7 +21,7 @@ export class OfflineDemoLlmAdapter implements LlmPort {
   }
 
   async complete(request: LlmRequest, onToken: (text: string) => void): Promise<LlmResult> {
-    const answer = composeOfflineAnswer(request.grounding, request.maxTokens);
+    const { answer, quotedPassage } = composeOfflineAnswerWithSource(request.grounding, request.maxTokens);
     const pieces = answer.match(/\S+\s*/g) ?? [answer];
     for (const piece of pieces) {
       if (request.signal.aborted) throw new LlmError('ABORTED', 'The visitor left before the answer.');
@@ -34,6 +37,7 @@ export class OfflineDemoLlmAdapter implements LlmPort {
     return {
       text: answer,
       upstreamModel: OFFLINE_MODEL_NAME,
+      quotedPassage,
       usage: {
         promptTokens: estimateTokens(request.messages.map((m) => m.content).join('\n')),
         completionTokens: estimateTokens(answer),
@@ -42,6 +46,9 @@ export class OfflineDemoLlmAdapter implements LlmPort {
     };
   }
 }
+
+/** Said after CANNOT_ANSWER_SENTENCE: which model answered, and why it knows so little. */
+export const OFFLINE_CANNOT_ANSWER_NOTE = "(Offline demo model: I can only answer from this bot's sources.)";
 
 const STOP_WORDS = new Set(
   (
@@ -103,32 +110,54 @@ function truncateToTokens(text: string, maxTokens: number): string {
 }
 
 /** The whole deterministic answer: same inputs, same words. */
-export function composeOfflineAnswer(
-  grounding: { botName: string; botPrompt: string; passages: Passage[]; question: string },
+export function composeOfflineAnswer(grounding: Grounding, maxTokens: number): string {
+  return composeOfflineAnswerWithSource(grounding, maxTokens).answer;
+}
+
+/** The answer and the index of the passage it quotes (null when it quotes none). */
+export function composeOfflineAnswerWithSource(
+  grounding: Grounding,
   maxTokens: number,
-): string {
+): { answer: string; quotedPassage: number | null } {
+  // The owner's correction of this question is the answer, word for word.
+  const corrected = grounding.passages.findIndex((passage) => passage.correction);
+  if (corrected >= 0) {
+    const answer = grounding.passages[corrected].content.replace(/\s+/g, ' ').trim();
+    return { answer: truncateToTokens(`${OFFLINE_MODEL_PREFIX}${answer}`, maxTokens), quotedPassage: corrected };
+  }
   const query = keywords(grounding.question);
   let body: string | undefined;
 
-  let bestPassage: { score: number; page: number; text: string[] } | undefined;
-  for (const passage of grounding.passages) {
+  let bestPassage: { score: number; index: number; text: string[] } | undefined;
+  grounding.passages.forEach((passage, index) => {
     const picked = bestSentences(query, passage.content, false);
-    if (picked.length === 0) continue;
+    if (picked.length === 0) return;
     const score = overlap(query, picked.join(' '));
-    if (!bestPassage || score > bestPassage.score) bestPassage = { score, page: passage.page, text: picked };
-  }
+    if (!bestPassage || score > bestPassage.score) bestPassage = { score, index, text: picked };
+  });
   if (bestPassage) {
-    body = `${bestPassage.text.join(' ')} (page ${bestPassage.page})`;
-  } else {
-    const fromPrompt = bestSentences(query, grounding.botPrompt, true);
-    if (fromPrompt.length > 0) body = fromPrompt.join(' ');
+    const passage = grounding.passages[bestPassage.index];
+    // Passages of sources without pages (text, web pages) are cited by name in the answer's citations only.
+    const page = passage.citation ? passage.citation.page : passage.page;
+    body = page === null ? bestPassage.text.join(' ') : `${bestPassage.text.join(' ')} (page ${page})`;
+  } else if (grounding.publicText) {
+    const fromPublicText = bestSentences(query, grounding.publicText, true);
+    if (fromPublicText.length > 0) body = fromPublicText.join(' ');
   }
 
   if (!body) {
-    body = /^\s*(hi|hello|hey|good (morning|afternoon|evening))\b/i.test(grounding.question)
-      ? `Hello! I am ${grounding.botName}. Ask me a question and I will answer from the information I was given.`
-      : 'I could not find that in the information I was given. As the offline demo model, I can only quote ' +
-        "this bot's instructions and document.";
+    if (!/^\s*(hi|hello|hey|good (morning|afternoon|evening))\b/i.test(grounding.question)) {
+      // The sentence a real model is told to answer with (prompt-builder.ts), first, so this
+      // answer is flagged unanswered the same way; the demo marker follows it.
+      return {
+        answer: truncateToTokens(`${CANNOT_ANSWER_SENTENCE} ${OFFLINE_CANNOT_ANSWER_NOTE}`, maxTokens),
+        quotedPassage: null,
+      };
+    }
+    body = `Hello! I am ${grounding.botName}. Ask me a question and I will answer from the information I was given.`;
   }
-  return truncateToTokens(`${OFFLINE_MODEL_PREFIX}${body}`, maxTokens);
+  return {
+    answer: truncateToTokens(`${OFFLINE_MODEL_PREFIX}${body}`, maxTokens),
+    quotedPassage: bestPassage ? bestPassage.index : null,
+  };
 }

@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { MODEL_CATALOGUE, type ModelTier } from '../../../common/constants.js';
+import { type ModelTier, UPSTREAM_MODELS } from '../../../common/constants.js';
 import { estimateTokens, LlmError, type LlmPort, type LlmRequest, type LlmResult } from './llm.port.js';
 
 export interface OpenAiAdapterOptions {
@@ -43,7 +43,7 @@ export class OpenAiLlmAdapter implements LlmPort {
   }
 
   upstreamModelFor(tier: ModelTier): string {
-    return this.options.modelMap[tier] ?? MODEL_CATALOGUE[tier].defaultUpstreamModel;
+    return this.options.modelMap[tier] ?? UPSTREAM_MODELS[tier];
   }
 
   async complete(request: LlmRequest, onToken: (text: string) => void): Promise<LlmResult> {

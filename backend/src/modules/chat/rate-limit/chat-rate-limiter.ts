@@ -1,6 +1,7 @@
 import { HttpStatus } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { AppError } from '../../../common/app-error.js';
+import { clientNetworkKey } from '../../../common/client-network.js';
 
 /** The storage chat rate limits count in: Redis when REDIS_URL is set, else this process's memory. */
 export const CHAT_THROTTLER_STORAGE = Symbol('CHAT_THROTTLER_STORAGE');
@@ -14,10 +15,20 @@ export interface ChatRateLimits {
 const MINUTE_MS = 60_000;
 
 /**
+ * Ratings of answers (POST /api/chat/feedback): a visitor rates a handful of answers a minute at
+ * most, even changing their mind; the per-IP limit holds a script that sends no visitor token.
+ */
+export const FEEDBACK_RATE_LIMITS = { visitorPerMinute: 30, ipPerMinute: 120 } as const;
+const TOO_MANY_MESSAGES = 'Too many messages right now. Please wait a moment and try again.';
+const TOO_MANY_RATINGS = 'Too many ratings right now. Please wait a moment and try again.';
+
+/**
  * Per-visitor, per-IP and per-bot limits for chat messages, counted in a @nestjs/throttler
  * storage under named throttlers. Not a guard: the limits need the bot, which is known only after
  * the input is validated, the bot is found and its origin is checked (that order is the contract).
- * The per-IP limit backs the per-visitor one, since a client chooses its own visitor id.
+ * The per-IP limit is what bounds a script: a client without a valid visitor token is a new visitor
+ * on every message, so the per-visitor limit alone would not stop it. It counts the client's
+ * network (an IPv4 address, an IPv6 /64), since one IPv6 client holds a whole /64.
  */
 export class ChatRateLimiter {
   constructor(
@@ -27,20 +38,27 @@ export class ChatRateLimiter {
 
   /** Counts one message; throws 429 RATE_LIMITED with Retry-After (seconds) when a limit is passed. */
   async hit(botId: number, visitorKey: string, ip: string): Promise<void> {
-    await this.check('chat-visitor', `${botId}:${visitorKey}`, this.limits.visitorPerMinute);
-    await this.check('chat-ip', `${botId}:${ip}`, this.limits.ipPerMinute);
-    await this.check('chat-bot', `${botId}`, this.limits.botPerMinute);
+    await this.check('chat-visitor', `${botId}:${visitorKey}`, this.limits.visitorPerMinute, TOO_MANY_MESSAGES);
+    await this.check('chat-ip', `${botId}:${clientNetworkKey(ip)}`, this.limits.ipPerMinute, TOO_MANY_MESSAGES);
+    await this.check('chat-bot', `${botId}`, this.limits.botPerMinute, TOO_MANY_MESSAGES);
   }
 
-  private async check(name: string, key: string, limit: number): Promise<void> {
+  /** Counts one rating of an answer, per visitor and per client network; 429 as `hit`. */
+  async hitFeedback(botId: number, visitorKey: string, ip: string): Promise<void> {
+    const network = clientNetworkKey(ip);
+    await this.check(
+      'feedback-visitor',
+      `${botId}:${visitorKey}`,
+      FEEDBACK_RATE_LIMITS.visitorPerMinute,
+      TOO_MANY_RATINGS,
+    );
+    await this.check('feedback-ip', `${botId}:${network}`, FEEDBACK_RATE_LIMITS.ipPerMinute, TOO_MANY_RATINGS);
+  }
+
+  private async check(name: string, key: string, limit: number, sentence: string): Promise<void> {
     const record = await this.storage.increment(`${name}:${key}`, MINUTE_MS, limit, 0, name);
     if (!record.isBlocked) return;
     const retryAfter = Math.max(1, record.timeToBlockExpire || record.timeToExpire);
-    throw new AppError(
-      HttpStatus.TOO_MANY_REQUESTS,
-      'RATE_LIMITED',
-      'Too many messages right now. Please wait a moment and try again.',
-      { 'Retry-After': String(retryAfter) },
-    );
+    throw new AppError(HttpStatus.TOO_MANY_REQUESTS, 'RATE_LIMITED', sentence, { 'Retry-After': String(retryAfter) });
   }
 }

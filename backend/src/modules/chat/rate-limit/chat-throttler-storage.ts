@@ -1,13 +1,18 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { Redis } from 'ioredis';
-import { MemoryThrottlerStorage } from './memory-throttler-storage.js';
-import { RedisThrottlerStorage, type ThrottlerStorageRecord } from './redis-throttler-storage.js';
+import { isServiceOutage, serviceUnavailable } from '../../../common/outage.js';
+import { MemoryThrottlerStorage } from '../../../common/rate-limit/memory-throttler-storage.js';
+import {
+  RedisThrottlerStorage,
+  type ThrottlerStorageRecord,
+} from '../../../common/rate-limit/redis-throttler-storage.js';
 
 /**
  * The chat limits' storage: Redis when REDIS_URL is set (shared by every instance), else
- * an in-memory storage with the same rules (this instance only). If Redis fails, a hit is counted in
- * memory instead: limits keep holding per instance rather than chat failing or running unlimited.
+ * an in-memory storage with the same rules (this instance only). While Redis is unreachable a
+ * message is refused with 503 SERVICE_UNAVAILABLE: counting per instance instead would multiply
+ * every limit by the number of instances, and the owner pays for each answer.
  */
 export class ChatThrottlerStorage implements ThrottlerStorage, OnApplicationShutdown {
   private readonly logger = new Logger('ChatThrottlerStorage');
@@ -42,19 +47,19 @@ export class ChatThrottlerStorage implements ThrottlerStorage, OnApplicationShut
     blockDuration: number,
     throttlerName: string,
   ): Promise<ThrottlerStorageRecord> {
-    if (this.redisStorage) {
-      try {
-        return await this.redisStorage.increment(key, ttl, limit, blockDuration, throttlerName);
-      } catch (error) {
-        if (Date.now() - this.lastWarning > 60_000) {
-          this.lastWarning = Date.now();
-          this.logger.warn(
-            `Redis rate-limit storage failed (${error instanceof Error ? error.message : String(error)}); counting in memory.`,
-          );
-        }
+    if (!this.redisStorage) return this.memory.increment(key, ttl, limit, blockDuration, throttlerName);
+    try {
+      return await this.redisStorage.increment(key, ttl, limit, blockDuration, throttlerName);
+    } catch (error) {
+      if (!isServiceOutage(error)) throw error;
+      if (Date.now() - this.lastWarning > 60_000) {
+        this.lastWarning = Date.now();
+        this.logger.warn(
+          `Redis rate-limit storage is unreachable (${error instanceof Error ? error.message : String(error)}); answering 503.`,
+        );
       }
+      throw serviceUnavailable();
     }
-    return this.memory.increment(key, ttl, limit, blockDuration, throttlerName);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { RedisThrottlerStorage } from './redis-throttler-storage.js';
+import { RedisThrottlerStorage } from '../../../common/rate-limit/redis-throttler-storage.js';
 import { ChatThrottlerStorage } from './chat-throttler-storage.js';
-import { MemoryThrottlerStorage } from './memory-throttler-storage.js';
+import { MemoryThrottlerStorage } from '../../../common/rate-limit/memory-throttler-storage.js';
 import { ChatRateLimiter } from './chat-rate-limiter.js';
 import { AppError } from '../../../common/app-error.js';
 
@@ -108,7 +108,7 @@ describe('RedisThrottlerStorage (real Redis)', () => {
     }
   });
 
-  it('falls back to counting in memory when Redis is unreachable, instead of failing chat', async () => {
+  it('refuses with 503 SERVICE_UNAVAILABLE while Redis is unreachable, instead of counting per instance', async () => {
     const dead = new Redis('redis://127.0.0.1:1', {
       lazyConnect: true,
       maxRetriesPerRequest: 0,
@@ -117,9 +117,11 @@ describe('RedisThrottlerStorage (real Redis)', () => {
     });
     dead.on('error', () => undefined);
     const storage = new ChatThrottlerStorage(dead);
-    const first = await storage.increment('k', 60_000, 1, 0, 'chat-visitor');
-    const second = await storage.increment('k', 60_000, 1, 0, 'chat-visitor');
-    expect([first.isBlocked, second.isBlocked]).toEqual([false, true]);
+    const refusal = (await storage.increment('k', 60_000, 1, 0, 'chat-visitor').catch((e: unknown) => e)) as AppError;
+    expect(refusal).toBeInstanceOf(AppError);
+    expect(refusal.getStatus()).toBe(503);
+    expect(refusal.code).toBe('SERVICE_UNAVAILABLE');
+    expect(refusal.headers['Retry-After']).toBe('5');
     await storage.onApplicationShutdown();
   });
 });

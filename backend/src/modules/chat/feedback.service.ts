@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { AppError } from '../../common/app-error.js';
+import { ChatService, type ChatCaller } from './chat.service.js';
+import type { FeedbackRequestDto } from './chat.dto.js';
+import { FeedbackRepository } from './feedback.repository.js';
+import { ChatRateLimiter } from './rate-limit/chat-rate-limiter.js';
+
+const MESSAGE_NOT_FOUND = 'This answer does not exist.';
+
+/**
+ * A visitor's thumbs up or down on an answer (docs/product.md#conversations). The caller passes
+ * the same checks as a chat message (the bot exists, the site may use it or the bot's API key is
+ * given) and is identified the same way, so only the visitor whose conversation holds the answer
+ * can rate it; anyone else learns nothing (404, as for an unknown id). Rating is never charged.
+ */
+@Injectable()
+export class FeedbackService {
+  constructor(
+    private readonly chat: ChatService,
+    private readonly repository: FeedbackRepository,
+    private readonly rateLimiter: ChatRateLimiter,
+  ) {}
+
+  async rate(input: FeedbackRequestDto, caller: ChatCaller): Promise<void> {
+    const visitorId = await this.chat.identifyVisitor(input.botId, caller);
+    await this.rateLimiter.hitFeedback(input.botId, visitorId, caller.ip);
+    const comment = input.comment?.trim() || null;
+    const rated = await this.repository.rate({
+      botId: input.botId,
+      visitorId,
+      messageId: input.messageId,
+      rating: input.rating,
+      comment,
+      at: new Date(),
+    });
+    if (!rated) throw AppError.notFound(MESSAGE_NOT_FOUND, 'MESSAGE_NOT_FOUND');
+  }
+}

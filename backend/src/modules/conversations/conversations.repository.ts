@@ -1,0 +1,305 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { ConversationFilter } from '@botsmith/contract';
+import type { MessageRating, MessageRole, StoredCitation } from '../chat/message.entity.js';
+
+/** Where the previous page ended: its last conversation's exact last_message_at (microseconds) and id. */
+export interface ConversationCursor {
+  /** `YYYY-MM-DDTHH:MM:SS.ffffffZ`. */
+  at: string;
+  id: number;
+}
+
+/** Which of the owner's conversations: every filter already checked by ConversationsService. */
+export interface ConversationSelection {
+  ownerId: number;
+  /** A bot the owner has (checked before). */
+  botId: number | null;
+  /** Words for websearch_to_tsquery('english', …); null: no search. */
+  search: string | null;
+  /** last_message_at >= from. */
+  from: Date | null;
+  /** last_message_at < before. */
+  before: Date | null;
+  filter: ConversationFilter;
+}
+
+export interface ConversationRow {
+  id: number;
+  botId: number | null;
+  botName: string;
+  startedAt: Date;
+  lastMessageAt: Date;
+  cursorAt: string;
+  messageCount: number;
+  preview: string;
+  pageUrl: string | null;
+  unansweredCount: number;
+  upCount: number;
+  downCount: number;
+}
+
+export interface MessageRow {
+  id: number;
+  role: MessageRole;
+  content: string;
+  createdAt: Date;
+  citations: StoredCitation[] | null;
+  rating: MessageRating | null;
+  unanswered: boolean;
+}
+
+/** One row of the export: a message with its conversation (message null for a conversation without any). */
+export interface ExportRow {
+  conversation: ConversationRow;
+  message: MessageRow | null;
+}
+
+/** The most matching messages a search lists by id (see searchHits). */
+export const SEARCH_HITS_MAX = 2000;
+
+type RawConversation = {
+  id: number;
+  bot_id: number | null;
+  bot_name: string;
+  created_at: Date;
+  last_message_at: Date;
+  cursor_at: string;
+  message_count: number;
+  preview: string | null;
+  page_url: string | null;
+  unanswered_count: number;
+  up_count: number;
+  down_count: number;
+};
+
+type RawMessage = {
+  message_id: number | null;
+  role: MessageRole;
+  content: string;
+  message_created_at: Date;
+  citations: StoredCitation[] | string | null;
+  rating: MessageRating | null;
+  unanswered: boolean;
+};
+
+const CONVERSATION_COLUMNS = `
+  c.id, c.bot_id, COALESCE(b.name, c.bot_name) AS bot_name, c.created_at, c.last_message_at,
+  to_char(c.last_message_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at,
+  c.message_count, c.preview, c.page_url, c.unanswered_count, c.up_count, c.down_count`;
+
+function toConversation(r: RawConversation): ConversationRow {
+  return {
+    id: Number(r.id),
+    botId: r.bot_id === null ? null : Number(r.bot_id),
+    botName: r.bot_name,
+    startedAt: new Date(r.created_at),
+    lastMessageAt: new Date(r.last_message_at),
+    cursorAt: r.cursor_at,
+    messageCount: Number(r.message_count),
+    preview: r.preview ?? '',
+    pageUrl: r.page_url,
+    unansweredCount: Number(r.unanswered_count),
+    upCount: Number(r.up_count),
+    downCount: Number(r.down_count),
+  };
+}
+
+function toMessage(r: RawMessage & { message_id: number }): MessageRow {
+  const citations = typeof r.citations === 'string' ? (JSON.parse(r.citations) as StoredCitation[]) : r.citations;
+  return {
+    id: Number(r.message_id),
+    role: r.role,
+    content: r.content,
+    createdAt: new Date(r.message_created_at),
+    citations,
+    rating: r.rating,
+    unanswered: r.unanswered === true,
+  };
+}
+
+/** The selection's conditions on conversations `c` (all but the owner and the search), their values added to `params`. */
+function conversationFilters(selection: ConversationSelection, params: unknown[]): string[] {
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const where: string[] = [];
+  if (selection.botId !== null) where.push(`c.bot_id = ${param(selection.botId)}`);
+  if (selection.filter === 'unanswered') where.push('c.unanswered_count > 0');
+  if (selection.filter === 'negative') where.push('c.down_count > 0');
+  if (selection.from) where.push(`c.last_message_at >= ${param(selection.from)}`);
+  if (selection.before) where.push(`c.last_message_at < ${param(selection.before)}`);
+  return where;
+}
+
+/**
+ * The owner's conversations and their messages, for the inbox (docs/product.md#conversations).
+ *
+ * The list never aggregates messages: each conversation carries its running totals
+ * (ChatRepository.logMessages keeps them). It is read newest first by keyset over
+ * (last_message_at, id), which the (owner_id | bot_id, last_message_at DESC, id DESC) indexes
+ * serve, with partial ones for the "unanswered" and "negative" filters (their predicates are
+ * written here exactly as in migration 1797600000000, so the planner can use them). The search
+ * matches a conversation when any of its messages matches (messages.search_vector, GIN; see
+ * searchHits for how rare and common words are served; bench/conversations.mjs measures both).
+ * Every query is scoped by owner.
+ */
+@Injectable()
+export class ConversationsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async ownerHasBot(ownerId: number, botId: number): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM bots WHERE id = $1 AND owner_id = $2`, [
+      botId,
+      ownerId,
+    ]);
+    return rows.length > 0;
+  }
+
+  /** Up to `limit` conversations after `after`, newest first. */
+  async findPage(
+    selection: ConversationSelection,
+    after: ConversationCursor | null,
+    limit: number,
+  ): Promise<ConversationRow[]> {
+    const hits = await this.searchHits(selection);
+    if (hits?.length === 0) return [];
+    const rows = await this.runPage<RawConversation>(selection, hits, this.pageQuery(selection, hits, after, limit));
+    return rows.map(toConversation);
+  }
+
+  /**
+   * The export's next batch: up to `limit` conversations after `after` (as findPage), each with
+   * all its messages in order; a conversation without messages comes as one row with message null.
+   */
+  async findExportBatch(
+    selection: ConversationSelection,
+    after: ConversationCursor | null,
+    limit: number,
+  ): Promise<ExportRow[]> {
+    const hits = await this.searchHits(selection);
+    if (hits?.length === 0) return [];
+    const page = this.pageQuery(selection, hits, after, limit);
+    const rows = await this.runPage<RawConversation & RawMessage>(selection, hits, {
+      sql: `SELECT p.*, m.id AS message_id, m.role, m.content, m.created_at AS message_created_at, m.citations,
+              m.rating, m.unanswered
+         FROM (${page.sql}) p
+         LEFT JOIN messages m ON m.conversation_id = p.id AND m.owner_id = $1
+        ORDER BY p.last_message_at DESC, p.id DESC, m.created_at, m.id`,
+      params: page.params,
+    });
+    return rows.map((r) => ({
+      conversation: toConversation(r),
+      message: r.message_id === null ? null : toMessage({ ...r, message_id: r.message_id }),
+    }));
+  }
+
+  async findOne(ownerId: number, conversationId: number): Promise<ConversationRow | null> {
+    const rows: RawConversation[] = await this.dataSource.query(
+      `SELECT ${CONVERSATION_COLUMNS}
+         FROM conversations c LEFT JOIN bots b ON b.id = c.bot_id
+        WHERE c.id = $1 AND c.owner_id = $2`,
+      [conversationId, ownerId],
+    );
+    return rows[0] ? toConversation(rows[0]) : null;
+  }
+
+  /** The conversation's messages, oldest first (the order they were logged). */
+  async findMessages(ownerId: number, conversationId: number): Promise<MessageRow[]> {
+    const rows: Array<RawMessage & { message_id: number }> = await this.dataSource.query(
+      `SELECT m.id AS message_id, m.role, m.content, m.created_at AS message_created_at, m.citations, m.rating,
+              m.unanswered
+         FROM messages m
+        WHERE m.conversation_id = $1 AND m.owner_id = $2
+        ORDER BY m.created_at, m.id`,
+      [conversationId, ownerId],
+    );
+    return rows.map(toMessage);
+  }
+
+  /**
+   * Deletes the conversation and (ON DELETE CASCADE) its messages; the usage ledger keeps its
+   * rows (usage_events.message_id is ON DELETE SET NULL). False when the owner has no such conversation.
+   */
+  async delete(ownerId: number, conversationId: number): Promise<boolean> {
+    const [, count]: [unknown[], number] = await this.dataSource.query(
+      `DELETE FROM conversations WHERE id = $1 AND owner_id = $2`,
+      [conversationId, ownerId],
+    );
+    return count > 0;
+  }
+
+  /**
+   * The conversations a search matches, when its words are rare enough to list them all: at most
+   * SEARCH_HITS_MAX matching messages, found through the GIN index. Null when there are more (or
+   * no search): then the page walks the conversations newest first and checks each one's messages,
+   * which finds a page of a common word's matches quickly (the filters narrow the walk, not the
+   * density of matches in it). Either way the page is exact; deciding by the actual count, not the
+   * planner's estimate, keeps rare words off the walk (over every conversation of the owner) and
+   * common words off the list (of a large part of the log).
+   */
+  private async searchHits(selection: ConversationSelection): Promise<number[] | null> {
+    if (selection.search === null) return null;
+    const rows: Array<{ conversation_id: number }> = await this.dataSource.query(
+      `SELECT m.conversation_id FROM messages m
+        WHERE m.owner_id = $1 AND m.search_vector @@ websearch_to_tsquery('english', $2)
+        LIMIT $3`,
+      [selection.ownerId, selection.search, SEARCH_HITS_MAX + 1],
+    );
+    if (rows.length > SEARCH_HITS_MAX) return null;
+    return [...new Set(rows.map((r) => Number(r.conversation_id)))];
+  }
+
+  /**
+   * Runs a page query. The walk of a common word's matches is run without parallel workers: the
+   * planner's parallel plan has each worker find a page of its own and pays the workers' start,
+   * about 200 ms on a busy server, for a page that one process finds in a few milliseconds.
+   */
+  private async runPage<T>(
+    selection: ConversationSelection,
+    hits: number[] | null,
+    page: { sql: string; params: unknown[] },
+  ): Promise<T[]> {
+    if (selection.search === null || hits !== null) return this.dataSource.query(page.sql, page.params);
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(`SET LOCAL max_parallel_workers_per_gather = 0`);
+      return manager.query(page.sql, page.params);
+    });
+  }
+
+  private pageQuery(
+    selection: ConversationSelection,
+    hits: number[] | null,
+    after: ConversationCursor | null,
+    limit: number,
+  ): { sql: string; params: unknown[] } {
+    const params: unknown[] = [selection.ownerId];
+    const param = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const where = ['c.owner_id = $1', ...conversationFilters(selection, params)];
+    if (after) {
+      const at = param(after.at);
+      // The plain bound lets the index range start at the cursor; the row comparison breaks ties by id.
+      where.push(`c.last_message_at <= ${at}::timestamptz`);
+      where.push(`(c.last_message_at, c.id) < (${at}::timestamptz, ${param(after.id)}::integer)`);
+    }
+    if (hits !== null) {
+      where.push(`c.id = ANY(${param(hits)}::integer[])`);
+    } else if (selection.search !== null) {
+      where.push(
+        `c.id IN (SELECT m.conversation_id FROM messages m
+                   WHERE m.owner_id = $1 AND m.search_vector @@ websearch_to_tsquery('english', ${param(selection.search)}))`,
+      );
+    }
+    const sql = `SELECT ${CONVERSATION_COLUMNS}
+         FROM conversations c LEFT JOIN bots b ON b.id = c.bot_id
+        WHERE ${where.join(' AND ')}
+        ORDER BY c.last_message_at DESC, c.id DESC
+        LIMIT ${param(limit)}`;
+    return { sql, params };
+  }
+}

@@ -1,0 +1,263 @@
+import { Worker } from 'node:worker_threads';
+import { HttpStatus } from '@nestjs/common';
+import { AppError } from '../../../common/app-error.js';
+import { ConcurrencyLimit } from '../../../common/concurrency-limit.js';
+import {
+  DOCUMENT_EXTRACTION,
+  DOCUMENT_MAX_TEXT_CHARS,
+  DOCX_MAX_PART_BYTES,
+  PAGE_EXTRACTION,
+} from '../../../common/constants.js';
+import type { ExtractedPage } from '../website/html-text.mjs';
+import { formatMegabytes } from '../quota.js';
+
+/**
+ * Text of uploaded Word documents (DOCX, with mammoth), text, Markdown, CSV and HTML files, in a
+ * worker thread with the PDF reader's time and memory limits: a DOCX is a zip whose XML is parsed
+ * synchronously, and a 10 MB Markdown, CSV or HTML file can be written to make its conversion
+ * slow (seconds to minutes: the HTML parser takes quadratic time over unclosed nested elements),
+ * so one hostile file would otherwise hold the process.
+ *
+ * Before that, an upload is refused (422) when the zip itself says a part inflates past
+ * DOCX_MAX_PART_BYTES (`docxRefusal`); a zip that lies about its sizes is stopped by the worker's
+ * limits instead.
+ */
+
+export const FILE_TEXT_WORKER_URL = new URL('./file-text.worker.mjs', import.meta.url);
+
+/** The file formats the worker reads (PDFs have their own worker); HTML by the crawler's page reader. */
+export type WorkerFormat = 'docx' | 'txt' | 'md' | 'csv' | 'html';
+
+export interface FileTextLimits {
+  timeoutMs: number;
+  heapMb: number;
+  memoryMb: number;
+}
+
+/** A file that cannot be read; `message` is the sentence the owner sees. */
+export class UnreadableFileError extends Error {
+  constructor(
+    readonly reason: 'invalid' | 'too-complex',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const DOCX_SENTENCES = {
+  INVALID: 'This Word document could not be read. It may be damaged or incomplete.',
+  TOO_COMPLEX: 'This Word document needs too much time or memory to read. Split it into smaller documents.',
+  FILE_TOO_COMPLEX: 'This file needs too much time or memory to read. Split it into smaller files.',
+  TOO_LARGE: `This Word document is too large to read: its text would take more than ${formatMegabytes(DOCX_MAX_PART_BYTES)} once unpacked. Split it into smaller documents.`,
+} as const;
+
+/** Why a crawled page was skipped (the crawler reports it as reason 'too_complex'). */
+const PAGE_TOO_COMPLEX = 'This page needs too much time or memory to read.';
+
+const MB = 1024 * 1024;
+const MEMORY_CHECK_MS = 50;
+
+const extractions = new ConcurrencyLimit(
+  DOCUMENT_EXTRACTION.concurrency,
+  DOCUMENT_EXTRACTION.maxQueued,
+  () =>
+    new AppError(
+      HttpStatus.SERVICE_UNAVAILABLE,
+      'DOCUMENTS_BUSY',
+      'Too many documents are being read right now. Please try again in a moment.',
+      { 'Retry-After': '10' },
+    ),
+);
+
+export function extractFileText(
+  format: WorkerFormat,
+  bytes: Uint8Array,
+  limits: FileTextLimits = DOCUMENT_EXTRACTION,
+): Promise<string> {
+  const tooComplex = format === 'docx' ? DOCX_SENTENCES.TOO_COMPLEX : DOCX_SENTENCES.FILE_TOO_COMPLEX;
+  return extractions.run(async () => {
+    const copy = new Uint8Array(bytes);
+    const worker = startWorker({ format, bytes: copy, maxChars: DOCUMENT_MAX_TEXT_CHARS }, [copy.buffer], limits);
+    try {
+      return await awaitReply<string>(worker, limits, { tooComplex, invalid: DOCX_SENTENCES.INVALID });
+    } finally {
+      void worker.terminate();
+    }
+  });
+}
+
+/**
+ * Reads crawled pages with html-text.mjs (title, main text, links, canonical URL, robots meta)
+ * in file-text.worker.mjs, under the same concurrency limit as files, within PAGE_EXTRACTION's
+ * time and memory per page: a page of unclosed nested elements would otherwise hold the event
+ * loop for seconds. Starting a worker costs more than parsing an ordinary page, so a worker that
+ * answered is kept for the next page; one that passed a limit is ended. One reader per crawl;
+ * `close()` ends its workers.
+ *
+ *   const reader = new PageReader();
+ *   const page = await reader.read(html, 'https://example.com/', signal);  // ExtractedPage
+ *   reader.close();
+ *
+ * A page past the limits is refused with an UnreadableFileError ('too-complex'); when `signal`
+ * fires, the worker is ended and the read rejects with the signal's reason.
+ */
+export class PageReader {
+  private readonly idle = new Set<Worker>();
+  private closed = false;
+
+  constructor(private readonly limits: FileTextLimits = PAGE_EXTRACTION) {}
+
+  read(html: string, pageUrl: string, signal?: AbortSignal): Promise<ExtractedPage> {
+    return extractions.run(async () => {
+      signal?.throwIfAborted();
+      const worker = this.takeIdle() ?? this.start();
+      worker.postMessage({ html, pageUrl });
+      // A worker that failed is ended by awaitReply; one that answered waits for the next page.
+      const page = await awaitReply<ExtractedPage>(
+        worker,
+        this.limits,
+        { tooComplex: PAGE_TOO_COMPLEX, invalid: PAGE_TOO_COMPLEX },
+        signal,
+        false,
+      );
+      if (this.closed) void worker.terminate();
+      else this.idle.add(worker);
+      return page;
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const worker of this.idle) void worker.terminate();
+    this.idle.clear();
+  }
+
+  private takeIdle(): Worker | undefined {
+    const [worker] = this.idle;
+    this.idle.delete(worker);
+    return worker;
+  }
+
+  private start(): Worker {
+    const worker = startWorker({ format: 'pages' }, [], this.limits);
+    // An idle worker must not keep the process alive, and one that died is not used again.
+    worker.unref();
+    worker.once('exit', () => this.idle.delete(worker));
+    return worker;
+  }
+}
+
+function startWorker(workerData: Record<string, unknown>, transferList: ArrayBuffer[], limits: FileTextLimits) {
+  return new Worker(FILE_TEXT_WORKER_URL, {
+    workerData,
+    transferList,
+    resourceLimits: { maxOldGenerationSizeMb: limits.heapMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
+    stdout: true,
+    stderr: true,
+  });
+}
+
+/**
+ * The worker's next reply `{ok: true, value}` (or `{ok: false}`: the `invalid` sentence), or
+ * the `tooComplex` sentence when it passes the time limit, its heap limit, or grows the process
+ * by more than `memoryMb` meanwhile. The worker is ended on any failure; after an answer, only
+ * when `endAfter`.
+ */
+function awaitReply<T>(
+  worker: Worker,
+  limits: FileTextLimits,
+  sentences: { tooComplex: string; invalid: string },
+  signal?: AbortSignal,
+  endAfter = true,
+): Promise<T> {
+  const baselineRss = process.memoryUsage.rss();
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const finish = (answered: boolean, outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearInterval(watchdog);
+      signal?.removeEventListener('abort', aborted);
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      if (!answered || endAfter) void worker.terminate();
+      outcome();
+    };
+    const tooComplex = () => finish(false, () => reject(new UnreadableFileError('too-complex', sentences.tooComplex)));
+    const aborted = () =>
+      finish(false, () => reject(signal?.reason instanceof Error ? signal.reason : new Error('The read was stopped.')));
+    const onMessage = (reply: { ok: true; value: T } | { ok: false }) =>
+      finish(true, () =>
+        reply.ok ? resolve(reply.value) : reject(new UnreadableFileError('invalid', sentences.invalid)),
+      );
+    const onError = (error: Error & { code?: string }) => {
+      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') tooComplex();
+      else finish(false, () => reject(error));
+    };
+    const onExit = (code: number) =>
+      finish(false, () => reject(new Error(`The file text worker stopped (exit code ${code}) before answering.`)));
+    signal?.addEventListener('abort', aborted, { once: true });
+    const timer = setTimeout(tooComplex, limits.timeoutMs);
+    // Inflated data may live outside the worker's heap limit: watch the process too.
+    const watchdog = setInterval(() => {
+      if (process.memoryUsage.rss() - baselineRss > limits.memoryMb * MB) tooComplex();
+    }, MEMORY_CHECK_MS);
+    watchdog.unref();
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+  });
+}
+
+/**
+ * Why a DOCX upload is refused before it is stored, or null: an XML part of the zip (the
+ * document, its styles, notes, relationships: what the reader parses) that says it inflates past
+ * `maxPartBytes`, or whose size needs ZIP64 (4 GB and up). Read from the zip's central
+ * directory, without inflating anything. A zip without a readable directory is left to the
+ * reader, which fails it with a sentence.
+ */
+export function docxRefusal(bytes: Buffer, maxPartBytes = DOCX_MAX_PART_BYTES): string | null {
+  for (const entry of zipEntries(bytes) ?? []) {
+    if (!/\.(xml|rels)$/i.test(entry.name)) continue;
+    if (entry.uncompressedSize === 0xffffffff || entry.uncompressedSize > maxPartBytes) return DOCX_SENTENCES.TOO_LARGE;
+  }
+  return null;
+}
+
+interface ZipEntry {
+  name: string;
+  uncompressedSize: number;
+}
+
+const END_OF_DIRECTORY = 0x06054b50;
+const DIRECTORY_ENTRY = 0x02014b50;
+
+/** The entries a zip's central directory lists; null when there is no readable directory. */
+export function zipEntries(bytes: Buffer): ZipEntry[] | null {
+  // The end record is 22 bytes plus a comment of at most 65,535 bytes, at the end of the file.
+  const earliest = Math.max(0, bytes.length - 22 - 0xffff);
+  let end = -1;
+  for (let at = bytes.length - 22; at >= earliest; at -= 1) {
+    if (bytes.readUInt32LE(at) === END_OF_DIRECTORY) {
+      end = at;
+      break;
+    }
+  }
+  if (end < 0) return null;
+  const count = bytes.readUInt16LE(end + 10);
+  let at = bytes.readUInt32LE(end + 16);
+  const entries: ZipEntry[] = [];
+  for (let i = 0; i < count; i += 1) {
+    if (at + 46 > bytes.length || bytes.readUInt32LE(at) !== DIRECTORY_ENTRY) return null;
+    const uncompressedSize = bytes.readUInt32LE(at + 24);
+    const nameLength = bytes.readUInt16LE(at + 28);
+    const extraLength = bytes.readUInt16LE(at + 30);
+    const commentLength = bytes.readUInt16LE(at + 32);
+    if (at + 46 + nameLength > bytes.length) return null;
+    entries.push({ name: bytes.toString('utf8', at + 46, at + 46 + nameLength), uncompressedSize });
+    at += 46 + nameLength + extraLength + commentLength;
+  }
+  return entries;
+}

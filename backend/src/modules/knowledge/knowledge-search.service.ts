@@ -1,0 +1,207 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { HYBRID_RETRIEVAL, RETRIEVAL_RELEVANCE } from '../../common/constants.js';
+import { cleanText } from './chunking.js';
+import { EMBEDDINGS, type EmbeddingsPort } from './embeddings/embeddings.port.js';
+import { PassagesRepository, type PassageMatch } from './passages.repository.js';
+import { PassageVectorsRepository } from './passage-vectors.repository.js';
+import { correctionName, normaliseQuestion, questionSimilarity, SAME_QUESTION_SIMILARITY } from './question-match.js';
+import { reciprocalRankFusion } from './rank-fusion.js';
+import { SourcesRepository } from './sources.repository.js';
+
+/** Where an answer's passage comes from, as the visitor is shown it. */
+export interface Citation {
+  sourceId: number;
+  name: string;
+  /** The PDF page the passage starts on; null for sources without pages. */
+  page: number | null;
+  url: string | null;
+}
+
+export interface CitedPassage {
+  page: number;
+  content: string;
+  citation: Citation;
+  /**
+   * Set on the owner's correction whose question is the visitor's question or a close variant
+   * (question-match.ts): the owner's own answer, which the answer must give. Always first.
+   */
+  correction?: { question: string };
+}
+
+/** The passages for an answer, and whether retrieval found anything the question is about. */
+export interface AnswerPassages {
+  passages: CitedPassage[];
+  /**
+   * The bot has usable passages, yet none found is relevant (see RETRIEVAL_RELEVANCE): the answer
+   * is flagged unanswered (docs/product.md#conversations).
+   */
+  nothingRelevant: boolean;
+}
+
+/** The longest query the search looks at; a visitor's message can be long. */
+const SEARCH_QUERY_MAX_CHARS = 1000;
+const SEARCH_LIMIT_MAX = 20;
+
+/**
+ * Retrieval over all of a bot's sources, ranked together. PostgreSQL full-text search alone by
+ * default; with an embeddings model (OPENAI_EMBEDDING_MODEL) it is hybrid: the question's vector
+ * ranks the passages by cosine too, and the two rankings are fused by reciprocal rank fusion, so
+ * a question in other words than the source's still finds it, and an exact term still counts.
+ * The chat module's passage port is this service.
+ */
+@Injectable()
+export class KnowledgeSearchService {
+  private readonly logger = new Logger('KnowledgeSearch');
+
+  constructor(
+    private readonly passages: PassagesRepository,
+    private readonly vectors: PassageVectorsRepository,
+    private readonly sources: SourcesRepository,
+    @Inject(EMBEDDINGS) private readonly embeddings: EmbeddingsPort | null,
+  ) {}
+
+  /**
+   * The passages of `botId`'s sources that best match `query` (websearch syntax, English
+   * stemming), best first, each with its citation. When one of the owner's corrections answers
+   * the question (its question is the same or a close variant), its whole answer comes first,
+   * marked `correction`. An empty query or a bot without sources gives `[]`. `limit` is clamped
+   * to 1-20.
+   */
+  async searchChunks(botId: number, query: string, limit = 5): Promise<CitedPassage[]> {
+    const [correction, matches] = await Promise.all([
+      this.correctionFor(botId, query),
+      this.search(botId, query, limit),
+    ]);
+    return withCorrection(correction, matches, limit);
+  }
+
+  /**
+   * The owner's correction that answers `question`: among the bot's corrections sharing a lexeme
+   * with it, the most similar one at or above SAME_QUESTION_SIMILARITY (the newest on a tie), as
+   * one passage holding its whole answer. Null when none does.
+   */
+  async correctionFor(botId: number, question: string): Promise<CitedPassage | null> {
+    const text = cleanText(String(question ?? '').slice(0, SEARCH_QUERY_MAX_CHARS));
+    if (!text) return null;
+    const asked = normaliseQuestion(text);
+    let best: { sourceId: number; question: string; similarity: number } | null = null;
+    for (const candidate of await this.sources.correctionCandidates(botId, text)) {
+      const similarity = questionSimilarity(
+        { normalised: asked, lexemes: candidate.askedLexemes },
+        { normalised: normaliseQuestion(candidate.question), lexemes: candidate.lexemes },
+      );
+      if (similarity >= SAME_QUESTION_SIMILARITY && (!best || similarity > best.similarity)) {
+        best = { sourceId: candidate.sourceId, question: candidate.question, similarity };
+      }
+    }
+    if (!best) return null;
+    const answer = await this.passages.textOfSource(botId, best.sourceId);
+    if (!answer) return null;
+    return {
+      page: 1,
+      content: answer,
+      citation: { sourceId: best.sourceId, name: correctionName(best.question), page: null, url: null },
+      correction: { question: best.question },
+    };
+  }
+
+  /**
+   * `searchChunks` (a correction first) for the chat engine, which also learns whether any passage is relevant. The
+   * search ranks passages holding ANY of the question's words, so its best is not necessarily
+   * about the question: a passage counts as relevant when it holds at least half of the
+   * question's search terms, or (with embeddings) when its vector is near enough the question's.
+   */
+  async searchForAnswer(botId: number, query: string, limit = 5): Promise<AnswerPassages> {
+    const similarity = new Map<number, number>();
+    const [correction, matches] = await Promise.all([
+      this.correctionFor(botId, query),
+      this.rank(botId, query, limit, similarity),
+    ]);
+    const passages = withCorrection(correction, matches, limit);
+    // The owner answered this very question: nothing is more relevant.
+    if (correction) return { passages, nothingRelevant: false };
+    const text = cleanQuery(query);
+    const { coverage, hasPassages } = text
+      ? await this.passages.termCoverage(
+          botId,
+          text,
+          matches.map((match) => match.id),
+        )
+      : { coverage: new Map<number, number>(), hasPassages: false };
+    const relevant = matches.some(
+      (match) =>
+        (coverage.get(match.id) ?? 0) >= RETRIEVAL_RELEVANCE.minTermCoverage ||
+        (similarity.get(match.id) ?? -1) >= RETRIEVAL_RELEVANCE.minVectorSimilarity,
+    );
+    return { passages, nothingRelevant: hasPassages && !relevant };
+  }
+
+  /** The raw matches, for callers that need no citation. */
+  search(botId: number, query: string, limit = 5): Promise<PassageMatch[]> {
+    return this.rank(botId, query, limit, new Map());
+  }
+
+  /** The search; with embeddings, each vector candidate's similarity is written to `similarity`. */
+  private rank(botId: number, query: string, limit: number, similarity: Map<number, number>): Promise<PassageMatch[]> {
+    const text = cleanQuery(query);
+    if (!text) return Promise.resolve([]);
+    const bounded = Math.min(Math.max(Math.trunc(limit) || 1, 1), SEARCH_LIMIT_MAX);
+    if (!this.embeddings) return this.passages.search(botId, text, bounded);
+    return this.hybrid(this.embeddings, botId, text, bounded, similarity);
+  }
+
+  /**
+   * Both rankings, `HYBRID_RETRIEVAL.candidates` deep, fused. When the question cannot be
+   * embedded (the server is down or slow) the answer goes on with full-text search alone.
+   */
+  private async hybrid(
+    embeddings: EmbeddingsPort,
+    botId: number,
+    text: string,
+    limit: number,
+    similarity: Map<number, number>,
+  ): Promise<PassageMatch[]> {
+    const depth = Math.max(HYBRID_RETRIEVAL.candidates, limit);
+    const fullText = await this.passages.search(botId, text, depth);
+    if (!(await this.vectors.botHasVectors(botId, embeddings.model))) return fullText.slice(0, limit);
+    let nearest: number[];
+    try {
+      const [question] = await embeddings.embed([text], { purpose: 'query' });
+      const near = await this.vectors.nearest(botId, embeddings.model, question, depth);
+      for (const passage of near) similarity.set(passage.chunkId, passage.similarity);
+      nearest = near.map((passage) => passage.chunkId);
+    } catch (error) {
+      this.logger.warn(`Bot ${botId}: vector search skipped, full-text only: ${(error as Error).message}`);
+      return fullText.slice(0, limit);
+    }
+    const ranked = reciprocalRankFusion([fullText.map((match) => match.id), nearest]).slice(0, limit);
+    const known = new Map(fullText.map((match) => [match.id, match]));
+    const missing = ranked.filter((id) => !known.has(id));
+    for (const match of await this.passages.findByIds(botId, missing)) known.set(match.id, match);
+    return ranked.flatMap((id) => known.get(id) ?? []);
+  }
+}
+
+/** The passages with their citations, the owner's correction (if any) first and its source's passages left out. */
+function withCorrection(correction: CitedPassage | null, matches: PassageMatch[], limit: number): CitedPassage[] {
+  const passages = matches
+    .filter((match) => match.sourceId !== correction?.citation.sourceId)
+    .map((match) => ({ page: match.page, content: match.content, citation: citationOf(match) }));
+  if (!correction) return passages;
+  return [correction, ...passages].slice(0, Math.max(limit, 1));
+}
+
+/** Visitor text can hold NUL and control characters, which PostgreSQL refuses in a query. */
+function cleanQuery(query: string): string {
+  return cleanText(String(query ?? '').slice(0, SEARCH_QUERY_MAX_CHARS));
+}
+
+export function citationOf(match: PassageMatch): Citation {
+  return {
+    sourceId: match.sourceId,
+    name: match.sourceName,
+    // Only a PDF has pages worth citing; other formats store 1 for every passage.
+    page: match.format === 'pdf' ? match.page : null,
+    url: match.url,
+  };
+}

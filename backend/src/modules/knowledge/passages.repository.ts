@@ -1,0 +1,189 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { entityManagerOf, type Transaction } from '../../database/transaction.js';
+import type { Chunk } from './chunking.js';
+import { DocumentChunkEntity } from './document-chunk.entity.js';
+import type { SourceFormat } from './bot-source.entity.js';
+
+/** A passage found for a question, with the source it comes from. */
+export interface PassageMatch {
+  /** The passage's own id (`document_chunks.id`). */
+  id: number;
+  sourceId: number;
+  sourceName: string;
+  format: SourceFormat | null;
+  url: string | null;
+  page: number;
+  content: string;
+  /** A passage of an owner's correction (ranked above other passages). */
+  isCorrection: boolean;
+}
+
+/** A passage to store: a chunk of text, and for a website the page it comes from. */
+export interface NewPassage extends Chunk {
+  pageUrl?: string | null;
+  pageTitle?: string | null;
+}
+
+/** A passage and its source, as a query reads them (`c` the passage, `s` its source). */
+const PASSAGE_COLUMNS = `c.id, c.source_id, COALESCE(NULLIF(c.page_title, ''), s.name) AS name, s.format,
+       COALESCE(c.page_url, s.url) AS url, c.page, c.content, s.is_correction`;
+
+interface PassageRow {
+  id: number;
+  source_id: number;
+  name: string;
+  format: SourceFormat | null;
+  url: string | null;
+  page: number;
+  content: string;
+  is_correction: boolean;
+}
+
+function toMatch(row: PassageRow): PassageMatch {
+  return {
+    id: row.id,
+    sourceId: row.source_id,
+    sourceName: row.name,
+    format: row.format,
+    url: row.url,
+    page: row.page,
+    content: row.content,
+    isCorrection: row.is_correction,
+  };
+}
+
+/** 8 parameters a row; PostgreSQL allows 65535 per statement. */
+const PASSAGE_INSERT_BATCH = 1000;
+
+/** The only place that queries `document_chunks`: the passages of every source. */
+@Injectable()
+export class PassagesRepository {
+  constructor(@InjectRepository(DocumentChunkEntity) private readonly passages: Repository<DocumentChunkEntity>) {}
+
+  /** Stores a source's passages inside the caller's transaction. */
+  async insert(
+    tx: Transaction,
+    owner: { sourceId: number; botId: number; documentId?: number | null },
+    chunks: readonly NewPassage[],
+  ): Promise<void> {
+    const manager = entityManagerOf(tx);
+    for (let start = 0; start < chunks.length; start += PASSAGE_INSERT_BATCH) {
+      const batch = chunks.slice(start, start + PASSAGE_INSERT_BATCH).map((chunk) => ({
+        sourceId: owner.sourceId,
+        documentId: owner.documentId ?? null,
+        botId: owner.botId,
+        page: chunk.page,
+        ordinal: chunk.ordinal,
+        content: chunk.content,
+        pageUrl: chunk.pageUrl ?? null,
+        pageTitle: chunk.pageTitle ?? null,
+      }));
+      await manager.createQueryBuilder().insert().into(DocumentChunkEntity).values(batch).execute();
+    }
+  }
+
+  async deleteForSource(tx: Transaction, sourceId: number): Promise<void> {
+    const manager = entityManagerOf(tx);
+    await manager.getRepository(DocumentChunkEntity).delete({ sourceId });
+  }
+
+  /** Removes the passages of one page of a website source. */
+  async deleteForPage(tx: Transaction, sourceId: number, pageUrl: string): Promise<void> {
+    const manager = entityManagerOf(tx);
+    await manager.query('DELETE FROM document_chunks WHERE source_id = $1 AND page_url = $2', [sourceId, pageUrl]);
+  }
+
+  /** The ordinal after the source's last passage (new pages' passages go after the kept ones). */
+  async nextOrdinal(tx: Transaction, sourceId: number): Promise<number> {
+    const manager = entityManagerOf(tx);
+    const [row]: { next: number }[] = await manager.query(
+      'SELECT COALESCE(MAX(ordinal) + 1, 0)::int AS next FROM document_chunks WHERE source_id = $1',
+      [sourceId],
+    );
+    return row?.next ?? 0;
+  }
+
+  /**
+   * Full-text search over the passages of every usable source of one bot, ranked together. A
+   * website's passage is named after its page (title and address), others after their source.
+   * Passages holding every term of the query come first; passages holding only some still match
+   * (a visitor's question has words the sources lack), ranked by ts_rank, then in source order;
+   * among passages that match as well, the owner's corrections come first.
+   * A source being re-read keeps answering from its previous passages until the new ones land;
+   * a failed source has none.
+   */
+  async search(botId: number, query: string, limit: number): Promise<PassageMatch[]> {
+    const rows: PassageRow[] = await this.passages.query(
+      `WITH q AS (
+         SELECT websearch_to_tsquery('english', $2) AS strict,
+                replace(websearch_to_tsquery('english', $2)::text, ' & ', ' | ')::tsquery AS loose
+       )
+       SELECT ${PASSAGE_COLUMNS}
+         FROM document_chunks c
+         JOIN bot_sources s ON s.id = c.source_id, q
+        WHERE c.bot_id = $1 AND s.status <> 'failed' AND c.search_vector @@ q.loose
+        ORDER BY (c.search_vector @@ q.strict) DESC, s.is_correction DESC, ts_rank(c.search_vector, q.loose) DESC,
+                 c.source_id ASC, c.ordinal ASC
+        LIMIT $3`,
+      [botId, query, limit],
+    );
+    return rows.map(toMatch);
+  }
+
+  /** The bot's passages with these ids, of usable sources, in no particular order. */
+  async findByIds(botId: number, ids: readonly number[]): Promise<PassageMatch[]> {
+    if (ids.length === 0) return [];
+    const rows: PassageRow[] = await this.passages.query(
+      `SELECT ${PASSAGE_COLUMNS}
+         FROM document_chunks c
+         JOIN bot_sources s ON s.id = c.source_id
+        WHERE c.bot_id = $1 AND c.id = ANY($2::int[]) AND s.status <> 'failed'`,
+      [botId, ids],
+    );
+    return rows.map(toMatch);
+  }
+
+  /**
+   * The whole text of one of the bot's sources: its passages in order, joined by spaces (which
+   * gives back the cleaned text it was chunked from, see chunkPages).
+   */
+  async textOfSource(botId: number, sourceId: number): Promise<string> {
+    const [row]: { text: string | null }[] = await this.passages.query(
+      `SELECT string_agg(content, ' ' ORDER BY ordinal) AS text FROM document_chunks WHERE bot_id = $1 AND source_id = $2`,
+      [botId, sourceId],
+    );
+    return row?.text ?? '';
+  }
+
+  /**
+   * How much of `query` each of these passages holds: the share (0..1) of the question's distinct
+   * search terms (English stems, stop words dropped: the same analysis as the search) found among
+   * the passage's own terms. `hasPassages` says whether the bot has any usable passage at all.
+   */
+  async termCoverage(
+    botId: number,
+    query: string,
+    ids: readonly number[],
+  ): Promise<{ coverage: Map<number, number>; hasPassages: boolean }> {
+    const rows: Array<{ id: number | null; coverage: number | null; has_passages: boolean }> =
+      await this.passages.query(
+        `WITH terms AS (SELECT tsvector_to_array(to_tsvector('english', $2)) AS lexemes)
+       SELECT c.id,
+              (SELECT count(*) FROM unnest(tsvector_to_array(c.search_vector)) l WHERE l = ANY(terms.lexemes))::float8
+                / GREATEST(cardinality(terms.lexemes), 1) AS coverage,
+              EXISTS (SELECT 1 FROM document_chunks a JOIN bot_sources s ON s.id = a.source_id
+                       WHERE a.bot_id = $1 AND s.status <> 'failed') AS has_passages
+         FROM terms LEFT JOIN document_chunks c ON c.bot_id = $1 AND c.id = ANY($3::int[])`,
+        [botId, query, ids],
+      );
+    const coverage = new Map<number, number>();
+    for (const row of rows) if (row.id !== null) coverage.set(Number(row.id), Number(row.coverage));
+    return { coverage, hasPassages: rows[0]?.has_passages === true };
+  }
+
+  countForBot(botId: number): Promise<number> {
+    return this.passages.countBy({ botId });
+  }
+}

@@ -1,0 +1,36 @@
+import path from 'node:path';
+import { Logger, Module, type OnApplicationShutdown, Inject } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { FILE_STORAGE, type FileStorage } from './file-storage.js';
+import { LocalDiskStorage } from './local-disk.storage.js';
+import { S3Storage } from './s3.storage.js';
+
+/** Local disk under DATA_DIR/uploads unless S3_BUCKET is set. */
+export function createFileStorage(config: AppConfig): FileStorage {
+  if (config.s3) return new S3Storage(config.s3);
+  return new LocalDiskStorage(path.join(config.dataDir, 'uploads'));
+}
+
+@Module({
+  providers: [
+    {
+      provide: FILE_STORAGE,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig): FileStorage => {
+        const storage = createFileStorage(config);
+        new Logger('FileStorage').log(
+          storage.kind === 's3' ? `Uploads go to S3 bucket ${config.s3!.bucket}` : 'Uploads go to DATA_DIR/uploads',
+        );
+        return storage;
+      },
+    },
+  ],
+  exports: [FILE_STORAGE],
+})
+export class StorageModule implements OnApplicationShutdown {
+  constructor(@Inject(FILE_STORAGE) private readonly storage: FileStorage) {}
+
+  onApplicationShutdown(): void {
+    if (this.storage instanceof S3Storage) this.storage.destroy();
+  }
+}

@@ -1,0 +1,100 @@
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { periodStartFor } from '../../common/billing-period.js';
+import { ACCOUNT_SPEND_ALERT_STEP_PERCENT, BOT_BUDGET_ALERT_STEPS, MODEL_CATALOGUE } from '../../common/constants.js';
+import { MailService } from '../mail/mail.service.js';
+import { BudgetAlertsRepository } from './budget-alerts.repository.js';
+
+/**
+ * The bot budget steps a period spend has passed. 50 and 80 are plain shares of the budget; 100
+ * is "reached": the next message would not fit any more (the bot now refuses and hides), which
+ * is what an owner needs to hear, and what a budget that is not a multiple of the price shows.
+ */
+export function botBudgetSteps(spentCents: number, budgetCents: number, nextPriceCents: number): number[] {
+  if (budgetCents <= 0) return [];
+  return BOT_BUDGET_ALERT_STEPS.filter((step) =>
+    step === 100 ? spentCents + nextPriceCents > budgetCents : spentCents * 100 >= step * budgetCents,
+  );
+}
+
+/** The highest 50 % step of the owner's threshold the account's period spend has passed; 0 for none. */
+export function accountSpendStep(spentCents: number, thresholdCents: number): number {
+  if (thresholdCents <= 0) return 0;
+  const step = ACCOUNT_SPEND_ALERT_STEP_PERCENT;
+  return Math.floor((spentCents * 100) / (thresholdCents * step)) * step;
+}
+
+/**
+ * Budget alerts by e-mail: to the owner when a bot's period spend passes 50 %, 80 % and 100 % of
+ * its monthly budget, and when the account's period spend passes each 50 % step of the owner's
+ * spend alert (Settings). Each alert goes out once per billing period, across every instance:
+ * a row in `budget_alerts` is claimed first, and only the claimer mails.
+ *
+ * Checked after a charge has committed (and after a budget refusal, which a lowered budget can
+ * cause without any charge), in the background: an alert never delays or fails an answer, and a
+ * failed check is logged. Several steps passed at once give one mail, for the highest. The account
+ * alert claims only the highest step passed (there is no upper end to list).
+ */
+@Injectable()
+export class BudgetAlertsService implements OnApplicationShutdown {
+  private readonly logger = new Logger('BudgetAlerts');
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    private readonly repository: BudgetAlertsRepository,
+    private readonly mail: MailService,
+  ) {}
+
+  /** Starts the check for the bot's and the owner's spend as of `at`; returns at once, never throws. */
+  afterSpend(ownerId: number, botId: number, at: Date = new Date()): void {
+    const checking: Promise<void> = this.check(ownerId, botId, at)
+      .catch((error: unknown) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        this.logger.error(`Budget alert check for bot ${botId} failed: ${reason}`);
+      })
+      .finally(() => this.pending.delete(checking));
+    this.pending.add(checking);
+  }
+
+  /** Resolves when every check started so far has finished (tests, shutdown). */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.settled();
+  }
+
+  private async check(ownerId: number, botId: number, at: Date): Promise<void> {
+    const periodStart = periodStartFor(at);
+    const spend = await this.repository.snapshot(ownerId, botId, periodStart);
+    // The house pays for its own demo bot; nobody reads the system account's mail.
+    if (!spend || spend.isSystem) return;
+
+    const bot = spend.bot;
+    if (bot && bot.usageLimitDollars > 0) {
+      const price = (MODEL_CATALOGUE[bot.model] ?? MODEL_CATALOGUE['gpt-3.5-turbo']).priceCents;
+      const passed = botBudgetSteps(bot.spendCents, bot.usageLimitDollars * 100, price);
+      const claimed = await this.repository.claim(ownerId, botId, periodStart, passed);
+      if (claimed.length > 0) {
+        this.mail.sendBotBudgetAlert(spend.email, {
+          botName: bot.name,
+          percent: Math.max(...claimed),
+          spentCents: bot.spendCents,
+          budgetDollars: bot.usageLimitDollars,
+        });
+      }
+    }
+
+    const step = accountSpendStep(spend.accountSpendCents, spend.spendAlertDollars * 100);
+    if (step > 0) {
+      const claimed = await this.repository.claim(ownerId, null, periodStart, [step]);
+      if (claimed.length > 0) {
+        this.mail.sendAccountSpendAlert(spend.email, {
+          percent: step,
+          spentCents: spend.accountSpendCents,
+          thresholdDollars: spend.spendAlertDollars,
+        });
+      }
+    }
+  }
+}
