@@ -1,12 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defaultServerConditions, defineConfig } from 'vite';
 
 const backend = 'http://localhost:3000';
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react()],
+  // The contract workspace is compiled from its TypeScript sources (its package.json "source" export).
+  resolve: { conditions: ['source', ...defaultClientConditions] },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -28,7 +30,7 @@ export default defineConfig({
     },
   },
   // The build-time prerender of / (src/entry-prerender.tsx) runs in Node as one self-contained bundle.
-  ssr: { noExternal: true },
+  ssr: { noExternal: true, resolve: { conditions: ['source', ...defaultServerConditions] } },
   server: {
     port: 5173,
     strictPort: true,

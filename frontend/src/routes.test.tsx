@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { renderRoute } from './test/renderRoute';
+import { renderRoute } from './test/render';
 
 /*
  * Each page is replaced by a stub naming itself, so this file tests the wiring (which path shows
@@ -36,6 +36,7 @@ describe('routes', () => {
     ['/setup-success', 'SetupSuccessPage'],
     ['/billing-issue', 'BillingIssuePage'],
     ['/dashboard', 'DashboardPage'],
+    ['/dashboard/conversations?botId=1', 'DashboardPage'],
     ['/widget?botId=1', 'WidgetPage'],
     ['/privacy-policy', 'PrivacyPolicyPage'],
     ['/terms-of-service', 'TermsOfServicePage'],

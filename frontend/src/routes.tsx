@@ -39,7 +39,7 @@ const TermsOfServicePage = lazy(() =>
   import('./features/legal/TermsOfServicePage').then((m) => ({ default: m.TermsOfServicePage })),
 );
 
-/** Every screen of the brief's section 2. */
+/** Every screen (docs/product.md#screens). */
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
@@ -55,7 +55,8 @@ export const routes: RouteObject[] = [
       { path: '/complete-setup', element: <CompleteSetupPage /> },
       { path: '/setup-success', element: <SetupSuccessPage /> },
       { path: '/billing-issue', element: <BillingIssuePage /> },
-      { path: '/dashboard', element: <DashboardPage /> },
+      // One route for the dashboard's sections, so moving between them keeps the loaded bots.
+      { path: '/dashboard/:section?', element: <DashboardPage /> },
       { path: '/widget', element: <WidgetPage /> },
       { path: '/privacy-policy', element: <PrivacyPolicyPage /> },
       { path: '/terms-of-service', element: <TermsOfServicePage /> },

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 /**
- * What the accounts pages need after login and signup (issue 8, product analytics): the owner is
+ * What the accounts pages need after login and signup (product analytics): the owner is
  * identified and their people properties (email, signupAt, lastLoginAt) are set, in that order,
  * and with no Mixpanel token nothing at all is loaded or sent.
  */

@@ -1,5 +1,5 @@
 /**
- * Product analytics (brief section 7). Events go to Mixpanel only when a project token is
+ * Product analytics (docs/product.md#landing-page). Events go to Mixpanel only when a project token is
  * configured (`VITE_MIXPANEL_TOKEN` at build time); without one every call is a no-op and the
  * Mixpanel library is never downloaded, so visitors are not tracked and no request leaves the page.
  * Analytics never throws into the caller.

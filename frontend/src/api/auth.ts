@@ -20,5 +20,11 @@ export const authApi = {
       body: { password },
     }),
   verifyEmail: (token: string) => apiFetch<MessageResponse>(`/api/auth/verify-email/${encodeURIComponent(token)}`),
+  /** The link opened in another browser than the signup's: verified only with the password chosen at signup. */
+  verifyEmailWithPassword: (token: string, password: string) =>
+    apiFetch<MessageResponse>(`/api/auth/verify-email/${encodeURIComponent(token)}`, {
+      method: 'POST',
+      body: { password },
+    }),
   deleteAccount: () => apiFetch<Partial<MessageResponse>>('/api/auth/delete-account', { method: 'DELETE' }),
 };

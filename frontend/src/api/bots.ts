@@ -8,5 +8,6 @@ export const botsApi = {
   create: (botName: string) => apiFetch<{ bot: BotSummary }>('/api/bots', { method: 'POST', body: { botName } }),
   get: (id: number) => apiFetch<{ bot: Bot }>(botPath(id)),
   update: (id: number, changes: BotUpdate) => apiFetch<{ bot: Bot }>(botPath(id), { method: 'PUT', body: changes }),
+  rotateApiKey: (id: number) => apiFetch<{ apiKey: string }>(`${botPath(id)}/api-key`, { method: 'POST' }),
   remove: (id: number) => apiFetch<Record<string, unknown>>(botPath(id), { method: 'DELETE' }),
 };

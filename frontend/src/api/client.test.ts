@@ -60,6 +60,31 @@ describe('apiFetch', () => {
     expect(error.fromServer).toBe(false);
   });
 
+  it('says "briefly unavailable" for a 503, from the API or a bare proxy page, and lets screens show it', async () => {
+    const sentence = 'Botsmith is briefly unavailable. Please try again in a moment.';
+    vi.stubGlobal('fetch', answer(503, { error: sentence, code: 'SERVICE_UNAVAILABLE' }));
+    const fromApi = await caught(apiFetch('/api/bots'));
+    expect([fromApi.status, fromApi.code, fromApi.message, fromApi.displayable]).toEqual([
+      503,
+      'SERVICE_UNAVAILABLE',
+      sentence,
+      sentence,
+    ]);
+
+    vi.stubGlobal(
+      'fetch',
+      answer(503, '<html>503 Service Temporarily Unavailable</html>', { 'Content-Type': 'text/html' }),
+    );
+    const fromProxy = await caught(apiFetch('/api/bots'));
+    expect([fromProxy.code, fromProxy.message, fromProxy.displayable]).toEqual(['HTTP_503', sentence, sentence]);
+
+    vi.stubGlobal(
+      'fetch',
+      answer(500, { error: 'Something went wrong on our side. Please try again.', code: 'INTERNAL_ERROR' }),
+    );
+    expect((await caught(apiFetch('/api/bots'))).displayable).toBeNull();
+  });
+
   it('uses the server error text even without a code', async () => {
     vi.stubGlobal('fetch', answer(401, { error: 'Invalid email or password.' }));
 

@@ -3,7 +3,16 @@
  * (or multipart for uploads) and turns an error answer `{error, code}` into an {@link ApiError}.
  */
 
-export type ApiErrorCode = string;
+import type { ErrorCode } from '@botsmith/contract';
+
+/**
+ * The server's code (the contract's ErrorCode), or one the client sets when no usable answer
+ * came: no connection, an unreadable body, or an error answer without a code.
+ */
+export type ApiErrorCode = ErrorCode | 'NETWORK_ERROR' | 'INVALID_RESPONSE' | `HTTP_${number}`;
+
+/** What the API says while its database or Redis is unreachable (also for a proxy's bare 503). */
+export const SERVICE_UNAVAILABLE = 'Botsmith is briefly unavailable. Please try again in a moment.';
 
 /** An API call that did not succeed: the server's sentence, its stable code and the HTTP status. */
 export class ApiError extends Error {
@@ -25,6 +34,15 @@ export class ApiError extends Error {
   get isNetworkError(): boolean {
     return this.status === 0;
   }
+
+  /**
+   * A sentence the person can be shown as is: the server's own for a refusal (4xx) or an outage
+   * (503, "briefly unavailable"); null for other failures, which each screen words itself.
+   */
+  get displayable(): string | null {
+    if (this.status === 503) return this.message;
+    return this.fromServer && this.status < 500 ? this.message : null;
+  }
 }
 
 export interface ApiRequestOptions {
@@ -40,6 +58,7 @@ function statusText(status: number): string {
   if (status === 403) return 'You are not allowed to do that.';
   if (status === 404) return 'Not found.';
   if (status === 429) return 'Too many requests. Please try again in a moment.';
+  if (status === 503) return SERVICE_UNAVAILABLE;
   if (status >= 500) return 'The server had a problem. Please try again.';
   return `Request failed (${status}).`;
 }
@@ -58,7 +77,8 @@ export async function toApiError(response: Response): Promise<ApiError> {
     if (text) {
       return new ApiError(
         response.status,
-        typeof code === 'string' && code ? code : `HTTP_${response.status}`,
+        // A proxy or an older server may say something the contract does not list; it is kept as sent.
+        typeof code === 'string' && code ? (code as ErrorCode) : `HTTP_${response.status}`,
         text,
         true,
       );

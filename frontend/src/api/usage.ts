@@ -7,7 +7,8 @@ export interface DownloadedFile {
   fileName: string | null;
 }
 
-function fileNameFrom(disposition: string | null): string | null {
+/** The file name a Content-Disposition header suggests, if any. */
+export function fileNameFrom(disposition: string | null): string | null {
   const match = disposition?.match(/filename\*?=(?:UTF-8'')?"?([^";]+)"?/i);
   return match ? decodeURIComponent(match[1]) : null;
 }

@@ -32,12 +32,32 @@ const ink = {
 };
 
 export const brand = {
-  /** The default colour of a new bot (brief section 9); used for accents that echo the widget. */
+  /** The default colour of a new bot (docs/product.md#bot-defaults); used for accents that echo the widget. */
   botGreen: '#2ecc71',
   /** Hero and call-to-action gradient. */
   gradient: 'linear-gradient(135deg, #047857 0%, #0d9488 55%, #0e7490 100%)',
   /** Soft tinted surface behind feature sections. */
   mist: '#f0fdf7',
+  /** The warm backdrop behind the demo video and its still. */
+  demoBackdrop: '#fbf7f2',
+  /** Where the dark deploy card's gradient ends (it starts at the ink). */
+  deepTeal: '#12303a',
+  /** A translucent dark chip over images ("Click to view"). */
+  scrim: alpha('#000000', 0.55),
+  /** The lift under the auth card. */
+  raisedShadow: `0 24px 48px -24px ${alpha(ink[900], 0.18)}`,
+  /** Text, lines and fills on the dark surfaces: the footer, the auth side panel, the deploy card. */
+  onDark: {
+    text: alpha('#ffffff', 0.82),
+    muted: alpha('#ffffff', 0.78),
+    hairline: alpha('#ffffff', 0.12),
+    dot: alpha('#ffffff', 0.25),
+    well: alpha('#000000', 0.35),
+    /** Links on dark. */
+    accent: '#6ee7b7',
+    /** Code on dark. */
+    code: '#d1fae5',
+  },
   ink,
 } as const;
 

@@ -10,6 +10,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { BrandLogo } from '../../layout/BrandLogo';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { brand } from '../../theme/theme';
+import { FREE_CREDITS, STARTING_PRICE } from '../../layout/prices';
 
 export interface AuthLayoutProps {
   /** The page's h1, also the browser tab title. */
@@ -21,8 +22,8 @@ export interface AuthLayoutProps {
 }
 
 const SELLING_POINTS = [
-  '$5 in free credits when you join',
-  '3¢ a message, no monthly minimum',
+  `${FREE_CREDITS} in free credits when you join`,
+  `${STARTING_PRICE} a message, no monthly minimum`,
   'Style your bot and embed it with one line of code',
 ];
 
@@ -78,7 +79,7 @@ export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProp
               ))}
             </Stack>
           </Box>
-          <Typography variant="body2" sx={{ color: 'rgba(255,255,255,0.75)' }}>
+          <Typography variant="body2" sx={{ color: brand.onDark.muted }}>
             © 2025 Botsmith
           </Typography>
         </Box>
@@ -106,10 +107,7 @@ export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProp
               </Box>
             </Box>
           )}
-          <Paper
-            variant="outlined"
-            sx={{ p: { xs: 3, sm: 4.5 }, boxShadow: '0 24px 48px -24px rgba(11, 19, 36, 0.18)' }}
-          >
+          <Paper variant="outlined" sx={{ p: { xs: 3, sm: 4.5 }, boxShadow: brand.raisedShadow }}>
             <Typography variant="h3" component="h1" sx={{ mb: subtitle ? 1 : 3 }}>
               {title}
             </Typography>

@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, authApi } from '../../api';
 import { ForgotPasswordPage } from './ForgotPasswordPage';
-import { deferred, renderAuthPage } from './renderAuthPage';
+import { renderAuthPage } from '../../test/render';
+import { deferred } from '../../test/stubs';
 
 async function request(email = 'Owner@Example.com') {
   const user = userEvent.setup({ delay: null });

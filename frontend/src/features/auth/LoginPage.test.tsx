@@ -5,7 +5,8 @@ import { identify, setPeople, track } from '../../analytics/analytics';
 import { ApiError, authApi, userApi } from '../../api';
 import type { CurrentUser } from '../../api/types';
 import { LoginPage } from './LoginPage';
-import { deferred, renderAuthPage } from './renderAuthPage';
+import { renderAuthPage } from '../../test/render';
+import { deferred } from '../../test/stubs';
 
 vi.mock('../../analytics/analytics', () => ({ track: vi.fn(), identify: vi.fn(), setPeople: vi.fn() }));
 

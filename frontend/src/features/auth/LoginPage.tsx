@@ -20,7 +20,7 @@ import { PasswordField } from './PasswordField';
 import { SubmitButton } from './SubmitButton';
 
 /**
- * /login and /signin (brief sections 2, 4, 8). An existing session goes straight to /dashboard;
+ * /login and /signin (docs/product.md#account-screens, #after-login). An existing session goes straight to /dashboard;
  * after a login the current user decides where the owner lands.
  */
 export function LoginPage() {

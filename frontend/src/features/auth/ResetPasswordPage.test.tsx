@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, authApi } from '../../api';
-import { renderAuthPage } from './renderAuthPage';
+import { renderAuthPage } from '../../test/render';
 import { ResetPasswordPage } from './ResetPasswordPage';
 
 const HINT = 'Minimum 8 characters, including one uppercase letter, one lowercase letter, and one special character';

@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { identify, setPeople, track } from '../../analytics/analytics';
 import { ApiError, authApi } from '../../api';
-import { deferred, renderAuthPage } from './renderAuthPage';
+import { renderAuthPage } from '../../test/render';
+import { deferred } from '../../test/stubs';
 import { SignupPage } from './SignupPage';
 
 vi.mock('../../analytics/analytics', () => ({ track: vi.fn(), identify: vi.fn(), setPeople: vi.fn() }));
@@ -96,7 +97,7 @@ describe('SignupPage', () => {
     expect(screen.queryByLabelText(/^Password/)).not.toBeInTheDocument();
   });
 
-  it('adds the brief sentence when the server message says "check your email" differently', async () => {
+  it('adds the confirmation sentence when the server message says "check your email" differently', async () => {
     vi.spyOn(authApi, 'signup').mockResolvedValue({ message: 'Almost done: CHECK YOUR EMAIL.' });
     const user = await fill();
     await submit(user);

@@ -28,9 +28,10 @@ import { EmailField } from './EmailField';
 import { NewPasswordFields } from './NewPasswordFields';
 import { SubmitButton } from './SubmitButton';
 import { useAuthSubmit } from './useAuthSubmit';
+import { FREE_CREDITS } from '../../layout/prices';
 
 /**
- * /signup (brief sections 2, 4, 5, 8): Email, Password, Confirm Password and the terms checkbox.
+ * /signup (docs/product.md#account-screens): Email, Password, Confirm Password and the terms checkbox.
  * On an answer that says "check your email" the form gives way to the confirmation view.
  */
 export function SignupPage() {
@@ -101,7 +102,7 @@ export function SignupPage() {
   return (
     <AuthLayout
       title="Sign Up"
-      subtitle="Create your account and get $5 in free credits for your bots."
+      subtitle={`Create your account and get ${FREE_CREDITS} in free credits for your bots.`}
       footer={
         <Typography variant="body2">
           <Link component={RouterLink} to="/login">

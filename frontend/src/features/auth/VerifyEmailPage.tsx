@@ -5,12 +5,11 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { authApi } from '../../api';
+import { ApiError, authApi } from '../../api';
 import type { MessageResponse } from '../../api/types';
 import { AuthLayout } from './AuthLayout';
-import { VERIFY_REDIRECT_MS, verifyErrorText } from './authRules';
-
-type Outcome = { ok: boolean; message: string };
+import { VERIFY_REDIRECT_MS, verifiedOutcome, verifyErrorText, type VerifyOutcome } from './authRules';
+import { ConfirmPasswordStep } from './ConfirmPasswordStep';
 
 /**
  * The link is single-use, so one page visit must spend it once, even when React's development
@@ -27,22 +26,33 @@ function verifyOnce(token: string): Promise<MessageResponse> {
   return call;
 }
 
+/** The server asks for the signup's password: the link was opened in another browser than the signup's. */
+function needsPassword(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.code === 'PASSWORD_CONFIRMATION_REQUIRED';
+}
+
 /**
  * /verify-email/:token: 'Verifying...', then the server's message; /dashboard after 3 s on
- * success (the link signs the owner in), /login after 3 s on error.
+ * success (the link signs the owner in), /login after 3 s on error. Opened in another browser
+ * than the one that signed up, the server asks for the password chosen at signup first (one
+ * field and a button), so nobody who merely holds the link adopts someone else's password.
  */
 export function VerifyEmailPage() {
   const { token = '' } = useParams();
   const navigate = useNavigate();
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [outcome, setOutcome] = useState<VerifyOutcome | null>(null);
+  const [question, setQuestion] = useState<string | null>(null);
   const started = useRef(false);
 
   useEffect(() => {
     if (started.current) return;
     started.current = true;
     verifyOnce(token).then(
-      ({ message }) => setOutcome({ ok: true, message: message || 'Your email has been verified.' }),
-      (cause: unknown) => setOutcome({ ok: false, message: verifyErrorText(cause) }),
+      ({ message }) => setOutcome(verifiedOutcome(message)),
+      (cause: unknown) => {
+        if (needsPassword(cause)) setQuestion(cause.message);
+        else setOutcome({ ok: false, message: verifyErrorText(cause) });
+      },
     );
   }, [token]);
 
@@ -54,6 +64,10 @@ export function VerifyEmailPage() {
     );
     return () => window.clearTimeout(timer);
   }, [outcome, navigate]);
+
+  if (!outcome && question !== null) {
+    return <ConfirmPasswordStep token={token} question={question} onDone={setOutcome} />;
+  }
 
   if (!outcome) {
     return (

@@ -13,7 +13,7 @@ function user(overrides: Partial<CurrentUser>): CurrentUser {
   };
 }
 
-describe('routeAfterLogin (brief section 4)', () => {
+describe('routeAfterLogin', () => {
   it.each([
     [
       'hasPaid explicitly false, even with a full subscription',
@@ -37,7 +37,7 @@ describe('routeAfterLogin (brief section 4)', () => {
   });
 });
 
-describe('password pattern (brief section 5)', () => {
+describe('password pattern', () => {
   it.each(['Sunny!Day7', 'Abcdefg!', 'aB#45678', 'P@ssw0rd^&*'])('accepts %s', (password) => {
     expect(PASSWORD_PATTERN.test(password)).toBe(true);
   });

@@ -1,10 +1,8 @@
 import { ApiError } from '../../api/client';
 import type { CurrentUser } from '../../api/types';
 
-/** The brief's password rule (section 5); the server enforces the same pattern. */
-export const PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*[!@#$%^&*])[A-Za-z\d!@#$%^&*]{8,}$/;
-export const PASSWORD_HINT =
-  'Minimum 8 characters, including one uppercase letter, one lowercase letter, and one special character';
+/** The password rule (docs/product.md#field-rules): the contract's, which the server enforces too. */
+export { PASSWORD_HINT, PASSWORD_PATTERN } from '@botsmith/contract';
 
 export const TERMS_REQUIRED = 'You must agree to the Terms of Service and Privacy Policy.';
 export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match.';
@@ -15,7 +13,7 @@ export const LOGIN_FAILED = 'Login failed: please check your credentials.';
 export const RESET_FAILED = 'Error resetting password.';
 export const RESET_INSTRUCTIONS_SENT = 'Check your email for reset instructions.';
 
-/** Brief section 9: redirect to /login 2000 ms after a reset, and 3 s after a verification. */
+/** Redirect to /login 2000 ms after a reset, and 3 s after a verification (docs/product.md#account-screens). */
 export const RESET_REDIRECT_MS = 2000;
 export const VERIFY_REDIRECT_MS = 3000;
 
@@ -29,7 +27,7 @@ export function asksToCheckEmail(message: string): boolean {
 }
 
 /**
- * Where a freshly signed-in owner goes (brief section 4): a failed payment first, then a complete
+ * Where a freshly signed-in owner goes (docs/product.md#after-login): a failed payment first, then a complete
  * subscription to the dashboard, a customer without subscription to /setup-success, else setup.
  */
 export function routeAfterLogin(user: CurrentUser): string {
@@ -58,7 +56,7 @@ export function signupErrorText(error: unknown): string {
   return isErrorAnswer(error) && error.fromServer ? error.message : errorPrefixed(error);
 }
 
-/** Login: the server's error text, or the brief's fallback; otherwise 'Error: ' plus the message. */
+/** Login: the server's error text, or LOGIN_FAILED; otherwise 'Error: ' plus the message. */
 export function loginErrorText(error: unknown): string {
   if (isErrorAnswer(error)) return error.fromServer ? error.message : LOGIN_FAILED;
   return errorPrefixed(error);
@@ -71,6 +69,13 @@ export function resetErrorText(error: unknown): string {
 }
 
 /** Verification: the server's message, else 'Error: ' plus the message. */
+/** What /verify-email/:token ends with: the message shown, then /dashboard when ok, else /login. */
+export type VerifyOutcome = { ok: boolean; message: string };
+
+export function verifiedOutcome(message: string | undefined): VerifyOutcome {
+  return { ok: true, message: message || 'Your email has been verified.' };
+}
+
 export function verifyErrorText(error: unknown): string {
   return isErrorAnswer(error) && error.fromServer ? error.message : errorPrefixed(error);
 }

@@ -4,7 +4,7 @@ import { ApiError, billingApi, userApi } from '../../api';
 import type { CurrentUser } from '../../api/types';
 import { BillingIssuePage } from './BillingIssuePage';
 import { BILLING_POLL_INTERVAL_MS, externalNavigation } from './billingFlow';
-import { renderBillingPage } from './renderBillingPage';
+import { renderBillingPage } from '../../test/render';
 
 function me(hasPaid: boolean): CurrentUser {
   return { id: 1, email: 'owner@example.com', hasPaid, stripeCustomerId: 'cus_1', subscriptionItemId: 'si_1' };
@@ -16,7 +16,7 @@ afterEach(() => {
 });
 
 describe('BillingIssuePage', () => {
-  it('shows the brief texts and the button', async () => {
+  it('shows its texts and the button', async () => {
     vi.spyOn(userApi, 'me').mockResolvedValue(me(false));
     renderBillingPage('/billing-issue', <BillingIssuePage />);
     expect(screen.getByRole('heading', { name: 'Fix Your Billing Info' })).toBeInTheDocument();

@@ -16,7 +16,7 @@ import {
 } from './billingFlow';
 
 /**
- * /billing-issue (brief sections 3-4): the last payment failed. 'Update Payment Method' opens a
+ * /billing-issue (docs/product.md#billing-setup-screens): the last payment failed. 'Update Payment Method' opens a
  * payment-method session (the new card retries the unpaid invoice); meanwhile the page asks every
  * 5 s whether the account is paid again and then goes to /dashboard.
  */

@@ -4,7 +4,7 @@ import { ApiError, billingApi, userApi } from '../../api';
 import type { CurrentUser } from '../../api/types';
 import { externalNavigation } from './billingFlow';
 import { CompleteSetupPage } from './CompleteSetupPage';
-import { renderBillingPage } from './renderBillingPage';
+import { renderBillingPage } from '../../test/render';
 
 function me(overrides: Partial<CurrentUser> = {}): CurrentUser {
   return {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, billingApi, userApi } from '../../api';
 import type { CurrentUser } from '../../api/types';
 import { externalNavigation } from './billingFlow';
-import { renderBillingPage } from './renderBillingPage';
+import { renderBillingPage } from '../../test/render';
 import { SetupSuccessPage } from './SetupSuccessPage';
 
 function me(overrides: Partial<CurrentUser> = {}): CurrentUser {
@@ -67,7 +67,7 @@ describe('SetupSuccessPage', () => {
 
   it.each([401, 403])('sends the owner to /login on %i', async (status) => {
     vi.spyOn(userApi, 'me').mockResolvedValue(me());
-    vi.spyOn(billingApi, 'hasPaymentMethod').mockRejectedValue(new ApiError(status, 'X', 'No.', true));
+    vi.spyOn(billingApi, 'hasPaymentMethod').mockRejectedValue(new ApiError(status, 'ERROR', 'No.', true));
     const { router } = renderBillingPage('/setup-success', <SetupSuccessPage />);
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(await screen.findByText('Authentication error. Redirecting to login.')).toBeInTheDocument();

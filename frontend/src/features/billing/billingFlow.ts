@@ -1,12 +1,12 @@
 import { ApiError } from '../../api/client';
 
-/** How often /billing-issue asks whether the retried payment went through (brief: every 5 s). */
+/** How often /billing-issue asks whether the retried payment went through (every 5 s). */
 export const BILLING_POLL_INTERVAL_MS = 5000;
 
 export const AUTH_ERROR_TOAST = 'Authentication error. Redirecting to login.';
 export const SUBSCRIPTION_ERROR_TOAST = 'Error creating subscription.';
 
-/** 401 or 403 during setup sends the owner to /login (brief section 4). */
+/** 401 or 403 during setup sends the owner to /login (docs/product.md#billing-setup-screens). */
 export function isAuthError(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 401 || error.status === 403);
 }

@@ -34,7 +34,7 @@ export function AddBotDialog({ open, onClose, onCreated }: AddBotDialogProps) {
       onClose={onClose}
       titleId="add-bot-title"
       title="Add New Bot"
-      description="Give your bot a name. You can style it, teach it and deploy it next."
+      description="Give your bot a name. You can style it, teach it and deploy it next. It starts with a monthly budget, which you can change in its Usage tab."
       label="Bot Name"
       maxLength={BOT_LIMITS.nameMax}
       requiredMessage="Bot name is required."

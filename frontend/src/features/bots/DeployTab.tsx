@@ -1,16 +1,25 @@
 import CheckRounded from '@mui/icons-material/CheckRounded';
 import CodeRounded from '@mui/icons-material/CodeRounded';
 import ContentCopyRounded from '@mui/icons-material/ContentCopyRounded';
+import KeyRounded from '@mui/icons-material/KeyRounded';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
+import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useSnackbar } from 'notistack';
 import { useState } from 'react';
+import { botsApi } from '../../api';
 import type { Bot } from '../../api/types';
+import { serverMessage } from './botForms';
 
 export interface DeployTabProps {
   bot: Bot;
+  /** Called with the bot carrying its new API key after a rotation. */
+  onSaved: (bot: Bot) => void;
 }
 
 /** The one line an owner pastes into their site. */
@@ -19,7 +28,7 @@ export function embedSnippet(botId: number, origin = window.location.origin): st
 }
 
 /** The Deploy tab: Generate Code shows the embed snippet; Copy to Clipboard copies it. */
-export function DeployTab({ bot }: DeployTabProps) {
+export function DeployTab({ bot, onSaved }: DeployTabProps) {
   const { enqueueSnackbar } = useSnackbar();
   const [snippet, setSnippet] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
@@ -85,6 +94,86 @@ export function DeployTab({ bot }: DeployTabProps) {
           </Box>
         </>
       )}
+      <Divider />
+      <ApiKeySection bot={bot} onSaved={onSaved} />
+    </Stack>
+  );
+}
+
+/**
+ * The bot's API key for the owner's own server, and 'Rotate key': a second click confirms, and
+ * from then on only the new key is accepted.
+ */
+function ApiKeySection({ bot, onSaved }: DeployTabProps) {
+  const { enqueueSnackbar } = useSnackbar();
+  const [confirming, setConfirming] = useState(false);
+  const [rotating, setRotating] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const rotate = async () => {
+    setRotating(true);
+    setError(null);
+    try {
+      const { apiKey } = await botsApi.rotateApiKey(bot.id);
+      onSaved({ ...bot, apiKey });
+      setConfirming(false);
+      enqueueSnackbar('API key rotated. The old key no longer works.', { variant: 'success' });
+    } catch (failure) {
+      setError(serverMessage(failure) ?? 'Error rotating the API key.');
+    } finally {
+      setRotating(false);
+    }
+  };
+
+  return (
+    <Stack spacing={2}>
+      <Box>
+        <Typography variant="h6" component="h3">
+          API key
+        </Typography>
+        <Typography variant="body2" color="textSecondary">
+          Your own server can call the chat API with this key (header Authorization: Bearer &lt;key&gt;); it skips the
+          allowed-domain check, so keep it on your server and never in a web page. If it leaks, rotate it.
+        </Typography>
+        <Typography variant="body2" color="textSecondary" sx={{ mt: 1 }}>
+          The chat call (POST /api/chat) and every other route are described in the{' '}
+          <Link href="/api/docs" target="_blank" rel="noopener">
+            API reference
+          </Link>
+          .
+        </Typography>
+      </Box>
+      <TextField
+        label="API key"
+        value={bot.apiKey}
+        slotProps={{
+          htmlInput: { readOnly: true, spellCheck: false },
+          input: { sx: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' } },
+        }}
+      />
+      {confirming ? (
+        <Stack spacing={1.5}>
+          <Alert severity="warning">
+            The current key stops working at once. Anything still using it will be refused until you give it the new
+            key.
+          </Alert>
+          <Stack direction="row" spacing={1.5}>
+            <Button variant="contained" color="warning" disabled={rotating} onClick={() => void rotate()}>
+              Yes, Rotate Key
+            </Button>
+            <Button variant="outlined" color="inherit" disabled={rotating} onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+          </Stack>
+        </Stack>
+      ) : (
+        <Box>
+          <Button variant="outlined" startIcon={<KeyRounded />} onClick={() => setConfirming(true)}>
+            Rotate key
+          </Button>
+        </Box>
+      )}
+      {error && <Alert severity="error">{error}</Alert>}
     </Stack>
   );
 }

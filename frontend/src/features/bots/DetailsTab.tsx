@@ -123,6 +123,11 @@ export function DetailsTab({ bot, categories, onSaved }: DetailsTabProps) {
           }
           slotProps={{ htmlInput: { spellCheck: false, autoCapitalize: 'none', inputMode: 'url' } }}
         />
+        <Alert severity="info" variant="outlined">
+          The domain lock stops other websites from showing your bot in their visitors&apos; browsers. It cannot stop a
+          script: anyone can call your bot from outside a browser. What a script can spend is bounded by the bot&apos;s
+          monthly budget (Usage tab) and its rate limits.
+        </Alert>
         {error && <Alert severity="error">{error}</Alert>}
       </Stack>
       <SaveBar label="Save Details" saving={saving} />

@@ -6,11 +6,11 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { alpha } from '@mui/material/styles';
 import { useSnackbar } from 'notistack';
 import { useState } from 'react';
 import { useDropzone, type FileRejection } from 'react-dropzone';
 import { uploadsApi } from '../../api';
+import { FileDropArea, UploadProgress } from '../../components/FileDropArea';
 import type { BotDocument } from '../../api/types';
 import { BOT_LIMITS } from './botOptions';
 import { serverMessage } from './botForms';
@@ -59,7 +59,7 @@ export function DocumentDropzone({ botId, document, onUploaded }: DocumentDropzo
     if (accepted[0]) void upload(accepted[0]);
   };
 
-  const { getRootProps, getInputProps, isDragActive } = useDropzone({
+  const dropzone = useDropzone({
     onDrop,
     accept: { 'application/pdf': ['.pdf'] },
     maxSize: BOT_LIMITS.documentMaxBytes,
@@ -88,38 +88,20 @@ export function DocumentDropzone({ botId, document, onUploaded }: DocumentDropzo
           </Box>
         </Stack>
       )}
-      <Box
-        {...getRootProps()}
-        aria-label={document ? 'Replace the reference PDF' : 'Upload a reference PDF'}
-        sx={(theme) => ({
-          p: 3,
-          textAlign: 'center',
-          border: 2,
-          borderStyle: 'dashed',
-          borderRadius: 3,
-          cursor: busy ? 'progress' : 'pointer',
-          borderColor: isDragActive ? 'primary.main' : 'divider',
-          bgcolor: isDragActive ? alpha(theme.palette.primary.main, 0.06) : 'background.default',
-          transition: theme.transitions.create(['border-color', 'background-color']),
-          '&:hover': { borderColor: busy ? 'divider' : 'primary.light' },
-          '&:focus-visible': { outline: `3px solid ${alpha(theme.palette.primary.main, 0.45)}`, outlineOffset: 2 },
-        })}
-      >
-        <input {...getInputProps()} data-testid="document-input" />
-        <UploadFileRounded color={isDragActive ? 'primary' : 'action'} sx={{ fontSize: 36, mb: 1 }} aria-hidden />
-        <Typography variant="body1" sx={{ fontWeight: 600 }}>
-          {isDragActive ? 'Drop the PDF here' : 'Drag a PDF here, or click to choose one'}
-        </Typography>
-        <Typography variant="body2" color="textSecondary">
-          One text-based PDF, under 10MB. The bot answers from its content.
-        </Typography>
-      </Box>
+      <FileDropArea
+        dropzone={dropzone}
+        busy={busy}
+        label={document ? 'Replace the reference PDF' : 'Upload a reference PDF'}
+        icon={UploadFileRounded}
+        prompt="Drag a PDF here, or click to choose one"
+        dropPrompt="Drop the PDF here"
+        hint="One text-based PDF, under 10MB. The bot answers from its content."
+        inputTestId="document-input"
+        compact
+      />
       {state.phase === 'sending' && (
         <Box sx={{ mt: 1.5 }}>
-          <LinearProgress variant="determinate" value={Math.round(state.fraction * 100)} aria-label="Upload progress" />
-          <Typography variant="caption" color="textSecondary">
-            Uploading… {Math.round(state.fraction * 100)}%
-          </Typography>
+          <UploadProgress fraction={state.fraction} label="Upload progress" caption="Uploading…" />
         </Box>
       )}
       {state.phase === 'processing' && (

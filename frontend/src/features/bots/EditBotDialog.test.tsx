@@ -3,24 +3,35 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/client';
 import type { Bot } from '../../api/types';
-import { makeBot, renderAtDashboard, stubScreen } from '../dashboard/dashboardTestUtils';
 import { EditBotDialog } from './EditBotDialog';
 import { PREVIEW_EVENT } from './useWidgetPreview';
+import { renderAtDashboard } from '../../test/render';
+import { makeBot } from '../../test/fixtures';
+import { stubScreen } from '../../test/stubs';
 
 configure({ asyncUtilTimeout: 5000 });
 // The Styling tab renders dozens of fields; the shared test machine is slow.
 vi.setConfig({ testTimeout: 30_000 });
 
 const api = vi.hoisted(() => ({
-  botsApi: { list: vi.fn(), create: vi.fn(), get: vi.fn(), update: vi.fn(), remove: vi.fn() },
+  botsApi: { list: vi.fn(), create: vi.fn(), get: vi.fn(), update: vi.fn(), remove: vi.fn(), rotateApiKey: vi.fn() },
   uploadsApi: { uploadIcon: vi.fn(), uploadDocument: vi.fn() },
+  knowledgeApi: {
+    list: vi.fn(),
+    addFile: vi.fn(),
+    addWebsite: vi.fn(),
+    addText: vi.fn(),
+    refresh: vi.fn(),
+    remove: vi.fn(),
+  },
 }));
 vi.mock('../../api', () => api);
 vi.mock('../usage/BotUsageTab', () => ({
   BotUsageTab: ({ botId }: { botId: number }) => <p>Usage panel of bot {botId}</p>,
 }));
 
-const serverError = (status = 500, message = 'boom') => Promise.reject(new ApiError(status, 'ERR', message, true));
+const serverError = (status = 500, message = 'boom') =>
+  Promise.reject(new ApiError(status, 'INTERNAL_ERROR', message, true));
 
 function renderDialog(bot: Bot = makeBot(), handlers: { onBotChanged?: () => void; onBotDeleted?: () => void } = {}) {
   api.botsApi.get.mockResolvedValue({ bot });
@@ -52,13 +63,14 @@ function previewScripts(): HTMLScriptElement[] {
 describe('EditBotDialog', () => {
   beforeEach(() => {
     vi.resetAllMocks();
+    api.knowledgeApi.list.mockResolvedValue({ sources: [] });
     stubScreen('desktop');
   });
   afterEach(() => {
     document.querySelectorAll('script[data-preview], botsmith-widget').forEach((node) => node.remove());
   });
 
-  it('has the six tabs of the brief and opens on Details', async () => {
+  it('has its six tabs and opens on Details', async () => {
     renderDialog();
     const tabs = await screen.findAllByRole('tab');
     expect(tabs.map((tab) => tab.textContent)).toEqual([
@@ -81,6 +93,16 @@ describe('EditBotDialog', () => {
   });
 
   describe('Details', () => {
+    it('says what the domain lock does and what it cannot do, beside the field', async () => {
+      renderDialog();
+      await screen.findByLabelText('Allowed domain');
+      expect(
+        screen.getByText(
+          /The domain lock stops other websites from showing your bot in their visitors. browsers\. It cannot stop a script/,
+        ),
+      ).toBeInTheDocument();
+    });
+
     it("saves name, greeting, model, category and domain with 'Bot details updated successfully!'", async () => {
       const { onBotChanged } = renderDialog();
       api.botsApi.update.mockImplementation((_id: number, changes: Partial<Bot>) =>
@@ -292,6 +314,16 @@ describe('EditBotDialog', () => {
       });
     });
 
+    it('says plainly that the prompt is not a secret store', async () => {
+      renderDialog();
+      await openTab('Prompting');
+      expect(
+        await screen.findByText(
+          'The prompt is not a secret store: visitors can coax a model into repeating it. Never put passwords, API keys or anything else you would not show a visitor in it.',
+        ),
+      ).toBeInTheDocument();
+    });
+
     it("toasts 'Error saving prompting settings.' when saving fails", async () => {
       renderDialog();
       api.botsApi.update.mockImplementation(() => serverError());
@@ -352,6 +384,8 @@ describe('EditBotDialog', () => {
       expect(onBotChanged).toHaveBeenCalledWith(
         expect.objectContaining({ document: { originalName: 'handbook.pdf', filePath: '/uploads/documents/x.pdf' } }),
       );
+      // The reference document is one of the knowledge sources: the list is read again.
+      await waitFor(() => expect(api.knowledgeApi.list).toHaveBeenCalledTimes(2));
     });
 
     it("toasts 'Document upload failed.' and shows the server's reason", async () => {
@@ -398,6 +432,56 @@ describe('EditBotDialog', () => {
       await user.click(await screen.findByRole('button', { name: 'Generate Code' }));
       await user.click(screen.getByRole('button', { name: 'Copy to Clipboard' }));
       expect(await screen.findByText('Failed to copy snippet.')).toBeInTheDocument();
+    });
+  });
+
+  describe('Deploy: API key', () => {
+    it('shows the key; Rotate key asks first, Cancel rotates nothing', async () => {
+      renderDialog(makeBot({ apiKey: 'old-key-'.padEnd(43, 'x') }));
+      await openTab('Deploy');
+      expect(await screen.findByLabelText('API key')).toHaveValue('old-key-'.padEnd(43, 'x'));
+      await userEvent.click(screen.getByRole('button', { name: 'Rotate key' }));
+      expect(screen.getByText(/The current key stops working at once/)).toBeInTheDocument();
+      await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+      expect(screen.getByRole('button', { name: 'Rotate key' })).toBeInTheDocument();
+      expect(api.botsApi.rotateApiKey).not.toHaveBeenCalled();
+    });
+
+    it('rotates on confirmation, shows the new key and tells the parent', async () => {
+      const bot = makeBot({ apiKey: 'old-key-'.padEnd(43, 'x') });
+      const { onBotChanged } = renderDialog(bot);
+      const fresh = 'new-key-'.padEnd(43, 'y');
+      api.botsApi.rotateApiKey.mockResolvedValue({ apiKey: fresh });
+      await openTab('Deploy');
+      await userEvent.click(await screen.findByRole('button', { name: 'Rotate key' }));
+      await userEvent.click(screen.getByRole('button', { name: 'Yes, Rotate Key' }));
+      expect(await screen.findByText('API key rotated. The old key no longer works.')).toBeInTheDocument();
+      expect(api.botsApi.rotateApiKey).toHaveBeenCalledWith(7);
+      expect(api.botsApi.rotateApiKey).toHaveBeenCalledTimes(1);
+      expect(screen.getByLabelText('API key')).toHaveValue(fresh);
+      expect(onBotChanged).toHaveBeenCalledWith({ ...bot, apiKey: fresh });
+      expect(screen.getByRole('button', { name: 'Rotate key' })).toBeInTheDocument();
+    });
+
+    it('says Botsmith is briefly unavailable when the rotation meets an outage (503)', async () => {
+      const sentence = 'Botsmith is briefly unavailable. Please try again in a moment.';
+      renderDialog();
+      api.botsApi.rotateApiKey.mockImplementation(() => serverError(503, sentence));
+      await openTab('Deploy');
+      await userEvent.click(await screen.findByRole('button', { name: 'Rotate key' }));
+      await userEvent.click(screen.getByRole('button', { name: 'Yes, Rotate Key' }));
+      expect(await screen.findByText(sentence)).toBeInTheDocument();
+    });
+
+    it("shows the server's reason when rotation fails and keeps the old key", async () => {
+      const { onBotChanged } = renderDialog(makeBot({ apiKey: 'old-key-'.padEnd(43, 'x') }));
+      api.botsApi.rotateApiKey.mockImplementation(() => serverError(404, 'Bot not found.'));
+      await openTab('Deploy');
+      await userEvent.click(await screen.findByRole('button', { name: 'Rotate key' }));
+      await userEvent.click(screen.getByRole('button', { name: 'Yes, Rotate Key' }));
+      expect(await screen.findByText('Bot not found.')).toBeInTheDocument();
+      expect(screen.getByLabelText('API key')).toHaveValue('old-key-'.padEnd(43, 'x'));
+      expect(onBotChanged).not.toHaveBeenCalled();
     });
   });
 

@@ -12,11 +12,10 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useCallback, useEffect, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useCallback, useMemo, useState } from 'react';
 import { botsApi } from '../../api';
 import type { Bot, Category, WidgetPosition } from '../../api/types';
-import { destinationForError } from '../dashboard/dashboardRouting';
+import { useApiResource } from '../../hooks/useApiResource';
 import { BotUsageTab } from '../usage/BotUsageTab';
 import { DeleteBotTab } from './DeleteBotTab';
 import { DeployTab } from './DeployTab';
@@ -48,50 +47,26 @@ export interface EditBotDialogProps {
   onBotDeleted: (botId: number) => void;
 }
 
-type Loaded = { status: 'loading' } | { status: 'ready'; bot: Bot } | { status: 'error' };
-
 /** The edit-bot modal: Details, Styling, Prompting, Usage, Deploy and Delete. */
 export function EditBotDialog({ botId, categories, onClose, onBotChanged, onBotDeleted }: EditBotDialogProps) {
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
-  const navigate = useNavigate();
   const [tab, setTab] = useState<EditBotTab>('details');
-  const [attempt, setAttempt] = useState(0);
-  // A result belongs to the request (bot and attempt) that produced it: another bot shows "loading" at once.
-  const key = `${botId}:${attempt}`;
-  const [result, setResult] = useState<{ key: string; loaded: Loaded } | null>(null);
-  const loaded: Loaded = result?.key === key ? result.loaded : { status: 'loading' };
-  const setLoaded = useCallback((next: Loaded) => setResult({ key, loaded: next }), [key]);
+  const loadBot = useMemo(() => (botId === null ? null : () => botsApi.get(botId).then(({ bot }) => bot)), [botId]);
+  const loaded = useApiResource(loadBot);
   const [previewSide, setPreviewSide] = useState<WidgetPosition | null>(null);
 
-  useEffect(() => {
-    if (botId === null) return;
-    let active = true;
-    const requestKey = `${botId}:${attempt}`;
-    botsApi.get(botId).then(
-      ({ bot }) => active && setResult({ key: requestKey, loaded: { status: 'ready', bot } }),
-      (error: unknown) => {
-        if (!active) return;
-        const destination = destinationForError(error);
-        if (destination) void navigate(destination, { replace: true });
-        else setResult({ key: requestKey, loaded: { status: 'error' } });
-      },
-    );
-    return () => {
-      active = false;
-    };
-  }, [botId, attempt, navigate]);
-
+  const { update } = loaded;
   const saved = useCallback(
     (bot: Bot) => {
-      setLoaded({ status: 'ready', bot });
+      update(() => bot);
       onBotChanged(bot);
     },
-    [onBotChanged, setLoaded],
+    [onBotChanged, update],
   );
   const onPreviewSide = useCallback((side: WidgetPosition | null) => setPreviewSide(side), []);
 
-  const bot = loaded.status === 'ready' ? loaded.bot : null;
+  const bot = loaded.status === 'ready' ? loaded.data : null;
   const title = bot?.name ?? 'Edit bot';
   const room = previewSide ? { [previewSide === 'right' ? 'mr' : 'ml']: `${PREVIEW_ROOM}px` } : {};
 
@@ -107,10 +82,7 @@ export function EditBotDialog({ botId, categories, onClose, onBotChanged, onBotD
       disableEnforceFocus={previewSide !== null}
       slotProps={{
         transition: {
-          onExited: () => {
-            setTab('details');
-            setResult(null);
-          },
+          onExited: () => setTab('details'),
         },
         paper: {
           sx: {
@@ -169,7 +141,7 @@ export function EditBotDialog({ botId, categories, onClose, onBotChanged, onBotD
           <Alert
             severity="error"
             action={
-              <Button color="inherit" size="small" onClick={() => setAttempt((n) => n + 1)}>
+              <Button color="inherit" size="small" onClick={loaded.reload}>
                 Retry
               </Button>
             }
@@ -182,8 +154,8 @@ export function EditBotDialog({ botId, categories, onClose, onBotChanged, onBotD
             {tab === 'details' && <DetailsTab bot={bot} categories={categories} onSaved={saved} />}
             {tab === 'styling' && <StylingTab bot={bot} onSaved={saved} onPreviewSide={onPreviewSide} />}
             {tab === 'prompting' && <PromptingTab bot={bot} onSaved={saved} />}
-            {tab === 'usage' && <BotUsageTab botId={bot.id} />}
-            {tab === 'deploy' && <DeployTab bot={bot} />}
+            {tab === 'usage' && <BotUsageTab botId={bot.id} onLeave={onClose} />}
+            {tab === 'deploy' && <DeployTab bot={bot} onSaved={saved} />}
             {tab === 'delete' && <DeleteBotTab bot={bot} onDeleted={onBotDeleted} />}
           </Box>
         )}

@@ -80,7 +80,7 @@ function ColourInput({ label, name, value, onChange }: ColourInputProps) {
 }
 
 /**
- * One colour of the bot as the brief stores it: a direction and two colours (the same colour
+ * One colour of the bot as it is stored (docs/product.md#colours): a direction and two colours (the same colour
  * twice is a solid colour), with a swatch of the result.
  */
 export function GradientField({ label, value, fallback, onChange }: GradientFieldProps) {

@@ -8,6 +8,7 @@ import Typography from '@mui/material/Typography';
 import { useSnackbar } from 'notistack';
 import { useState, type FormEvent } from 'react';
 import { botsApi } from '../../api';
+import { KnowledgeSection } from '../knowledge/KnowledgeSection';
 import type { Bot, BotDocument } from '../../api/types';
 import { BOT_LIMITS } from './botOptions';
 import { serverMessage } from './botForms';
@@ -21,7 +22,7 @@ export interface PromptingTabProps {
 
 const { maxTokens: TOKENS, temperature: TEMPERATURE } = BOT_LIMITS;
 
-/** The Prompting tab: instructions, answer length, creativity and the reference PDF. */
+/** The Prompting tab: instructions, answer length, creativity, and what the bot knows (its sources and reference PDF). */
 export function PromptingTab({ bot, onSaved }: PromptingTabProps) {
   const { enqueueSnackbar } = useSnackbar();
   const [prompt, setPrompt] = useState(bot.prompt);
@@ -37,7 +38,7 @@ export function PromptingTab({ bot, onSaved }: PromptingTabProps) {
       ? `Enter a number from ${TOKENS.min} to ${TOKENS.max}.`
       : null;
 
-  // Entries above the maximum are ignored (brief section 5).
+  // Entries above the maximum are ignored (docs/product.md#field-rules).
   const changeTokens = (text: string) => {
     if (text === '' || (/^\d+$/.test(text) && Number(text) <= TOKENS.max)) setMaxTokens(text);
   };
@@ -47,6 +48,16 @@ export function PromptingTab({ bot, onSaved }: PromptingTabProps) {
       if (value > TEMPERATURE.max) return;
       setTemperatureText(text);
       if (text !== '' && !text.endsWith('.')) setTemperature(value);
+    }
+  };
+
+  // The deleted source may have been the reference document: show the bot as the server has it.
+  const reread = async () => {
+    if (!bot.document) return;
+    try {
+      onSaved((await botsApi.get(bot.id)).bot);
+    } catch {
+      /* the document link stays until the dialog is opened again */
     }
   };
 
@@ -68,69 +79,77 @@ export function PromptingTab({ bot, onSaved }: PromptingTabProps) {
   };
 
   return (
-    <Box component="form" noValidate onSubmit={(event) => void save(event)} aria-label="Prompting">
-      <Stack spacing={3} sx={{ pb: 2 }}>
-        <TextField
-          label="Prompt"
-          value={prompt}
-          onChange={(event) => setPrompt(event.target.value)}
-          multiline
-          minRows={6}
-          maxRows={16}
-          placeholder="You are the friendly assistant of Acme Outdoor. Answer questions about our tents and orders. Keep answers short."
-          helperText={`Instructions the bot follows in every conversation. ${prompt.length}/${BOT_LIMITS.promptMax}`}
-          slotProps={{ htmlInput: { maxLength: BOT_LIMITS.promptMax } }}
-        />
-        <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
+    <>
+      <Box component="form" noValidate onSubmit={(event) => void save(event)} aria-label="Prompting">
+        <Stack spacing={3} sx={{ pb: 2 }}>
           <TextField
-            label="Max tokens"
-            value={maxTokens}
-            onChange={(event) => changeTokens(event.target.value.trim())}
-            error={Boolean(tokensError)}
-            helperText={
-              tokensError ?? `Longest answer, ${TOKENS.min} to ${TOKENS.max} tokens (about ¾ of a word each).`
-            }
-            slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+            label="Prompt"
+            value={prompt}
+            onChange={(event) => setPrompt(event.target.value)}
+            multiline
+            minRows={6}
+            maxRows={16}
+            placeholder="You are the friendly assistant of Acme Outdoor. Answer questions about our tents and orders. Keep answers short."
+            helperText={`Instructions the bot follows in every conversation. ${prompt.length}/${BOT_LIMITS.promptMax}`}
+            slotProps={{ htmlInput: { maxLength: BOT_LIMITS.promptMax } }}
           />
-          <Box>
-            <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-              <TextField
-                label="Temperature"
-                value={temperatureText}
-                onChange={(event) => changeTemperature(event.target.value.trim())}
-                onBlur={() => setTemperatureText(String(temperature))}
-                slotProps={{ htmlInput: { inputMode: 'decimal' } }}
-                sx={{ width: 120, flexShrink: 0 }}
-              />
-              <Slider
-                aria-label="Temperature slider"
-                value={temperature}
-                min={TEMPERATURE.min}
-                max={TEMPERATURE.max}
-                step={TEMPERATURE.step}
-                marks={[
-                  { value: 0, label: '0' },
-                  { value: 1, label: '1' },
-                  { value: 2, label: '2' },
-                ]}
-                valueLabelDisplay="auto"
-                onChange={(_, value) => {
-                  const next = Math.round(value * 10) / 10;
-                  setTemperature(next);
-                  setTemperatureText(String(next));
-                }}
-              />
-            </Stack>
-            <Typography variant="caption" color="textSecondary">
-              Lower is focused and predictable, higher is more creative.
-            </Typography>
+          <Alert severity="info">
+            The prompt is not a secret store: visitors can coax a model into repeating it. Never put passwords, API keys
+            or anything else you would not show a visitor in it.
+          </Alert>
+          <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
+            <TextField
+              label="Max tokens"
+              value={maxTokens}
+              onChange={(event) => changeTokens(event.target.value.trim())}
+              error={Boolean(tokensError)}
+              helperText={
+                tokensError ?? `Longest answer, ${TOKENS.min} to ${TOKENS.max} tokens (about ¾ of a word each).`
+              }
+              slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+            />
+            <Box>
+              <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+                <TextField
+                  label="Temperature"
+                  value={temperatureText}
+                  onChange={(event) => changeTemperature(event.target.value.trim())}
+                  onBlur={() => setTemperatureText(String(temperature))}
+                  slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+                  sx={{ width: 120, flexShrink: 0 }}
+                />
+                <Slider
+                  aria-label="Temperature slider"
+                  value={temperature}
+                  min={TEMPERATURE.min}
+                  max={TEMPERATURE.max}
+                  step={TEMPERATURE.step}
+                  marks={[
+                    { value: 0, label: '0' },
+                    { value: 1, label: '1' },
+                    { value: 2, label: '2' },
+                  ]}
+                  valueLabelDisplay="auto"
+                  onChange={(_, value) => {
+                    const next = Math.round(value * 10) / 10;
+                    setTemperature(next);
+                    setTemperatureText(String(next));
+                  }}
+                />
+              </Stack>
+              <Typography variant="caption" color="textSecondary">
+                Lower is focused and predictable, higher is more creative.
+              </Typography>
+            </Box>
           </Box>
-        </Box>
-        {error && <Alert severity="error">{error}</Alert>}
-      </Stack>
-      <SaveBar label="Save Prompting" saving={saving} disabled={Boolean(tokensError)} />
+          {error && <Alert severity="error">{error}</Alert>}
+        </Stack>
+        <SaveBar label="Save Prompting" saving={saving} disabled={Boolean(tokensError)} />
+      </Box>
+      {/* Outside the form: the Add dialogs' own forms would otherwise submit it (React events cross portals). */}
       <Divider sx={{ my: 3 }} />
-      <Typography variant="h6" component="h3" sx={{ mb: 0.5 }}>
+      <KnowledgeSection botId={bot.id} revision={bot.document?.filePath ?? null} onDeleted={() => void reread()} />
+      <Typography variant="subtitle1" component="h4" sx={{ mt: 4, mb: 0.5, fontWeight: 600 }}>
         Reference document
       </Typography>
       <Typography variant="body2" color="textSecondary" sx={{ mb: 2 }}>
@@ -142,6 +161,6 @@ export function PromptingTab({ bot, onSaved }: PromptingTabProps) {
         document={bot.document}
         onUploaded={(document: BotDocument) => onSaved({ ...bot, document })}
       />
-    </Box>
+    </>
   );
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_COLOURS, type ColourField } from '@botsmith/contract';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -27,10 +28,6 @@ export interface StylingTabProps {
   /** Where the live preview sits while it is shown (null: not shown), so the modal can make room. */
   onPreviewSide?: (side: WidgetPosition | null) => void;
 }
-
-type GradientKey = {
-  [K in keyof BotStylingUpdate]: BotStylingUpdate[K] extends string ? K : never;
-}[keyof BotStylingUpdate];
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -67,8 +64,14 @@ export function StylingTab({ bot, onSaved, onPreviewSide }: StylingTabProps) {
 
   const set = <K extends keyof BotStylingUpdate>(key: K, value: BotStylingUpdate[K]) =>
     setForm((current) => ({ ...current, [key]: value }));
-  const gradient = (key: GradientKey, label: string, fallback: string) => (
-    <GradientField label={label} value={form[key]} fallback={fallback} onChange={(value) => set(key, value)} />
+  // An unreadable stored colour shows as a new bot's colour for that field.
+  const gradient = (key: ColourField, label: string) => (
+    <GradientField
+      label={label}
+      value={form[key]}
+      fallback={DEFAULT_COLOURS[key]}
+      onChange={(value) => set(key, value)}
+    />
   );
 
   const bubbleRadiusError = !isRadius(form.bubbleBorderRadius);
@@ -109,8 +112,8 @@ export function StylingTab({ bot, onSaved, onPreviewSide }: StylingTabProps) {
       )}
 
       <Section title="Launcher">
-        {gradient('bubbleColor', 'Bubble colour', '#2ecc71')}
-        {gradient('bubbleTextColor', 'Bubble icon colour', '#ffffff')}
+        {gradient('bubbleColor', 'Bubble colour')}
+        {gradient('bubbleTextColor', 'Bubble icon colour')}
         <Box sx={{ p: 1.5, border: 1, borderColor: 'divider', borderRadius: 2 }}>
           <IconUpload
             botId={bot.id}
@@ -166,7 +169,7 @@ export function StylingTab({ bot, onSaved, onPreviewSide }: StylingTabProps) {
       </Section>
 
       <Section title="Chat window">
-        {gradient('widgetBackgroundColor', 'Window background', '#ffffff')}
+        {gradient('widgetBackgroundColor', 'Window background')}
         <TextField
           label="Window radius"
           value={form.chatWindowBorderRadius}
@@ -177,8 +180,8 @@ export function StylingTab({ bot, onSaved, onPreviewSide }: StylingTabProps) {
       </Section>
 
       <Section title="Banner">
-        {gradient('bannerColor', 'Banner colour', '#2ecc71')}
-        {gradient('bannerTextColor', 'Banner text colour', '#ffffff')}
+        {gradient('bannerColor', 'Banner colour')}
+        {gradient('bannerTextColor', 'Banner text colour')}
         <TextField
           label="Banner disclaimer"
           value={form.bannerDisclaimer}
@@ -192,9 +195,9 @@ export function StylingTab({ bot, onSaved, onPreviewSide }: StylingTabProps) {
       </Section>
 
       <Section title="Messages">
-        {gradient('widgetBubbleColor', 'Visitor message colour', '#ff9800')}
-        {gradient('assistantBubbleColor', 'Bot message colour', '#f1f0f0')}
-        {gradient('assistantBubbleTextColor', 'Bot message text colour', '#000000')}
+        {gradient('widgetBubbleColor', 'Visitor message colour')}
+        {gradient('assistantBubbleColor', 'Bot message colour')}
+        {gradient('assistantBubbleTextColor', 'Bot message text colour')}
       </Section>
 
       <Section title="Message box">
@@ -204,9 +207,9 @@ export function StylingTab({ bot, onSaved, onPreviewSide }: StylingTabProps) {
           onChange={(event) => set('placeholderText', event.target.value)}
           slotProps={{ htmlInput: { maxLength: BOT_LIMITS.placeholderMax } }}
         />
-        {gradient('placeholderTextColor', 'Placeholder text colour', '#000000')}
-        {gradient('sendButtonColor', 'Send button colour', '#2ecc71')}
-        {gradient('sendArrowColor', 'Send arrow colour', '#ffffff')}
+        {gradient('placeholderTextColor', 'Placeholder text colour')}
+        {gradient('sendButtonColor', 'Send button colour')}
+        {gradient('sendArrowColor', 'Send arrow colour')}
       </Section>
 
       {error && (

@@ -40,5 +40,5 @@ export function promptingOf(bot: Bot): BotPromptingUpdate {
 
 /** The server's sentence when it sent one (e.g. which field was refused), else null. */
 export function serverMessage(error: unknown): string | null {
-  return error instanceof ApiError && error.fromServer && error.status < 500 ? error.message : null;
+  return error instanceof ApiError ? error.displayable : null;
 }

@@ -30,11 +30,7 @@ export function AddCategoryDialog({ open, onClose, onCreated }: AddCategoryDialo
         onCreated(category);
       }}
       // A duplicate name (409) or a refused name: the server's sentence says what to change.
-      errorText={(failure) =>
-        failure instanceof ApiError && failure.fromServer && failure.status < 500
-          ? failure.message
-          : 'Error adding category.'
-      }
+      errorText={(failure) => (failure instanceof ApiError ? failure.displayable : null) ?? 'Error adding category.'}
     />
   );
 }

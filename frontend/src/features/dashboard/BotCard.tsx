@@ -1,3 +1,4 @@
+import { DEFAULT_COLOURS } from '@botsmith/contract';
 import AddRounded from '@mui/icons-material/AddRounded';
 import ChatBubbleRounded from '@mui/icons-material/ChatBubbleRounded';
 import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
@@ -31,7 +32,7 @@ export interface BotCardProps {
 
 /** A bot in the grid: its launcher as visitors see it, its name and model; opens the edit modal. */
 export function BotCard({ bot, onOpen }: BotCardProps) {
-  const launcher = formatGradient(gradientOrSolid(bot.bubbleColor, '#2ecc71'));
+  const launcher = formatGradient(gradientOrSolid(bot.bubbleColor, DEFAULT_COLOURS.bubbleColor));
   return (
     <Card component="li" sx={cardSx}>
       <CardActionArea

@@ -1,9 +1,11 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../api/client';
+import { ApiError, type ApiErrorCode } from '../../api/client';
 import { DashboardPage } from './DashboardPage';
-import { makeBot, renderAtDashboard, stubScreen } from './dashboardTestUtils';
+import { renderAtDashboard } from '../../test/render';
+import { makeBot } from '../../test/fixtures';
+import { stubResizeObserver, stubScreen } from '../../test/stubs';
 
 const api = vi.hoisted(() => ({
   userApi: { me: vi.fn() },
@@ -19,6 +21,7 @@ const api = vi.hoisted(() => ({
   },
   billingApi: { getSubscription: vi.fn() },
   authApi: { logout: vi.fn(), deleteAccount: vi.fn() },
+  conversationsApi: { list: vi.fn(), get: vi.fn(), unansweredQuestions: vi.fn() },
 }));
 vi.mock('../../api', () => api);
 const analytics = vi.hoisted(() => ({ track: vi.fn() }));
@@ -34,7 +37,7 @@ const PAID = {
   stripeCustomerId: 'cus_1',
   subscriptionItemId: 'si_1',
 };
-const fail = (status: number, code = 'ERROR', message = 'Nope.') =>
+const fail = (status: number, code: ApiErrorCode = 'ERROR', message = 'Nope.') =>
   Promise.reject(new ApiError(status, code, message, true));
 
 describe('DashboardPage', () => {
@@ -99,6 +102,23 @@ describe('DashboardPage', () => {
     expect(screen.getByRole('button', { name: 'Settings' })).toBeInTheDocument();
   });
 
+  it('shows the thin "Demo mode: no real charges" bar only when the server says it runs as a demo', async () => {
+    api.userApi.me.mockResolvedValue({ ...PAID, demoMode: true });
+    const { unmount } = renderAtDashboard(<DashboardPage />);
+    expect(await screen.findByRole('heading', { level: 1, name: 'All Bots' })).toBeInTheDocument();
+    expect(screen.getByRole('note', { name: 'Demo mode' })).toHaveTextContent('Demo mode: no real charges');
+    unmount();
+
+    for (const demoMode of [false, undefined]) {
+      api.userApi.me.mockResolvedValue({ ...PAID, demoMode });
+      const view = renderAtDashboard(<DashboardPage />);
+      expect(await screen.findByRole('heading', { level: 1, name: 'All Bots' })).toBeInTheDocument();
+      expect(screen.queryByRole('note', { name: 'Demo mode' })).not.toBeInTheDocument();
+      expect(screen.queryByText(/no real charges/)).not.toBeInTheDocument();
+      view.unmount();
+    }
+  });
+
   it('filters the grid by category and titles it with the category name', async () => {
     renderAtDashboard(<DashboardPage />);
     await userEvent.click(await screen.findByRole('button', { name: /^Acme/ }));
@@ -139,6 +159,9 @@ describe('DashboardPage', () => {
       renderAtDashboard(<DashboardPage />);
       await userEvent.click(await screen.findByRole('button', { name: 'Add New Bot' }));
       const dialog = await screen.findByRole('dialog', { name: 'Add New Bot' });
+      expect(
+        within(dialog).getByText(/It starts with a monthly budget, which you can change in its Usage tab\./),
+      ).toBeInTheDocument();
       await userEvent.type(within(dialog).getByLabelText('Bot Name'), '  Helper ');
       await userEvent.click(within(dialog).getByRole('button', { name: 'Create Bot' }));
 
@@ -253,5 +276,70 @@ describe('DashboardPage', () => {
     expect(within(dialog).getByRole('heading', { name: 'Sales Pro' })).toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.getByRole('button', { name: 'Sales Pro settings' })).toBeInTheDocument());
+  });
+
+  describe('conversations', () => {
+    beforeEach(() => {
+      api.conversationsApi.list.mockResolvedValue({ conversations: [], nextCursor: null });
+      api.conversationsApi.unansweredQuestions.mockResolvedValue({ questions: [] });
+    });
+
+    it('opens Conversations from the sidebar under All Bots, and All Bots leads back', async () => {
+      const { router } = renderAtDashboard(<DashboardPage />);
+      await screen.findByRole('heading', { level: 1, name: 'All Bots' });
+      const nav = screen.getByRole('navigation', { name: 'Bot categories' });
+      const entries = within(nav)
+        .getAllByRole('button')
+        .map((button) => button.textContent);
+      expect(entries[0]).toMatch(/^All Bots/);
+      expect(entries[1]).toBe('Conversations');
+
+      await userEvent.click(within(nav).getByRole('button', { name: 'Conversations' }));
+      expect(await screen.findByRole('heading', { level: 1, name: 'Conversations' })).toBeInTheDocument();
+      expect(router.state.location.pathname).toBe('/dashboard/conversations');
+      expect(within(nav).getByRole('button', { name: 'Conversations' })).toHaveAttribute('aria-current', 'page');
+      expect(await screen.findByText('No conversations yet')).toBeInTheDocument();
+      expect(document.title).toMatch(/^Conversations/);
+      // The bots stay loaded: moving between sections does not fetch the owner again.
+      expect(api.userApi.me).toHaveBeenCalledTimes(1);
+
+      await userEvent.click(within(nav).getByRole('button', { name: /^All Bots/ }));
+      expect(await screen.findByRole('heading', { level: 1, name: 'All Bots' })).toBeInTheDocument();
+      expect(router.state.location.pathname).toBe('/dashboard');
+      expect(api.botsApi.list).toHaveBeenCalledTimes(1);
+    });
+
+    it("links a bot's Usage tab to its unanswered questions, closing the modal", async () => {
+      stubResizeObserver();
+      api.botsApi.get.mockResolvedValue({ bot: makeBot({ id: 2, name: 'Sales Bot' }) });
+      api.usageApi.getBotUsage.mockResolvedValue({ usageCents: 0, usageLimitDollars: 10, logsAvailable: false });
+      api.usageApi.getBotUsageHistory.mockReturnValue(new Promise(() => undefined));
+      const { router } = renderAtDashboard(<DashboardPage />);
+      await userEvent.click(await screen.findByRole('button', { name: 'Sales Bot settings' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Sales Bot' });
+      await userEvent.click(await within(dialog).findByRole('tab', { name: 'Usage' }));
+      await userEvent.click(await within(dialog).findByRole('link', { name: 'Unanswered questions' }));
+
+      expect(await screen.findByRole('heading', { level: 1, name: 'Conversations' })).toBeInTheDocument();
+      expect(router.state.location.search).toBe('?view=questions&botId=2');
+      expect(await screen.findByText('No unanswered questions')).toBeInTheDocument();
+      expect(api.conversationsApi.unansweredQuestions).toHaveBeenCalledWith(2, '30d');
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    });
+
+    it('has Conversations in the drawer on a phone', async () => {
+      stubScreen('phone');
+      renderAtDashboard(<DashboardPage />);
+      await screen.findByRole('heading', { level: 1, name: 'All Bots' });
+      await userEvent.click(screen.getByRole('button', { name: 'Open categories' }));
+      await userEvent.click(await screen.findByRole('button', { name: 'Conversations' }));
+      expect(await screen.findByRole('heading', { level: 1, name: 'Conversations' })).toBeInTheDocument();
+    });
+
+    it('answers an unknown dashboard section with the not-found page', async () => {
+      renderAtDashboard(<DashboardPage />, '/dashboard/constructor');
+      expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeInTheDocument();
+      expect(api.userApi.me).not.toHaveBeenCalled();
+    });
   });
 });

@@ -1,6 +1,7 @@
 import AppsRounded from '@mui/icons-material/AppsRounded';
 import DeleteOutline from '@mui/icons-material/DeleteOutlineRounded';
 import FolderOutlined from '@mui/icons-material/FolderOutlined';
+import ForumOutlined from '@mui/icons-material/ForumOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
@@ -21,8 +22,11 @@ export interface DashboardSidebarProps {
   categories: Category[] | null;
   /** Bots per category id, and 'all'. */
   counts: Map<CategoryFilter, number>;
-  selected: CategoryFilter;
+  /** The open category or All Bots; null while another section (the conversations) is open. */
+  selected: CategoryFilter | null;
   onSelect: (filter: CategoryFilter) => void;
+  conversationsOpen: boolean;
+  onOpenConversations: () => void;
   onDelete: (category: Category) => void;
   onAdd: () => void;
   email: string;
@@ -37,6 +41,8 @@ export function DashboardSidebar({
   onDelete,
   onAdd,
   email,
+  conversationsOpen,
+  onOpenConversations,
 }: DashboardSidebarProps) {
   const count = (filter: CategoryFilter) => counts.get(filter) ?? 0;
   return (
@@ -56,6 +62,19 @@ export function DashboardSidebar({
             <Typography variant="caption" color="textSecondary" aria-label={`${count('all')} bots`}>
               {count('all')}
             </Typography>
+          </ListItemButton>
+        </ListItem>
+        <ListItem disablePadding>
+          <ListItemButton
+            selected={conversationsOpen}
+            aria-current={conversationsOpen ? 'page' : undefined}
+            onClick={onOpenConversations}
+            sx={{ borderRadius: 2 }}
+          >
+            <ListItemIcon sx={{ minWidth: 36 }}>
+              <ForumOutlined fontSize="small" />
+            </ListItemIcon>
+            <ListItemText primary="Conversations" />
           </ListItemButton>
         </ListItem>
       </List>

@@ -2,7 +2,9 @@ import MailOutlineRounded from '@mui/icons-material/MailOutlineRounded';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { FEEDBACK_EMAIL } from './dashboardRouting';
+
+/** The feedback address of the dashboard's note (docs/product.md#dashboard). */
+const FEEDBACK_EMAIL = 'feedback@botsmith.dev';
 
 /** The dashboard's feedback note with the feedback address. */
 export function FeedbackNote() {

@@ -1,3 +1,4 @@
+import { brand } from '../../theme/theme';
 import PauseRounded from '@mui/icons-material/PauseRounded';
 import PlayArrowRounded from '@mui/icons-material/PlayArrowRounded';
 import Box from '@mui/material/Box';
@@ -51,7 +52,7 @@ export function DemoMedia() {
     overflow: 'hidden',
     border: `1px solid ${t.palette.divider}`,
     boxShadow: `0 40px 80px -30px ${alpha(t.palette.common.black, 0.35)}`,
-    bgcolor: '#fbf7f2',
+    bgcolor: brand.demoBackdrop,
   });
 
   if (onPhone) {
@@ -112,7 +113,7 @@ export function DemoMedia() {
           left: 12,
           bottom: 12,
           color: 'common.white',
-          bgcolor: alpha(t.palette.common.black, 0.55),
+          bgcolor: brand.scrim,
           '&:hover': { bgcolor: alpha(t.palette.common.black, 0.75) },
         })}
       >

@@ -1,3 +1,4 @@
+import { brand } from '../../theme/theme';
 import ZoomInRounded from '@mui/icons-material/ZoomInRounded';
 import Box from '@mui/material/Box';
 import ButtonBase from '@mui/material/ButtonBase';
@@ -109,7 +110,7 @@ export function ExampleCard({ example, offset, fanned, raised, onRaise, onOpen }
             px: 1.5,
             py: 0.75,
             borderRadius: 999,
-            bgcolor: alpha('#000', 0.55),
+            bgcolor: brand.scrim,
           }}
         >
           <ZoomInRounded fontSize="small" />

@@ -10,6 +10,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { brand } from '../../theme/theme';
 import { PRODUCT_NAME } from '../../layout/brand';
 import { trackCta } from './trackCta';
+import { FREE_CREDITS, STARTING_PRICE } from '../../layout/prices';
 
 const promises = ['No code', 'No API key needed', 'No monthly minimum'];
 
@@ -24,7 +25,7 @@ export function HeroSection() {
         overflow: 'hidden',
         pt: { xs: 6, md: 9 },
         pb: { xs: 4, md: 6 },
-        background: `radial-gradient(60% 55% at 50% 0%, ${brand.mist} 0%, rgba(255,255,255,0) 70%)`,
+        background: `radial-gradient(60% 55% at 50% 0%, ${brand.mist} 0%, transparent 70%)`,
       }}
     >
       <Container maxWidth="md" sx={{ textAlign: 'center' }}>
@@ -46,7 +47,7 @@ export function HeroSection() {
           }}
         >
           <Box component="span" sx={{ width: 8, height: 8, borderRadius: '50%', bgcolor: brand.botGreen }} />
-          AI chatbots for your website, from 3¢ a reply
+          {`AI chatbots for your website, from ${STARTING_PRICE} a reply`}
         </Box>
 
         <Typography id="hero-heading" variant="h1" sx={{ mb: 2.5 }}>
@@ -76,7 +77,7 @@ export function HeroSection() {
         </Typography>
 
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ justifyContent: 'center', mb: 3 }}>
-          <Tooltip title="Join now for free and receive a $5 credit for your bots!" describeChild>
+          <Tooltip title={`Join now for free and receive a ${FREE_CREDITS} credit for your bots!`} describeChild>
             <Button
               component={RouterLink}
               to="/signup"

@@ -1,3 +1,4 @@
+import { brand } from '../../theme/theme';
 import ArrowForwardRounded from '@mui/icons-material/ArrowForwardRounded';
 import EditNoteRounded from '@mui/icons-material/EditNoteRounded';
 import InsightsRounded from '@mui/icons-material/InsightsRounded';
@@ -110,7 +111,7 @@ export function HowToSection() {
             p: { xs: 3, md: 6 },
             borderRadius: 5,
             color: 'common.white',
-            background: `linear-gradient(135deg, ${t.palette.text.primary} 0%, #12303a 100%)`,
+            background: `linear-gradient(135deg, ${t.palette.text.primary} 0%, ${brand.deepTeal} 100%)`,
             display: 'grid',
             gap: { xs: 3, md: 6 },
             alignItems: 'center',
@@ -121,7 +122,7 @@ export function HowToSection() {
             <Typography id="deploy-heading" variant="h3" component="h3" sx={{ mb: 1.5 }}>
               Deploy Anywhere in Seconds
             </Typography>
-            <Typography sx={{ color: 'rgba(255,255,255,0.82)', mb: 3 }}>
+            <Typography sx={{ color: brand.onDark.text, mb: 3 }}>
               Copy one line from the Deploy tab and paste it into any website where you can add a script, from
               hand-written HTML to your site builder. Lock the bot to your domain so no one else can borrow it.
             </Typography>
@@ -133,7 +134,7 @@ export function HowToSection() {
                 display: 'inline-flex',
                 alignItems: 'center',
                 gap: 0.75,
-                color: '#6ee7b7',
+                color: brand.onDark.accent,
                 fontWeight: 700,
                 fontSize: '1.0625rem',
               }}
@@ -145,8 +146,8 @@ export function HowToSection() {
           <Box
             sx={{
               borderRadius: 3,
-              bgcolor: 'rgba(0,0,0,0.35)',
-              border: '1px solid rgba(255,255,255,0.12)',
+              bgcolor: brand.onDark.well,
+              border: `1px solid ${brand.onDark.hairline}`,
               overflow: 'hidden',
             }}
           >
@@ -156,8 +157,8 @@ export function HowToSection() {
                 gap: 0.75,
                 px: 2,
                 py: 1.25,
-                borderBottom: '1px solid rgba(255,255,255,0.1)',
-                '& i': { width: 10, height: 10, borderRadius: '50%', bgcolor: 'rgba(255,255,255,0.25)' },
+                borderBottom: `1px solid ${brand.onDark.hairline}`,
+                '& i': { width: 10, height: 10, borderRadius: '50%', bgcolor: brand.onDark.dot },
               }}
               aria-hidden="true"
             >
@@ -175,7 +176,7 @@ export function HowToSection() {
                 fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
                 fontSize: { xs: '0.8125rem', md: '0.9375rem' },
                 lineHeight: 1.7,
-                color: '#d1fae5',
+                color: brand.onDark.code,
                 whiteSpace: 'pre-wrap',
                 wordBreak: 'break-all',
               }}

@@ -1,3 +1,4 @@
+import { brand } from '../../theme/theme';
 import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
 import Link from '@mui/material/Link';
@@ -10,7 +11,7 @@ import { SUPPORT_EMAIL } from '../../layout/brand';
 import { useCaseLinks } from './landingContent';
 import { trackCta } from './trackCta';
 
-const linkSx = { color: 'rgba(255,255,255,0.78)', fontWeight: 400, '&:hover': { color: 'common.white' } } as const;
+const linkSx = { color: brand.onDark.muted, fontWeight: 400, '&:hover': { color: 'common.white' } } as const;
 
 function Column({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -28,10 +29,7 @@ function Column({ title, children }: { title: string; children: ReactNode }) {
 /** Use cases, legal pages, support e-mail, account links and the copyright line. */
 export function LandingFooter() {
   return (
-    <Box
-      component="footer"
-      sx={{ bgcolor: 'text.primary', color: 'rgba(255,255,255,0.78)', pt: { xs: 7, md: 9 }, pb: 4 }}
-    >
+    <Box component="footer" sx={{ bgcolor: 'text.primary', color: brand.onDark.muted, pt: { xs: 7, md: 9 }, pb: 4 }}>
       <Container maxWidth="lg">
         <Box
           sx={{
@@ -90,7 +88,9 @@ export function LandingFooter() {
           </Column>
         </Box>
 
-        <Box sx={{ mt: { xs: 6, md: 8 }, pt: 3, borderTop: '1px solid rgba(255,255,255,0.12)', fontSize: '0.875rem' }}>
+        <Box
+          sx={{ mt: { xs: 6, md: 8 }, pt: 3, borderTop: `1px solid ${brand.onDark.hairline}`, fontSize: '0.875rem' }}
+        >
           © 2025 Botsmith
         </Box>
       </Container>

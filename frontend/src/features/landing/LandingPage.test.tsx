@@ -3,9 +3,9 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { track } from '../../analytics/analytics';
-import { renderRoute } from '../../test/renderRoute';
 import { theme } from '../../theme/theme';
 import { ExamplesSection } from './ExamplesSection';
+import { renderRoute } from '../../test/render';
 
 vi.mock('../../analytics/analytics', () => ({ track: vi.fn(), identify: vi.fn(), setPeople: vi.fn() }));
 
@@ -78,7 +78,7 @@ describe('landing page', { timeout: 20_000 }, () => {
     vi.unstubAllGlobals();
   });
 
-  it('shows every section in the brief’s order with its quoted texts', async () => {
+  it('shows every section in order with its quoted texts', async () => {
     await renderLanding();
     const hero = await screen.findByRole('heading', { level: 1 });
     expect(hero).toHaveTextContent(/^Build Smarter Bots with Botsmith$/);

@@ -12,14 +12,14 @@ import { useWidgetScript } from './useWidgetScript';
 const LandingSections = lazy(() => import('./LandingSections').then((m) => ({ default: m.LandingSections })));
 const LandingFooter = lazy(() => import('./LandingFooter').then((m) => ({ default: m.LandingFooter })));
 
-/** / — the marketing page, in the brief's order of sections, with our own bot in the corner. */
+/** / — the marketing page, its sections in order (docs/product.md#landing-page), with our own bot in the corner. */
 export function LandingPage() {
   usePageTitle(null);
   useWidgetScript(DEMO_BOT_ID);
 
   return (
     <>
-      <GlobalStyles styles={{ body: { backgroundColor: '#ffffff' } }} />
+      <GlobalStyles styles={(t) => ({ body: { backgroundColor: t.palette.background.paper } })} />
       <Box
         component="a"
         href="#main"

@@ -10,10 +10,19 @@ import { brand } from '../../theme/theme';
 import { ComparisonTable } from './ComparisonTable';
 import { SectionHeading } from './SectionHeading';
 import { trackCta } from './trackCta';
+import {
+  BILLING_DAY,
+  FREE_CREDITS,
+  FREE_MESSAGES,
+  HIGHER_PRICES,
+  PRICE_STEP,
+  STARTING_PRICE,
+  STARTING_TIER_LABEL,
+} from '../../layout/prices';
 
 const included = [
   'No monthly minimum, no seats',
-  'Billed monthly on the 3rd',
+  `Billed monthly on the ${BILLING_DAY}`,
   'A monthly budget cap for every bot',
   'Hosted model key and all four models',
 ];
@@ -66,15 +75,14 @@ export function PricingSection() {
                   letterSpacing: '-0.04em',
                 }}
               >
-                3¢
+                {STARTING_PRICE}
               </Box>{' '}
               <Box component="span" sx={{ fontSize: '1.25rem', fontWeight: 600, color: 'text.secondary', ml: 0.5 }}>
                 a message
               </Box>
             </Typography>
             <Typography variant="body2" sx={{ color: 'text.secondary', mb: 3 }}>
-              With GPT-3.5 Turbo. Larger models cost 1¢ more per step up in size: 4¢ for GPT-4 Turbo and GPT-4o Mini, 5¢
-              for GPT-4 Omni.
+              {`With ${STARTING_TIER_LABEL}. Larger models cost ${PRICE_STEP} more per step up in size: ${HIGHER_PRICES}.`}
             </Typography>
 
             <Box
@@ -99,12 +107,12 @@ export function PricingSection() {
                   textAlign: 'center',
                 }}
               >
-                $5
+                {FREE_CREDITS}
               </Box>
               <Box>
-                <Typography sx={{ fontWeight: 700 }}>$5 in free credits</Typography>
+                <Typography sx={{ fontWeight: 700 }}>{FREE_CREDITS} in free credits</Typography>
                 <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-                  About 165+ messages to start, depending on the model.
+                  About {FREE_MESSAGES} messages to start, depending on the model.
                 </Typography>
               </Box>
             </Box>

@@ -1,11 +1,20 @@
 /**
- * The landing page's copy and figures in one place. Quoted texts come from the brief (section 2);
- * prices and limits from its sections 1 and 9 and ARCHITECTURE.md's money rules.
+ * The landing page's copy and figures in one place (docs/product.md#landing-page); prices and
+ * credits as in docs/product.md#model-tiers-and-prices and #free-credits.
  */
 import type { CtaName } from '../../analytics/analytics';
+import {
+  BILLING_DAY,
+  FREE_CREDITS,
+  FREE_MESSAGES,
+  HIGHER_PRICES,
+  PRICE_STEP,
+  STARTING_PRICE,
+  STARTING_TIER_LABEL,
+} from '../../layout/prices';
 
 /** The bot the landing page embeds: the demo bot the backend seeds on first start. */
-export const DEMO_BOT_ID = 1;
+export { DEMO_BOT_ID } from '@botsmith/contract';
 
 /** Below 768 px the navigation collapses into the hamburger menu. */
 export const BELOW_768 = '(max-width: 767.98px)';
@@ -32,7 +41,7 @@ export const navLinks: NavLink[] = [
 ];
 
 export interface Example {
-  /** Card title (brief section 2). */
+  /** Card title. */
   name: string;
   /** The example bot shown in the picture. */
   botName: string;
@@ -120,7 +129,7 @@ export interface ComparisonRow {
 }
 
 export const comparison: ComparisonRow[] = [
-  { feature: 'Price per message', botsmith: '3¢', others: '5¢', botsmithHas: true, othersHave: true },
+  { feature: 'Price per message', botsmith: STARTING_PRICE, others: '5¢', botsmithHas: true, othersHave: true },
   {
     feature: 'AI provider bill',
     botsmith: 'Included',
@@ -128,7 +137,13 @@ export const comparison: ComparisonRow[] = [
     botsmithHas: true,
     othersHave: false,
   },
-  { feature: 'Free credits', botsmith: '$5 to start', others: 'None', botsmithHas: true, othersHave: false },
+  {
+    feature: 'Free credits',
+    botsmith: `${FREE_CREDITS} to start`,
+    others: 'None',
+    botsmithHas: true,
+    othersHave: false,
+  },
   {
     feature: 'API key hosting',
     botsmith: 'We host the key',
@@ -158,8 +173,7 @@ export const faqs: Faq[] = [
   },
   {
     question: 'How much does it cost?',
-    answer:
-      'Messages start at 3¢ each with GPT-3.5 Turbo. Larger models cost 1¢ more per step up in size: 4¢ for GPT-4 Turbo and GPT-4o Mini, 5¢ for GPT-4 Omni. There is no monthly minimum, and every new account starts with $5 in free credits (about 165+ messages, depending on the model). Usage is billed monthly on the 3rd.',
+    answer: `Messages start at ${STARTING_PRICE} each with ${STARTING_TIER_LABEL}. Larger models cost ${PRICE_STEP} more per step up in size: ${HIGHER_PRICES}. There is no monthly minimum, and every new account starts with ${FREE_CREDITS} in free credits (about ${FREE_MESSAGES} messages, depending on the model). Usage is billed monthly on the ${BILLING_DAY}.`,
   },
   {
     question: 'Can I stop a bot from running up my bill?',

@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { renderRoute } from '../../test/renderRoute';
+import { renderRoute } from '../../test/render';
 
 describe('legal pages', () => {
   it('shows the privacy policy with the cookie, retention and contact terms', async () => {

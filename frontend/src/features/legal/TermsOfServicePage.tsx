@@ -2,6 +2,7 @@ import Link from '@mui/material/Link';
 import { Link as RouterLink } from 'react-router-dom';
 import { SUPPORT_EMAIL } from '../../layout/brand';
 import { LegalPage, type LegalSection } from './LegalPage';
+import { FREE_CREDITS, PRICE_LIST } from '../../layout/prices';
 
 const mail = <Link href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</Link>;
 
@@ -21,8 +22,8 @@ const sections: LegalSection[] = [
   {
     heading: 'Prices and free credits',
     body: [
-      'You pay for each message your bots answer. The price depends on the bot’s model: 3¢ for GPT-3.5 Turbo, 4¢ for GPT-4 Turbo and GPT-4o Mini, and 5¢ for GPT-4 Omni. There is no monthly fee or minimum. Messages that fail or that we refuse (for example because a budget or rate limit was reached) are not charged.',
-      'Every new account receives $5 in free credits, which are used before anything is billed. Credits have no cash value, cannot be transferred and are not refunded when an account is closed.',
+      `You pay for each message your bots answer. The price depends on the bot’s model: ${PRICE_LIST}. There is no monthly fee or minimum. Messages that fail or that we refuse (for example because a budget or rate limit was reached) are not charged.`,
+      `Every new account receives ${FREE_CREDITS} in free credits, which are used before anything is billed. Credits have no cash value, cannot be transferred and are not refunded when an account is closed.`,
       'We may change prices with at least 30 days’ notice by e-mail; the new prices apply only to messages answered after that date.',
     ],
   },

@@ -2,21 +2,24 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/client';
-import { history, renderWithApp, stubResizeObserver } from '../../test/usageTestUtils';
 import { defaultLogsFileName } from './LogsTab';
 import { SettingsDialog } from './SettingsDialog';
+import { renderAtDashboard } from '../../test/render';
+import { history } from '../../test/fixtures';
+import { stubResizeObserver } from '../../test/stubs';
 
 const api = vi.hoisted(() => ({
   usageApi: { getUserUsage: vi.fn(), getUserUsageHistory: vi.fn(), downloadLogs: vi.fn() },
   billingApi: { getSubscription: vi.fn() },
   authApi: { logout: vi.fn(), deleteAccount: vi.fn() },
+  userApi: { getSettings: vi.fn(), updateSettings: vi.fn() },
 }));
 vi.mock('../../api', () => api);
 
 const failure = () => Promise.reject(new ApiError(500, 'INTERNAL_ERROR', 'boom', true));
 
 function renderDialog() {
-  return renderWithApp(<SettingsDialog open onClose={vi.fn()} email="owner@example.com" />);
+  return renderAtDashboard(<SettingsDialog open onClose={vi.fn()} email="owner@example.com" />);
 }
 
 describe('SettingsDialog', () => {
@@ -40,6 +43,46 @@ describe('SettingsDialog', () => {
     });
     api.authApi.logout.mockResolvedValue({});
     api.authApi.deleteAccount.mockResolvedValue({});
+    api.userApi.getSettings.mockResolvedValue({ spendAlertDollars: 20 });
+    api.userApi.updateSettings.mockImplementation((settings: { spendAlertDollars: number }) =>
+      Promise.resolve(settings),
+    );
+  });
+
+  describe('spend alert (Usage tab)', () => {
+    it('shows the saved amount ($20 by default) and saves a new whole-dollar amount', async () => {
+      const user = userEvent.setup();
+      renderDialog();
+      await user.click(screen.getByRole('tab', { name: 'Usage' }));
+      const field = await screen.findByLabelText('Spend alert (USD per month)');
+      await waitFor(() => expect(field).toHaveValue('20'));
+      expect(screen.getByText(/passes another 50% of this amount\. 0 turns these emails off\./)).toBeInTheDocument();
+      await user.clear(field);
+      await user.type(field, '3a5.');
+      expect(field).toHaveValue('35');
+      await user.click(screen.getByRole('button', { name: 'Save alert' }));
+      expect(api.userApi.updateSettings).toHaveBeenCalledWith({ spendAlertDollars: 35 });
+      expect(await screen.findByText('Spend alert saved.')).toBeInTheDocument();
+    });
+
+    it("saves an empty field as 0 (no emails) and shows the server's sentence when it refuses", async () => {
+      const user = userEvent.setup();
+      renderDialog();
+      await user.click(screen.getByRole('tab', { name: 'Usage' }));
+      const field = await screen.findByLabelText('Spend alert (USD per month)');
+      await waitFor(() => expect(field).toHaveValue('20'));
+      await user.clear(field);
+      await user.click(screen.getByRole('button', { name: 'Save alert' }));
+      expect(api.userApi.updateSettings).toHaveBeenCalledWith({ spendAlertDollars: 0 });
+
+      api.userApi.updateSettings.mockRejectedValueOnce(
+        new ApiError(400, 'VALIDATION_FAILED', 'Invalid spendAlertDollars: must be at most 1000000.', true),
+      );
+      await user.type(field, '9999999');
+      await user.click(screen.getByRole('button', { name: 'Save alert' }));
+      expect(await screen.findByText('Invalid spendAlertDollars: must be at most 1000000.')).toBeInTheDocument();
+      expect(await screen.findByText('Error saving spend alert.')).toBeInTheDocument();
+    });
   });
 
   it('opens on the Account tab with the e-mail, among four tabs', () => {

@@ -29,7 +29,7 @@ const TABS: Array<{ value: SettingsTab; label: string }> = [
 ];
 
 /**
- * The settings modal (brief section 2): Account, Usage, Logs, Delete; opens on Account. A tab's
+ * The settings modal (docs/product.md#settings-modal): Account, Usage, Logs, Delete; opens on Account. A tab's
  * data is fetched when the tab is shown, so reopening the modal shows fresh figures.
  */
 export function SettingsDialog({ open, onClose, email }: SettingsDialogProps) {

@@ -6,9 +6,10 @@ import Typography from '@mui/material/Typography';
 import { useSnackbar } from 'notistack';
 import { useEffect, useState } from 'react';
 import { billingApi, usageApi } from '../../api';
-import type { Subscription, UsageHistory, UserUsage } from '../../api/types';
+import { useApiResource } from '../../hooks/useApiResource';
 import { UsageChart } from '../usage/UsageChart';
 import { formatDollars, formatUtcDay, usagePeriod } from '../usage/usageFormat';
+import { SpendAlertField } from './SpendAlertField';
 
 function Figure({ label, value, testId }: { label: string; value: string | null; testId: string }) {
   return (
@@ -27,56 +28,33 @@ function Figure({ label, value, testId }: { label: string; value: string | null;
   );
 }
 
-/** Settings > Usage: this period's usage in dollars, the free credits left, the 10-day chart. */
-export function UsageTab() {
+const loadUsage = () => usageApi.getUserUsage();
+const loadHistory = () => usageApi.getUserUsageHistory();
+const loadSubscription = () => billingApi.getSubscription();
+
+/** Toasts `message` each time `failed` turns true. */
+function useFailureToast(failed: boolean, message: string) {
   const { enqueueSnackbar } = useSnackbar();
-  const [usage, setUsage] = useState<UserUsage | null>(null);
-  const [usageFailed, setUsageFailed] = useState(false);
-  const [history, setHistory] = useState<UsageHistory | null>(null);
-  const [historyLoading, setHistoryLoading] = useState(true);
-  const [historyError, setHistoryError] = useState<string | null>(null);
-  const [subscription, setSubscription] = useState<Subscription | null>(null);
-
   useEffect(() => {
-    let active = true;
-    usageApi.getUserUsage().then(
-      (result) => {
-        if (active) setUsage(result);
-      },
-      () => {
-        if (!active) return;
-        setUsageFailed(true);
-        enqueueSnackbar('Error fetching usage info.', { variant: 'error' });
-      },
-    );
-    usageApi
-      .getUserUsageHistory()
-      .then(
-        (result) => {
-          if (active) setHistory(result);
-        },
-        () => {
-          if (!active) return;
-          setHistoryError('Error fetching usage history.');
-          enqueueSnackbar('Error fetching usage history.', { variant: 'error' });
-        },
-      )
-      .finally(() => {
-        if (active) setHistoryLoading(false);
-      });
-    billingApi.getSubscription().then(
-      (result) => {
-        if (active) setSubscription(result);
-      },
-      () => {
-        if (active) enqueueSnackbar('Error fetching subscription details.', { variant: 'error' });
-      },
-    );
-    return () => {
-      active = false;
-    };
-  }, [enqueueSnackbar]);
+    if (failed) enqueueSnackbar(message, { variant: 'error' });
+  }, [failed, message, enqueueSnackbar]);
+}
 
+/** Settings > Usage: this period's usage in dollars, the free credits left, the 10-day chart, the spend alert. */
+export function UsageTab() {
+  const usageResource = useApiResource(loadUsage);
+  const historyResource = useApiResource(loadHistory);
+  const subscriptionResource = useApiResource(loadSubscription);
+  useFailureToast(usageResource.status === 'error', 'Error fetching usage info.');
+  useFailureToast(historyResource.status === 'error', 'Error fetching usage history.');
+  useFailureToast(subscriptionResource.status === 'error', 'Error fetching subscription details.');
+
+  const usage = usageResource.status === 'ready' ? usageResource.data : null;
+  const usageFailed = usageResource.status === 'error';
+  const history = historyResource.status === 'ready' ? historyResource.data : null;
+  const historyLoading = historyResource.status === 'loading';
+  const historyError = historyResource.status === 'error' ? 'Error fetching usage history.' : null;
+  const subscription = subscriptionResource.status === 'ready' ? subscriptionResource.data : null;
   const [period] = useState(() => usagePeriod(new Date()));
 
   return (
@@ -108,6 +86,12 @@ export function UsageTab() {
           Last 10 days, all bots
         </Typography>
         <UsageChart history={history} loading={historyLoading} error={historyError} />
+      </Box>
+      <Box>
+        <Typography variant="overline" color="textSecondary" component="h3" sx={{ mb: 1 }}>
+          Spend alert
+        </Typography>
+        <SpendAlertField />
       </Box>
       <Alert severity="info" variant="outlined">
         Monthly usage resets on the 3rd of each month (UTC). Free credits are used first; usage after that is billed to

@@ -2,8 +2,10 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/client';
-import { history, renderWithApp, stubResizeObserver } from '../../test/usageTestUtils';
 import { BotUsageTab } from './BotUsageTab';
+import { renderAtDashboard } from '../../test/render';
+import { history } from '../../test/fixtures';
+import { stubResizeObserver } from '../../test/stubs';
 
 const api = vi.hoisted(() => ({
   usageApi: { getBotUsage: vi.fn(), getBotUsageHistory: vi.fn() },
@@ -13,7 +15,7 @@ vi.mock('../../api', () => api);
 
 const failure = () => Promise.reject(new ApiError(500, 'INTERNAL_ERROR', 'boom', true));
 
-describe('BotUsageTab', () => {
+describe('BotUsageTab', { timeout: 30_000 }, () => {
   beforeEach(() => {
     stubResizeObserver();
     api.usageApi.getBotUsage.mockResolvedValue({ usageCents: 1505, usageLimitDollars: 7, logsAvailable: true });
@@ -24,21 +26,31 @@ describe('BotUsageTab', () => {
   });
 
   it("shows the bot's usage in dollars with two decimals, its limit and the 10-day chart", async () => {
-    renderWithApp(<BotUsageTab botId={42} />);
+    renderAtDashboard(<BotUsageTab botId={42} />);
     expect(await screen.findByTestId('bot-usage-dollars')).toHaveTextContent('$15.05');
     expect(screen.getByLabelText(/Usage limit/)).toHaveValue('7');
     expect(screen.getByText('$15.05 of $7.00 limit', { exact: false })).toBeInTheDocument();
     const chart = await screen.findByRole('figure', { name: 'Bot usage over the last 10 days' });
-    // The chart module loads lazily; then its legend names the three series.
-    await waitFor(() => expect(chart).toHaveTextContent('Messages'), { timeout: 5000 });
+    // The chart module loads lazily; then its legend names the three series. The first import of
+    // @mui/x-charts in a fresh vitest run (cold transform cache) took over 5 s in a clean CI run.
+    await waitFor(() => expect(chart).toHaveTextContent('Messages'), { timeout: 20_000 });
     for (const series of ['Tokens', 'Cost']) expect(chart).toHaveTextContent(series);
     expect(api.usageApi.getBotUsage).toHaveBeenCalledWith(42);
     expect(api.usageApi.getBotUsageHistory).toHaveBeenCalledWith(42);
   });
 
+  it("links to the bot's unanswered questions on the conversations page", async () => {
+    const onLeave = vi.fn();
+    renderAtDashboard(<BotUsageTab botId={42} onLeave={onLeave} />);
+    const link = await screen.findByRole('link', { name: 'Unanswered questions' });
+    expect(link).toHaveAttribute('href', '/dashboard/conversations?view=questions&botId=42');
+    await userEvent.click(link);
+    expect(onLeave).toHaveBeenCalled();
+  });
+
   it('accepts digits only in the limit field and saves whole dollars', async () => {
     const user = userEvent.setup();
-    renderWithApp(<BotUsageTab botId={42} />);
+    renderAtDashboard(<BotUsageTab botId={42} />);
     const field = await screen.findByLabelText(/Usage limit/);
     await waitFor(() => expect(field).toHaveValue('7'));
     await user.clear(field);
@@ -51,7 +63,7 @@ describe('BotUsageTab', () => {
 
   it('saves an empty limit as 0', async () => {
     const user = userEvent.setup();
-    renderWithApp(<BotUsageTab botId={42} />);
+    renderAtDashboard(<BotUsageTab botId={42} />);
     const field = await screen.findByLabelText(/Usage limit/);
     await waitFor(() => expect(field).toHaveValue('7'));
     await user.clear(field);
@@ -63,7 +75,7 @@ describe('BotUsageTab', () => {
   it('says so when saving the limit fails, and keeps what was typed', async () => {
     api.botsApi.update.mockImplementation(failure);
     const user = userEvent.setup();
-    renderWithApp(<BotUsageTab botId={42} />);
+    renderAtDashboard(<BotUsageTab botId={42} />);
     const field = await screen.findByLabelText(/Usage limit/);
     await waitFor(() => expect(field).toHaveValue('7'));
     await user.clear(field);
@@ -77,7 +89,7 @@ describe('BotUsageTab', () => {
   it('shows the exact inline errors when usage or history cannot be fetched', async () => {
     api.usageApi.getBotUsage.mockImplementation(failure);
     api.usageApi.getBotUsageHistory.mockImplementation(failure);
-    renderWithApp(<BotUsageTab botId={42} />);
+    renderAtDashboard(<BotUsageTab botId={42} />);
     expect(await screen.findByText('Error fetching bot usage.')).toBeInTheDocument();
     expect(await screen.findByText('Error fetching usage history')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Save limit' })).toBeDisabled();

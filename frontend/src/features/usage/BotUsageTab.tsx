@@ -2,32 +2,37 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
+import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useSnackbar } from 'notistack';
 import { useCallback, useState, type FormEvent } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
 import { botsApi, usageApi } from '../../api';
+import { useApiResource } from '../../hooks/useApiResource';
+import { inboxLink } from '../conversations/inboxParams';
 import { UsageChart } from './UsageChart';
-import { useApiResource } from './useApiResource';
 import { formatDollars } from './usageFormat';
-import { USAGE_LIMIT_MAX_DIGITS, usageLimitInput, usageLimitValue } from './usageLimit';
+import { usageLimitValue } from './usageLimit';
+import { WholeDollarField } from './WholeDollarField';
 
 export interface BotUsageTabProps {
   botId: number;
+  /** The "Unanswered questions" link leaves the modal for the conversations page. */
+  onLeave?: () => void;
 }
 
 /**
  * The edit-bot modal's Usage tab: the bot's usage this billing period in dollars, its monthly
  * budget (whole dollars, digits only, empty saves 0 = no limit) and the 10-day chart.
  */
-export function BotUsageTab({ botId }: BotUsageTabProps) {
+export function BotUsageTab({ botId, onLeave }: BotUsageTabProps) {
   const { enqueueSnackbar } = useSnackbar();
   const loadUsage = useCallback(() => usageApi.getBotUsage(botId), [botId]);
   const loadHistory = useCallback(() => usageApi.getBotUsageHistory(botId), [botId]);
-  const [usageResource, setUsage] = useApiResource(loadUsage);
-  const [historyResource] = useApiResource(loadHistory);
+  const usageResource = useApiResource(loadUsage);
+  const historyResource = useApiResource(loadHistory);
   /** What the owner typed; null = not edited, show the saved limit. */
   const [draft, setDraft] = useState<{ botId: number; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
@@ -46,7 +51,7 @@ export function BotUsageTab({ botId }: BotUsageTabProps) {
       const { bot } = await botsApi.update(botId, { usageLimitDollars });
       const saved = typeof bot?.usageLimitDollars === 'number' ? bot.usageLimitDollars : usageLimitDollars;
       setDraft(null);
-      if (usage) setUsage({ ...usage, usageLimitDollars: saved });
+      usageResource.update((current) => ({ ...current, usageLimitDollars: saved }));
       enqueueSnackbar('Usage limit updated successfully!', { variant: 'success' });
     } catch {
       enqueueSnackbar('Error updating usage limit.', { variant: 'error' });
@@ -93,28 +98,30 @@ export function BotUsageTab({ botId }: BotUsageTabProps) {
 
       <Box component="form" onSubmit={save} noValidate>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'flex-start' } }}>
-          <TextField
+          <WholeDollarField
             label="Usage limit (USD per month)"
             value={limit}
-            onChange={(event) => setDraft({ botId, text: usageLimitInput(event.target.value) })}
+            onChange={(digits) => setDraft({ botId, text: digits })}
             helperText="Whole dollars. Leave empty or 0 for no limit."
             disabled={!usage}
             sx={{ maxWidth: { sm: 280 } }}
-            slotProps={{
-              htmlInput: { inputMode: 'numeric', pattern: '[0-9]*', maxLength: USAGE_LIMIT_MAX_DIGITS },
-              input: {
-                startAdornment: (
-                  <Box component="span" sx={{ mr: 0.5, color: 'text.secondary' }}>
-                    $
-                  </Box>
-                ),
-              },
-            }}
           />
           <Button type="submit" variant="contained" disabled={!usage || saving} sx={{ mt: { sm: 1 } }}>
             {saving ? 'Saving…' : 'Save limit'}
           </Button>
         </Stack>
+      </Box>
+
+      <Box>
+        <Typography variant="overline" color="textSecondary" component="h3">
+          Questions it could not answer
+        </Typography>
+        <Typography variant="body2" color="textSecondary">
+          See what visitors asked that this bot could not answer, and write the answers it should give.{' '}
+          <Link component={RouterLink} to={inboxLink({ view: 'questions', botId })} onClick={onLeave}>
+            Unanswered questions
+          </Link>
+        </Typography>
       </Box>
 
       <Box>

@@ -21,7 +21,7 @@ export interface UsageChartProps {
 
 /**
  * The last 10 days (UTC) of usage: Messages, Tokens and Cost on one 300 px chart. The series are
- * scaled to share an axis (messages x2, tokens and cost /100, brief section 9); the tooltip says so.
+ * scaled to share an axis (messages x2, tokens and cost /100, docs/product.md#usage-figures); the tooltip says so.
  */
 export function UsageChart({ history, loading, error, title = 'Usage over the last 10 days' }: UsageChartProps) {
   const data = useMemo(() => (history ? toChartData(history) : null), [history]);

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { history } from '../../test/usageTestUtils';
 import {
   formatCostTooltip,
   formatDayLabel,
@@ -11,6 +10,7 @@ import {
   usagePeriod,
 } from './usageFormat';
 import { usageLimitInput, usageLimitValue } from './usageLimit';
+import { history } from '../../test/fixtures';
 
 describe('formatDollars', () => {
   it.each([

@@ -7,7 +7,7 @@ const dollars = new Intl.NumberFormat('en-US', {
   maximumFractionDigits: 2,
 });
 
-/** Cents as dollars with two decimals: 1234 -> "$12.34" (brief section 9). */
+/** Cents as dollars with two decimals: 1234 -> "$12.34" (docs/product.md#usage-figures). */
 export function formatDollars(cents: number): string {
   return dollars.format(cents / 100);
 }
@@ -25,7 +25,7 @@ export function formatDayLabel(isoDay: string): string {
   return month ? `${month} ${Number(match[3])}` : isoDay;
 }
 
-/** What the usage chart plots (brief section 9): messages x2, tokens /100, cost in dollars (cents /100). */
+/** What the usage chart plots: messages x2, tokens /100, cost in dollars (docs/product.md#usage-figures). */
 export interface UsageChartData {
   labels: string[];
   messages: number[];
@@ -62,7 +62,7 @@ export function hasAnyUsage(history: UsageHistory): boolean {
   return history.messageCounts.some((count) => count > 0);
 }
 
-/** The billing period `now` falls in: from the 3rd of a month, 00:00 UTC, to the next 3rd (brief section 9). */
+/** The billing period `now` falls in: from the 3rd, 00:00 UTC, to the next 3rd (docs/product.md#billing-cycle). */
 export function usagePeriod(now: Date): { start: Date; end: Date } {
   const y = now.getUTCFullYear();
   const m = now.getUTCMonth();

@@ -1,4 +1,4 @@
-/** Whole dollars only: the field keeps digits and drops everything else (brief section 5). */
+/** Whole dollars only: the field keeps digits and drops everything else (docs/product.md#field-rules). */
 export const USAGE_LIMIT_MAX_DIGITS = 7;
 
 export function usageLimitInput(raw: string): string {

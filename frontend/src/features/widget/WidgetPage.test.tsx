@@ -18,7 +18,7 @@ const widgetScripts = () => document.querySelectorAll('script[src="/widget.js"]'
 describe('WidgetPage (/widget)', () => {
   afterEach(() => document.querySelectorAll('script').forEach((s) => s.remove()));
 
-  it("shows the brief's error without a botId and loads no widget", () => {
+  it('shows its error without a botId and loads no widget', () => {
     renderAt('/widget');
     expect(screen.getByText('Error: No botId specified in the URL.')).toBeInTheDocument();
     expect(widgetScripts()).toHaveLength(0);

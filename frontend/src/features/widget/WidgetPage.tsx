@@ -12,8 +12,8 @@ export function parseBotId(raw: string | null): number | undefined {
 }
 
 /**
- * /widget?botId=ID: the bot's chat window alone, 350x500, fixed at the bottom right (brief
- * section 2). It is the real widget in its inline mode, so it looks exactly as on customers' sites.
+ * /widget?botId=ID: the bot's chat window alone, 350x500, fixed at the bottom right
+ * (docs/product.md#widget-page). It is the real widget in its inline mode, so it looks exactly as on customers' sites.
  */
 export function WidgetPage() {
   usePageTitle('Chat');

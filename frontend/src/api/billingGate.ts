@@ -1,11 +1,8 @@
-import { ApiError } from '../../api/client';
-import type { CurrentUser } from '../../api/types';
-
-/** The feedback address of the dashboard's note (brief section 2). */
-export const FEEDBACK_EMAIL = 'feedback@botsmith.dev';
+import { ApiError } from './client';
+import type { CurrentUser } from './types';
 
 /**
- * The dashboard gate of the brief's section 4: where an owner who may not see the dashboard goes,
+ * The dashboard gate (docs/product.md#dashboard-gate): where an owner who may not see the dashboard goes,
  * or null when the dashboard is theirs.
  */
 export function gateDestination(user: Pick<CurrentUser, 'stripeCustomerId' | 'subscriptionItemId' | 'hasPaid'>) {
@@ -23,14 +20,12 @@ export function destinationForError(error: unknown): string | null {
   if (!(error instanceof ApiError)) return null;
   if (error.status === 401) return '/login';
   if (error.status !== 403) return null;
-  switch (error.code) {
-    case 'SETUP_REQUIRED':
-      return '/complete-setup';
-    case 'SUBSCRIPTION_PENDING':
-      return '/setup-success';
-    case 'PAYMENT_FAILED':
-      return '/billing-issue';
-    default:
-      return null;
-  }
+  return BILLING_GATE_PAGES[error.code] ?? null;
 }
+
+/** The page each billing-guard refusal leads to. */
+const BILLING_GATE_PAGES: Partial<Record<string, string>> = {
+  SETUP_REQUIRED: '/complete-setup',
+  SUBSCRIPTION_PENDING: '/setup-success',
+  PAYMENT_FAILED: '/billing-issue',
+};

@@ -1,0 +1,461 @@
+import type { ConversationSummary, ConversationTranscript, TranscriptMessage } from '@botsmith/contract';
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../api/client';
+import { makeBot } from '../../test/fixtures';
+import { renderAtDashboard } from '../../test/render';
+import { stubScreen } from '../../test/stubs';
+import { ConversationsSection } from './ConversationsSection';
+
+configure({ asyncUtilTimeout: 5000 });
+vi.setConfig({ testTimeout: 30_000 });
+
+const api = vi.hoisted(() => ({
+  conversationsApi: {
+    list: vi.fn(),
+    get: vi.fn(),
+    remove: vi.fn(),
+    exportFile: vi.fn(),
+    unansweredQuestions: vi.fn(),
+    correct: vi.fn(),
+  },
+}));
+vi.mock('../../api', () => api);
+
+const BOTS = [makeBot({ id: 1, name: 'Support Bot' }), makeBot({ id: 2, name: 'Sales Bot' })];
+
+function summary(over: Partial<ConversationSummary> = {}): ConversationSummary {
+  return {
+    id: 11,
+    botId: 1,
+    botName: 'Support Bot',
+    startedAt: '2026-11-20T10:00:00.000Z',
+    lastMessageAt: '2026-11-20T10:02:00.000Z',
+    messageCount: 4,
+    preview: 'Do you ship to Norway?',
+    pageUrl: 'https://shop.example/faq',
+    unanswered: false,
+    rating: null,
+    ...over,
+  };
+}
+
+function message(over: Partial<TranscriptMessage>): TranscriptMessage {
+  return {
+    id: 1,
+    role: 'user',
+    content: '',
+    createdAt: '2026-11-20T10:00:00.000Z',
+    citations: [],
+    rating: null,
+    unanswered: false,
+    ...over,
+  };
+}
+
+const TRANSCRIPT: ConversationTranscript = {
+  conversation: summary({ unanswered: true, rating: 'down' }),
+  messages: [
+    message({ id: 1, role: 'user', content: 'What are your opening hours?' }),
+    message({
+      id: 2,
+      role: 'assistant',
+      content: 'We open at 9.',
+      citations: [{ sourceId: 5, name: 'Handbook.pdf', page: 3, url: 'https://shop.example/handbook.pdf' }],
+      rating: 'up',
+    }),
+    message({ id: 3, role: 'user', content: 'Do you ship to Norway?' }),
+    message({
+      id: 4,
+      role: 'assistant',
+      content: "I'm sorry, I couldn't find that in what I know.",
+      rating: 'down',
+      unanswered: true,
+    }),
+  ],
+};
+
+const refusal = (status: number, message: string) => Promise.reject(new ApiError(status, 'ERROR', message, true));
+
+let user: UserEvent;
+
+function renderInbox(search = '') {
+  return renderAtDashboard(<ConversationsSection bots={BOTS} />, `/dashboard/conversations${search}`);
+}
+
+const rows = () => within(screen.getByRole('list', { name: 'Conversations' })).getAllByRole('listitem');
+const lastQuery = () => api.conversationsApi.list.mock.lastCall?.[0] as Record<string, unknown>;
+
+describe('ConversationsSection', () => {
+  beforeEach(() => {
+    vi.resetAllMocks();
+    stubScreen('desktop');
+    user = userEvent.setup({ delay: null });
+    api.conversationsApi.list.mockResolvedValue({
+      conversations: [
+        summary({ id: 11, unanswered: true, rating: 'down' }),
+        summary({ id: 12, botId: 2, botName: 'Sales Bot', preview: 'Is there a discount?', messageCount: 1 }),
+      ],
+      nextCursor: null,
+    });
+    api.conversationsApi.get.mockResolvedValue(TRANSCRIPT);
+  });
+
+  describe('list', () => {
+    it('shows each conversation with its bot, preview, message count and badges', async () => {
+      renderInbox();
+      expect(screen.getByRole('heading', { level: 1, name: 'Conversations' })).toBeInTheDocument();
+      expect(screen.getByLabelText('Loading conversations')).toBeInTheDocument();
+      await waitFor(() => expect(rows()).toHaveLength(2));
+      const [first, second] = rows();
+      expect(first).toHaveTextContent('Support Bot');
+      expect(first).toHaveTextContent('Do you ship to Norway?');
+      expect(first).toHaveTextContent('4 messages');
+      expect(within(first).getByText('Unanswered')).toBeInTheDocument();
+      expect(within(first).getByText('Thumbs down')).toBeInTheDocument();
+      expect(second).toHaveTextContent('Sales Bot');
+      expect(second).toHaveTextContent('1 message');
+      expect(within(second).queryByText('Unanswered')).not.toBeInTheDocument();
+      expect(within(second).queryByText('Thumbs down')).not.toBeInTheDocument();
+      expect(api.conversationsApi.list).toHaveBeenCalledTimes(1);
+      expect(lastQuery()).toEqual({ filter: 'all' });
+    });
+
+    it('says when there are no conversations, and when filters find none', async () => {
+      api.conversationsApi.list.mockResolvedValue({ conversations: [], nextCursor: null });
+      const view = renderInbox();
+      expect(await screen.findByText('No conversations yet')).toBeInTheDocument();
+      view.unmount();
+      renderInbox('?filter=negative');
+      expect(await screen.findByText('No conversations match')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Export' })).toBeDisabled();
+    });
+
+    it('shows an error with Retry when the list cannot be fetched', async () => {
+      api.conversationsApi.list.mockImplementationOnce(() => refusal(500, 'boom'));
+      renderInbox();
+      expect(await screen.findByText('Error fetching conversations.')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Retry' }));
+      await waitFor(() => expect(rows()).toHaveLength(2));
+    });
+
+    it('loads further pages through the cursor and lists them after the first', async () => {
+      api.conversationsApi.list
+        .mockResolvedValueOnce({ conversations: [summary({ id: 11 })], nextCursor: 'c1' })
+        .mockResolvedValueOnce({
+          // 11 moved down between the pages; it stays listed once.
+          conversations: [summary({ id: 11 }), summary({ id: 13, preview: 'Third one' })],
+          nextCursor: 'c2',
+        })
+        .mockResolvedValueOnce({ conversations: [summary({ id: 14, preview: 'Last one' })], nextCursor: null });
+      renderInbox('?botId=1');
+      await waitFor(() => expect(rows()).toHaveLength(1));
+      await user.click(screen.getByRole('button', { name: 'Load more' }));
+      await waitFor(() => expect(rows()).toHaveLength(2));
+      expect(rows()[1]).toHaveTextContent('Third one');
+      expect(api.conversationsApi.list).toHaveBeenLastCalledWith({ botId: 1, filter: 'all' }, 'c1');
+      await user.click(screen.getByRole('button', { name: 'Load more' }));
+      await waitFor(() => expect(rows()).toHaveLength(3));
+      expect(api.conversationsApi.list).toHaveBeenLastCalledWith({ botId: 1, filter: 'all' }, 'c2');
+      expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    });
+
+    it('keeps the list when a further page fails, and says so', async () => {
+      api.conversationsApi.list
+        .mockResolvedValueOnce({ conversations: [summary({ id: 11 })], nextCursor: 'c1' })
+        .mockImplementationOnce(() => refusal(500, 'boom'));
+      renderInbox();
+      await waitFor(() => expect(rows()).toHaveLength(1));
+      await user.click(screen.getByRole('button', { name: 'Load more' }));
+      expect(await screen.findByText('Error fetching more conversations.')).toBeInTheDocument();
+      expect(rows()).toHaveLength(1);
+      expect(screen.getByRole('button', { name: 'Load more' })).toBeEnabled();
+    });
+  });
+
+  describe('filters', () => {
+    it('searches once typing pauses, not on every keystroke', async () => {
+      const { router } = renderInbox();
+      await waitFor(() => expect(rows()).toHaveLength(2));
+      await user.type(screen.getByRole('searchbox', { name: 'Search messages' }), 'refund policy');
+      await waitFor(() => expect(lastQuery()).toMatchObject({ q: 'refund policy' }));
+      const searched = api.conversationsApi.list.mock.calls.map(([query]) => (query as { q?: string }).q);
+      expect(searched).toEqual([undefined, 'refund policy']);
+      expect(router.state.location.search).toBe('?q=refund+policy');
+    });
+
+    it('narrows by bot, by days and by the Unanswered and Thumbs down chips', async () => {
+      const { router } = renderInbox();
+      await waitFor(() => expect(rows()).toHaveLength(2));
+
+      await user.click(screen.getByRole('combobox', { name: 'Bot' }));
+      await user.click(await screen.findByRole('option', { name: 'Sales Bot' }));
+      await waitFor(() => expect(lastQuery()).toEqual({ botId: 2, filter: 'all' }));
+
+      await user.type(screen.getByLabelText('From'), '2026-11-01');
+      await user.type(screen.getByLabelText('To'), '2026-11-20');
+      await waitFor(() =>
+        expect(lastQuery()).toEqual({
+          botId: 2,
+          filter: 'all',
+          from: new Date('2026-11-01T00:00:00').toISOString(),
+          // The server reads an instant `to` as "before": the 20th ends where the 21st starts.
+          to: new Date('2026-11-21T00:00:00').toISOString(),
+        }),
+      );
+
+      await user.click(screen.getByRole('button', { name: 'Unanswered' }));
+      await waitFor(() => expect(lastQuery()).toMatchObject({ filter: 'unanswered' }));
+      expect(screen.getByRole('button', { name: 'Unanswered' })).toHaveAttribute('aria-pressed', 'true');
+      await user.click(screen.getByRole('button', { name: 'Thumbs down' }));
+      await waitFor(() => expect(lastQuery()).toMatchObject({ filter: 'negative' }));
+      expect(screen.getByRole('button', { name: 'Unanswered' })).toHaveAttribute('aria-pressed', 'false');
+      expect(router.state.location.search).toBe('?botId=2&from=2026-11-01&to=2026-11-20&filter=negative');
+
+      await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+      await waitFor(() => expect(lastQuery()).toEqual({ filter: 'all' }));
+      expect(router.state.location.search).toBe('');
+    });
+
+    it('opens filtered from a link, ignoring malformed values', async () => {
+      renderInbox('?botId=1&filter=unanswered&q=norway&from=yesterday&c=abc');
+      await waitFor(() => expect(rows()).toHaveLength(2));
+      expect(lastQuery()).toEqual({ botId: 1, q: 'norway', filter: 'unanswered' });
+      expect(screen.getByRole('searchbox', { name: 'Search messages' })).toHaveValue('norway');
+      expect(screen.getByRole('combobox', { name: 'Bot' })).toHaveTextContent('Support Bot');
+    });
+
+    it('exports the .xlsx with the current filters', async () => {
+      const createObjectURL = vi.fn(() => 'blob:x');
+      vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
+      const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+      api.conversationsApi.exportFile.mockResolvedValue({ blob: new Blob(['x']), fileName: 'conversations.xlsx' });
+      renderInbox('?botId=1&filter=negative');
+      await waitFor(() => expect(rows()).toHaveLength(2));
+      await user.click(screen.getByRole('button', { name: 'Export' }));
+      await waitFor(() => expect(click).toHaveBeenCalled());
+      expect(api.conversationsApi.exportFile).toHaveBeenCalledWith({ botId: 1, filter: 'negative' });
+      expect((click.mock.contexts[0] as HTMLAnchorElement).download).toBe('conversations.xlsx');
+
+      api.conversationsApi.exportFile.mockImplementation(() => refusal(500, 'boom'));
+      await user.click(screen.getByRole('button', { name: 'Export' }));
+      expect(await screen.findByText('Error exporting conversations.')).toBeInTheDocument();
+      click.mockRestore();
+    });
+  });
+
+  describe('transcript', () => {
+    it('shows the messages with citations, ratings and the Unanswered marker beside the list', async () => {
+      const { router } = renderInbox();
+      expect(await screen.findByText('Choose a conversation to read it.')).toBeInTheDocument();
+      await waitFor(() => expect(rows()).toHaveLength(2));
+      await user.click(within(rows()[0]).getByRole('button'));
+      expect(router.state.location.search).toBe('?c=11');
+      const pane = screen.getByRole('region', { name: 'Transcript' });
+      const messages = await within(pane).findAllByRole('listitem');
+      expect(api.conversationsApi.get).toHaveBeenCalledWith(11);
+      expect(messages).toHaveLength(4);
+      expect(messages[0]).toHaveTextContent('Visitor');
+      expect(messages[0]).toHaveTextContent('What are your opening hours?');
+      expect(messages[1]).toHaveTextContent('We open at 9.');
+      const citation = within(messages[1]).getByRole('link', { name: /Handbook\.pdf, page 3/ });
+      expect(citation).toHaveAttribute('href', 'https://shop.example/handbook.pdf');
+      expect(within(messages[1]).getByText('Helpful')).toBeInTheDocument();
+      expect(within(messages[1]).queryByText('Unanswered')).not.toBeInTheDocument();
+      expect(within(messages[3]).getByText('Unanswered')).toBeInTheDocument();
+      expect(within(messages[3]).getByText('Not helpful')).toBeInTheDocument();
+      expect(within(pane).getByRole('link', { name: 'https://shop.example/faq' })).toBeInTheDocument();
+      // The list stays beside it on a wide screen.
+      expect(rows()).toHaveLength(2);
+      expect(within(rows()[0]).getByRole('button')).toHaveAttribute('aria-current', 'true');
+    });
+
+    it('says so when the conversation cannot be fetched', async () => {
+      api.conversationsApi.get.mockImplementation(() => refusal(404, 'Conversation not found.'));
+      renderInbox('?c=99');
+      expect(await screen.findByText('Conversation not found.')).toBeInTheDocument();
+    });
+
+    it('deletes after confirming, and takes it out of the list', async () => {
+      api.conversationsApi.remove.mockResolvedValue({});
+      const { router } = renderInbox('?c=11');
+      await waitFor(() => expect(rows()).toHaveLength(2));
+      await user.click(await screen.findByRole('button', { name: 'Delete conversation' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Delete this conversation?' });
+      await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      expect(api.conversationsApi.remove).not.toHaveBeenCalled();
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+      await user.click(screen.getByRole('button', { name: 'Delete conversation' }));
+      await user.click(
+        within(await screen.findByRole('dialog', { name: 'Delete this conversation?' })).getByRole('button', {
+          name: 'Delete',
+        }),
+      );
+      expect(await screen.findByText('Conversation deleted.')).toBeInTheDocument();
+      expect(api.conversationsApi.remove).toHaveBeenCalledWith(11);
+      await waitFor(() => expect(rows()).toHaveLength(1));
+      expect(rows()[0]).toHaveTextContent('Sales Bot');
+      expect(router.state.location.search).toBe('');
+    });
+
+    it('shows why a delete was refused and keeps the conversation', async () => {
+      api.conversationsApi.remove.mockImplementation(() => refusal(404, 'Conversation not found.'));
+      renderInbox('?c=11');
+      await user.click(await screen.findByRole('button', { name: 'Delete conversation' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Delete this conversation?' });
+      await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+      expect(await within(dialog).findByText('Conversation not found.')).toBeInTheDocument();
+      await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(rows()).toHaveLength(2);
+      expect(screen.getByRole('region', { name: 'Transcript' })).toBeInTheDocument();
+    });
+  });
+
+  describe('Fix this answer', () => {
+    async function openFix(index: number) {
+      renderInbox('?c=11');
+      const pane = await screen.findByRole('region', { name: 'Transcript' });
+      const messages = await within(pane).findAllByRole('listitem');
+      await user.click(within(messages[index]).getByRole('button', { name: 'Fix this answer' }));
+      return screen.findByRole('dialog', { name: 'Fix this answer' });
+    }
+
+    it('is offered on answers only, prefilled with the question before it, and saves the correction', async () => {
+      api.conversationsApi.correct.mockResolvedValue({});
+      renderInbox('?c=11');
+      const pane = await screen.findByRole('region', { name: 'Transcript' });
+      const messages = await within(pane).findAllByRole('listitem');
+      expect(within(messages[0]).queryByRole('button', { name: 'Fix this answer' })).not.toBeInTheDocument();
+      await user.click(within(messages[3]).getByRole('button', { name: 'Fix this answer' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Fix this answer' });
+      expect(within(dialog).getByLabelText("Visitor's question")).toHaveValue('Do you ship to Norway?');
+
+      await user.click(within(dialog).getByRole('button', { name: 'Save answer' }));
+      expect(within(dialog).getByText('Write the answer the bot should give.')).toBeInTheDocument();
+      expect(api.conversationsApi.correct).not.toHaveBeenCalled();
+
+      await user.type(within(dialog).getByLabelText('Answer'), 'Yes, in 3 to 5 days.');
+      await user.click(within(dialog).getByRole('button', { name: 'Save answer' }));
+      expect(await screen.findByText('Answer saved: the bot gives it from now on.')).toBeInTheDocument();
+      expect(api.conversationsApi.correct).toHaveBeenCalledWith(1, {
+        question: 'Do you ship to Norway?',
+        answer: 'Yes, in 3 to 5 days.',
+      });
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    });
+
+    it('requires a question and caps both fields at the contract limits', async () => {
+      const dialog = await openFix(1);
+      const question = within(dialog).getByLabelText("Visitor's question");
+      expect(question).toHaveValue('What are your opening hours?');
+      expect(question).toHaveAttribute('maxlength', '1000');
+      expect(within(dialog).getByLabelText('Answer')).toHaveAttribute('maxlength', '4000');
+      await user.clear(question);
+      await user.type(within(dialog).getByLabelText('Answer'), 'From 9 to 5.');
+      await user.click(within(dialog).getByRole('button', { name: 'Save answer' }));
+      expect(within(dialog).getByText('Write the question visitors ask.')).toBeInTheDocument();
+      expect(api.conversationsApi.correct).not.toHaveBeenCalled();
+    });
+
+    it("shows the API's refusal and keeps the dialog open", async () => {
+      api.conversationsApi.correct.mockImplementation(() => refusal(400, 'The answer is too long.'));
+      const dialog = await openFix(3);
+      await user.type(within(dialog).getByLabelText('Answer'), 'Yes.');
+      await user.click(within(dialog).getByRole('button', { name: 'Save answer' }));
+      expect(await within(dialog).findByText('The answer is too long.')).toBeInTheDocument();
+      expect(within(dialog).getByLabelText('Answer')).toHaveValue('Yes.');
+    });
+  });
+
+  describe('unanswered questions report', () => {
+    beforeEach(() => {
+      api.conversationsApi.unansweredQuestions.mockResolvedValue({
+        questions: [
+          {
+            text: 'Do you ship to Norway?',
+            count: 3,
+            lastAskedAt: '2026-11-20T10:00:00.000Z',
+            conversationIds: [11, 15, 16],
+          },
+          { text: 'Can I pay by invoice?', count: 1, lastAskedAt: '2026-11-19T10:00:00.000Z', conversationIds: [17] },
+        ],
+      });
+    });
+
+    it("lists a bot's questions most asked first, per period, with links to their conversations", async () => {
+      renderInbox('?view=questions&botId=1');
+      const list = await screen.findByRole('list', { name: 'Questions' });
+      const items = within(list).getAllByRole('listitem');
+      expect(items[0]).toHaveTextContent('Do you ship to Norway?');
+      expect(items[0]).toHaveTextContent('Asked 3 times');
+      expect(items[1]).toHaveTextContent('Asked once');
+      expect(api.conversationsApi.unansweredQuestions).toHaveBeenCalledWith(1, '30d');
+      expect(within(items[0]).getByRole('link', { name: 'See 3 conversations' })).toHaveAttribute(
+        'href',
+        '/dashboard/conversations?botId=1&q=Do+you+ship+to+Norway%3F&filter=unanswered&c=11',
+      );
+      expect(api.conversationsApi.list).not.toHaveBeenCalled();
+
+      await user.click(screen.getByRole('button', { name: 'Last 7 days' }));
+      await waitFor(() => expect(api.conversationsApi.unansweredQuestions).toHaveBeenLastCalledWith(1, '7d'));
+    });
+
+    it('opens Fix this answer prefilled with the question', async () => {
+      api.conversationsApi.correct.mockResolvedValue({});
+      renderInbox('?view=questions&botId=1');
+      const item = await screen.findByRole('listitem', { name: 'Can I pay by invoice?' });
+      await user.click(within(item).getByRole('button', { name: 'Fix this answer' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Fix this answer' });
+      expect(within(dialog).getByLabelText("Visitor's question")).toHaveValue('Can I pay by invoice?');
+      await user.type(within(dialog).getByLabelText('Answer'), 'Yes, for orders over $500.');
+      await user.click(within(dialog).getByRole('button', { name: 'Save answer' }));
+      await waitFor(() =>
+        expect(api.conversationsApi.correct).toHaveBeenCalledWith(1, {
+          question: 'Can I pay by invoice?',
+          answer: 'Yes, for orders over $500.',
+        }),
+      );
+    });
+
+    it('asks for a bot first, and says when there is nothing to fix', async () => {
+      api.conversationsApi.unansweredQuestions.mockResolvedValue({ questions: [] });
+      renderInbox('?view=questions');
+      expect(await screen.findByText('Choose a bot to see the questions it could not answer.')).toBeInTheDocument();
+      await user.click(screen.getByRole('combobox', { name: 'Bot' }));
+      await user.click(await screen.findByRole('option', { name: 'Sales Bot' }));
+      expect(await screen.findByText('No unanswered questions')).toBeInTheDocument();
+      expect(api.conversationsApi.unansweredQuestions).toHaveBeenCalledWith(2, '30d');
+    });
+
+    it('shows an error with Retry when the report cannot be fetched', async () => {
+      api.conversationsApi.unansweredQuestions.mockImplementationOnce(() => refusal(500, 'boom'));
+      renderInbox('?view=questions&botId=1');
+      expect(await screen.findByText('Error fetching unanswered questions.')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Retry' }));
+      expect(await screen.findByRole('list', { name: 'Questions' })).toBeInTheDocument();
+    });
+  });
+
+  describe('on a phone', () => {
+    it('shows the list and the transcript as separate screens, with a way back', async () => {
+      stubScreen('phone');
+      const { router } = renderInbox();
+      await waitFor(() => expect(rows()).toHaveLength(2));
+      expect(screen.queryByRole('region', { name: 'Transcript' })).not.toBeInTheDocument();
+      expect(screen.queryByText('Choose a conversation to read it.')).not.toBeInTheDocument();
+
+      await user.click(within(rows()[0]).getByRole('button'));
+      const pane = await screen.findByRole('region', { name: 'Transcript' });
+      expect(await within(pane).findAllByRole('listitem')).toHaveLength(4);
+      expect(screen.queryByRole('list', { name: 'Conversations' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('searchbox', { name: 'Search messages' })).not.toBeInTheDocument();
+
+      await user.click(within(pane).getByRole('button', { name: 'Back to conversations' }));
+      await waitFor(() => expect(rows()).toHaveLength(2));
+      expect(router.state.location.search).toBe('');
+    });
+  });
+});

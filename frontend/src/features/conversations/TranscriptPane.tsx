@@ -1,0 +1,303 @@
+import type { ConversationTranscript, TranscriptMessage } from '@botsmith/contract';
+import ArrowBackRounded from '@mui/icons-material/ArrowBackRounded';
+import DeleteOutline from '@mui/icons-material/DeleteOutlineRounded';
+import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
+import EditNoteRounded from '@mui/icons-material/EditNoteRounded';
+import ThumbDownRounded from '@mui/icons-material/ThumbDownRounded';
+import ThumbUpRounded from '@mui/icons-material/ThumbUpRounded';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { useSnackbar } from 'notistack';
+import { useCallback, useState } from 'react';
+import { conversationsApi } from '../../api';
+import { serverMessage } from '../bots/botForms';
+import { useApiResource } from '../../hooks/useApiResource';
+import type { FixTarget } from './FixAnswerDialog';
+import { formatMomentLong } from './inboxParams';
+
+export interface TranscriptPaneProps {
+  conversationId: number;
+  /** On a phone the transcript is its own screen; this leads back to the list. */
+  onBack?: () => void;
+  onDeleted: (id: number) => void;
+  onFix: (target: FixTarget) => void;
+}
+
+/** One conversation, message by message, with each answer's sources, rating and "Unanswered" marker. */
+export function TranscriptPane({ conversationId, onBack, onDeleted, onFix }: TranscriptPaneProps) {
+  const load = useCallback(() => conversationsApi.get(conversationId), [conversationId]);
+  const transcript = useApiResource(load);
+  const [confirming, setConfirming] = useState(false);
+
+  return (
+    <Box
+      component="section"
+      aria-label="Transcript"
+      sx={{ display: 'flex', flexDirection: 'column', minHeight: 0, height: '100%' }}
+    >
+      {onBack && (
+        <Box sx={{ mb: 1 }}>
+          <Button startIcon={<ArrowBackRounded />} onClick={onBack} sx={{ ml: -1 }}>
+            Back to conversations
+          </Button>
+        </Box>
+      )}
+      {transcript.status === 'loading' && (
+        <Stack spacing={2} aria-busy="true" aria-label="Loading conversation">
+          <Skeleton width="50%" height={32} />
+          {[0, 1, 2].map((row) => (
+            <Skeleton key={row} variant="rounded" height={64} sx={{ width: row % 2 ? '70%' : '60%' }} />
+          ))}
+        </Stack>
+      )}
+      {transcript.status === 'error' && (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={transcript.reload}>
+              Retry
+            </Button>
+          }
+        >
+          {serverMessage(transcript.error) ?? 'Error fetching the conversation.'}
+        </Alert>
+      )}
+      {transcript.status === 'ready' && (
+        <Transcript data={transcript.data} onDelete={() => setConfirming(true)} onFix={onFix} />
+      )}
+      <DeleteConversationDialog
+        conversationId={confirming ? conversationId : null}
+        onClose={() => setConfirming(false)}
+        onDeleted={(id) => {
+          setConfirming(false);
+          onDeleted(id);
+        }}
+      />
+    </Box>
+  );
+}
+
+function Transcript({
+  data,
+  onDelete,
+  onFix,
+}: {
+  data: ConversationTranscript;
+  onDelete: () => void;
+  onFix: (target: FixTarget) => void;
+}) {
+  const { conversation, messages } = data;
+  const botId = conversation.botId;
+  return (
+    <>
+      <Stack direction="row" sx={{ alignItems: 'flex-start', gap: 1, pb: 2, borderBottom: 1, borderColor: 'divider' }}>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Typography variant="h6" component="h2" noWrap title={conversation.botName}>
+            {conversation.botName}
+          </Typography>
+          <Typography variant="body2" color="textSecondary">
+            Started {formatMomentLong(conversation.startedAt)} ·{' '}
+            {conversation.messageCount === 1 ? '1 message' : `${conversation.messageCount} messages`}
+          </Typography>
+          {conversation.pageUrl && (
+            <Typography variant="body2" color="textSecondary" noWrap title={conversation.pageUrl}>
+              On{' '}
+              <Link href={conversation.pageUrl} target="_blank" rel="noopener noreferrer">
+                {conversation.pageUrl}
+              </Link>
+            </Typography>
+          )}
+        </Box>
+        <Tooltip title="Delete conversation">
+          <IconButton aria-label="Delete conversation" onClick={onDelete} sx={{ '&:hover': { color: 'error.main' } }}>
+            <DeleteOutline />
+          </IconButton>
+        </Tooltip>
+      </Stack>
+      <Stack component="ol" aria-label="Messages" spacing={2} sx={{ listStyle: 'none', p: 0, m: 0, pt: 2 }}>
+        {messages.map((message, index) => (
+          <MessageItem
+            key={message.id}
+            message={message}
+            onFix={
+              botId !== null && message.role === 'assistant'
+                ? () => onFix({ botId, question: questionBefore(messages, index) })
+                : undefined
+            }
+          />
+        ))}
+      </Stack>
+    </>
+  );
+}
+
+/** The visitor's message an answer replies to: the nearest user message before it. */
+function questionBefore(messages: TranscriptMessage[], index: number): string {
+  for (let i = index - 1; i >= 0; i--) {
+    if (messages[i].role === 'user') return messages[i].content;
+  }
+  return '';
+}
+
+const ROLE_LABEL: Record<TranscriptMessage['role'], string> = {
+  user: 'Visitor',
+  assistant: 'Bot',
+  error: 'Error',
+};
+
+function MessageItem({ message, onFix }: { message: TranscriptMessage; onFix?: () => void }) {
+  const visitor = message.role === 'user';
+  const label = `${ROLE_LABEL[message.role]}, ${formatMomentLong(message.createdAt)}`;
+  return (
+    <Box
+      component="li"
+      aria-label={label}
+      sx={{ display: 'flex', flexDirection: 'column', alignItems: visitor ? 'flex-end' : 'flex-start' }}
+    >
+      <Typography variant="caption" color="textSecondary" sx={{ mb: 0.5 }}>
+        {label}
+      </Typography>
+      {message.role === 'error' ? (
+        <Alert severity="warning" sx={{ maxWidth: '85%' }}>
+          The bot could not reply: {message.content}
+        </Alert>
+      ) : (
+        <Box
+          sx={{
+            maxWidth: '85%',
+            px: 1.75,
+            py: 1.25,
+            borderRadius: 3,
+            whiteSpace: 'pre-wrap',
+            overflowWrap: 'anywhere',
+            bgcolor: visitor ? 'primary.main' : 'action.hover',
+            color: visitor ? 'primary.contrastText' : 'text.primary',
+            ...(message.unanswered && { border: 1, borderColor: 'warning.main' }),
+          }}
+        >
+          <Typography variant="body2">{message.content}</Typography>
+        </Box>
+      )}
+      {message.role === 'assistant' && (
+        <Stack direction="row" sx={{ flexWrap: 'wrap', alignItems: 'center', gap: 0.75, mt: 0.75, maxWidth: '85%' }}>
+          {message.unanswered && <Chip size="small" color="warning" variant="outlined" label="Unanswered" />}
+          {message.rating === 'up' && (
+            <Chip
+              size="small"
+              color="success"
+              variant="outlined"
+              icon={<ThumbUpRounded sx={{ fontSize: '16px !important' }} />}
+              label="Helpful"
+            />
+          )}
+          {message.rating === 'down' && (
+            <Chip
+              size="small"
+              color="error"
+              variant="outlined"
+              icon={<ThumbDownRounded sx={{ fontSize: '16px !important' }} />}
+              label="Not helpful"
+            />
+          )}
+          {message.citations.map((citation, index) => {
+            const text = citation.page !== null ? `${citation.name}, page ${citation.page}` : citation.name;
+            return citation.url ? (
+              <Chip
+                key={`${citation.sourceId}:${citation.page ?? ''}:${index}`}
+                size="small"
+                icon={<DescriptionOutlined sx={{ fontSize: '16px !important' }} />}
+                label={text}
+                component="a"
+                href={citation.url}
+                target="_blank"
+                rel="noopener noreferrer"
+                clickable
+              />
+            ) : (
+              <Chip
+                key={`${citation.sourceId}:${citation.page ?? ''}:${index}`}
+                size="small"
+                icon={<DescriptionOutlined sx={{ fontSize: '16px !important' }} />}
+                label={text}
+              />
+            );
+          })}
+          {onFix && (
+            <Button size="small" startIcon={<EditNoteRounded />} onClick={onFix}>
+              Fix this answer
+            </Button>
+          )}
+        </Stack>
+      )}
+    </Box>
+  );
+}
+
+function DeleteConversationDialog({
+  conversationId,
+  onClose,
+  onDeleted,
+}: {
+  conversationId: number | null;
+  onClose: () => void;
+  onDeleted: (id: number) => void;
+}) {
+  const { enqueueSnackbar } = useSnackbar();
+  const [deleting, setDeleting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const remove = async () => {
+    if (conversationId === null) return;
+    setDeleting(true);
+    setError(null);
+    try {
+      await conversationsApi.remove(conversationId);
+      enqueueSnackbar('Conversation deleted.', { variant: 'success' });
+      onDeleted(conversationId);
+    } catch (failure) {
+      setError(serverMessage(failure) ?? 'The conversation could not be deleted. Please try again.');
+    } finally {
+      setDeleting(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open={conversationId !== null}
+      onClose={() => !deleting && onClose()}
+      aria-labelledby="delete-conversation-title"
+      slotProps={{ transition: { onExited: () => setError(null) } }}
+    >
+      <DialogTitle id="delete-conversation-title">Delete this conversation?</DialogTitle>
+      <DialogContent>
+        <DialogContentText>Its messages are removed for good. This cannot be undone.</DialogContentText>
+        {error && (
+          <Alert severity="error" sx={{ mt: 2 }}>
+            {error}
+          </Alert>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={deleting}>
+          Cancel
+        </Button>
+        <Button color="error" variant="contained" loading={deleting} onClick={() => void remove()}>
+          Delete
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,189 @@
+import DeleteOutlineRounded from '@mui/icons-material/DeleteOutlineRounded';
+import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
+import ErrorOutlineRounded from '@mui/icons-material/ErrorOutlineRounded';
+import LanguageRounded from '@mui/icons-material/LanguageRounded';
+import NotesRounded from '@mui/icons-material/NotesRounded';
+import PictureAsPdfOutlined from '@mui/icons-material/PictureAsPdfOutlined';
+import RefreshRounded from '@mui/icons-material/RefreshRounded';
+import TaskAltRounded from '@mui/icons-material/TaskAltRounded';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
+import Link from '@mui/material/Link';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { alpha } from '@mui/material/styles';
+import type { KnowledgeSource, RefreshSchedule } from '../../api/types';
+import { DEFAULT_REFRESH_SCHEDULE, REFRESH_CHOICES, refreshFacts, sourceFacts } from './knowledgeLimits';
+
+export interface SourceRowProps {
+  source: KnowledgeSource;
+  /** True while this row's refresh, schedule or delete request is on its way. */
+  busy: boolean;
+  onRefresh: (source: KnowledgeSource) => void;
+  /** A website's new refresh schedule, chosen on the row. */
+  onSchedule: (source: KnowledgeSource, schedule: RefreshSchedule) => void;
+  onDelete: (source: KnowledgeSource) => void;
+}
+
+const KIND_LABEL = { file: 'File', website: 'Website', text: 'Written answer' } as const;
+
+function KindIcon({ source }: { source: KnowledgeSource }) {
+  const props = { fontSize: 'small', 'aria-hidden': true } as const;
+  switch (source.kind) {
+    case 'website':
+      return <LanguageRounded {...props} />;
+    case 'text':
+      return <NotesRounded {...props} />;
+    case 'file':
+      return /\.pdf$/i.test(source.name) ? <PictureAsPdfOutlined {...props} /> : <DescriptionOutlined {...props} />;
+  }
+}
+
+function StatusChip({ status }: { status: KnowledgeSource['status'] }) {
+  switch (status) {
+    case 'processing':
+      return (
+        <Chip
+          size="small"
+          color="info"
+          variant="outlined"
+          icon={<CircularProgress size={12} color="inherit" aria-hidden />}
+          label="Processing"
+        />
+      );
+    case 'ready':
+      return (
+        <Chip size="small" color="success" variant="outlined" icon={<TaskAltRounded aria-hidden />} label="Ready" />
+      );
+    case 'failed':
+      return (
+        <Chip size="small" color="error" variant="outlined" icon={<ErrorOutlineRounded aria-hidden />} label="Failed" />
+      );
+  }
+}
+
+/** One source: what it is, its state, its size, and the actions on it. */
+export function SourceRow({ source, busy, onRefresh, onSchedule, onDelete }: SourceRowProps) {
+  const processing = source.status === 'processing';
+  const facts = sourceFacts(source);
+  const refreshable = source.kind !== 'text';
+  return (
+    <Box
+      component="li"
+      aria-label={source.name}
+      sx={{
+        position: 'relative',
+        listStyle: 'none',
+        px: 2,
+        py: 1.5,
+        '& + &': { borderTop: 1, borderColor: 'divider' },
+      }}
+    >
+      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+        <Tooltip title={KIND_LABEL[source.kind]}>
+          <Box
+            sx={(theme) => ({
+              flex: 'none',
+              display: 'grid',
+              placeItems: 'center',
+              width: 36,
+              height: 36,
+              borderRadius: 2,
+              color: source.status === 'failed' ? 'error.main' : 'primary.main',
+              bgcolor: alpha(source.status === 'failed' ? theme.palette.error.main : theme.palette.primary.main, 0.09),
+            })}
+          >
+            <KindIcon source={source} />
+          </Box>
+        </Tooltip>
+        <Box sx={{ minWidth: 0, flex: 1 }}>
+          <Typography variant="body2" noWrap sx={{ fontWeight: 600 }} title={source.name}>
+            {source.name}
+          </Typography>
+          <Typography variant="caption" color="textSecondary" component="p" noWrap>
+            {source.url ? (
+              <Link href={source.url} target="_blank" rel="noopener noreferrer" color="inherit" underline="hover">
+                {source.url}
+              </Link>
+            ) : (
+              KIND_LABEL[source.kind]
+            )}
+            {facts.length > 0 && ` · ${facts.join(' · ')}`}
+          </Typography>
+        </Box>
+        <StatusChip status={source.status} />
+        <Stack direction="row" sx={{ flex: 'none' }}>
+          {refreshable && (
+            <Tooltip title="Read again">
+              <span>
+                <IconButton
+                  size="small"
+                  aria-label={`Read ${source.name} again`}
+                  disabled={busy || processing}
+                  onClick={() => onRefresh(source)}
+                >
+                  <RefreshRounded fontSize="small" />
+                </IconButton>
+              </span>
+            </Tooltip>
+          )}
+          <Tooltip title="Delete">
+            <span>
+              <IconButton
+                size="small"
+                aria-label={`Delete ${source.name}`}
+                disabled={busy}
+                onClick={() => onDelete(source)}
+              >
+                <DeleteOutlineRounded fontSize="small" />
+              </IconButton>
+            </span>
+          </Tooltip>
+        </Stack>
+      </Stack>
+      {source.kind === 'website' && (
+        <Stack
+          direction="row"
+          spacing={1.5}
+          sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5, mt: 1, ml: 6.5 }}
+        >
+          <TextField
+            select
+            size="small"
+            label="Read again"
+            value={source.refreshSchedule ?? DEFAULT_REFRESH_SCHEDULE}
+            disabled={busy}
+            onChange={(event) => onSchedule(source, event.target.value as RefreshSchedule)}
+            sx={{ minWidth: 128 }}
+          >
+            {REFRESH_CHOICES.map((choice) => (
+              <MenuItem key={choice.value} value={choice.value}>
+                {choice.label}
+              </MenuItem>
+            ))}
+          </TextField>
+          <Typography variant="caption" color="textSecondary">
+            {refreshFacts(source).join(' · ')}
+          </Typography>
+        </Stack>
+      )}
+      {source.status === 'failed' && source.error && (
+        <Typography variant="body2" color="error" sx={{ mt: 0.75, ml: 6.5 }}>
+          {source.error}
+        </Typography>
+      )}
+      {processing && (
+        <LinearProgress
+          aria-label={`Reading ${source.name}`}
+          sx={{ position: 'absolute', left: 0, right: 0, bottom: 0, height: 2 }}
+        />
+      )}
+    </Box>
+  );
+}
