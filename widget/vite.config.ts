@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { minifySync } from 'rolldown/experimental';
-import { defineConfig, type Plugin, type UserConfig } from 'vite';
+import { defaultClientConditions, defineConfig, type Plugin, type UserConfig } from 'vite';
 
 /**
  * The widget is built in two passes (`npm run build` runs both), because an IIFE cannot be
@@ -57,6 +57,9 @@ function sizeReport(pass: 'window' | 'loader'): Plugin {
 
 const shared: UserConfig = {
   publicDir: false,
+  // The contract workspace is compiled from its TypeScript sources (its package.json "source"
+  // export) and tree-shaken: it declares no side effects.
+  resolve: { conditions: ['source', ...defaultClientConditions] },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir: dist,

@@ -36,8 +36,8 @@ function streamingFetch() {
   return {
     fetchMock,
     token: (t: string) => ctrl.enqueue(enc.encode(`event: token\ndata: ${JSON.stringify({ text: t })}\n\n`)),
-    done: (m: string) => {
-      ctrl.enqueue(enc.encode(`event: done\ndata: ${JSON.stringify({ message: m, costCents: 4 })}\n\n`));
+    done: (m: string, messageId?: number) => {
+      ctrl.enqueue(enc.encode(`event: done\ndata: ${JSON.stringify({ message: m, messageId, costCents: 4 })}\n\n`));
       ctrl.close();
     },
   };
@@ -63,7 +63,7 @@ describe('Widget', () => {
     expect(input().placeholder).toBe('Ask away');
   });
 
-  it('falls back to the brief placeholder', () => {
+  it('falls back to the default placeholder', () => {
     render(<Widget {...props({ bot: { ...bot, placeholderText: '' } })} />);
     expect(input().placeholder).toBe('Type your message here...');
   });
@@ -153,6 +153,62 @@ describe('Widget', () => {
     expect(log.classList.contains('idle')).toBe(true);
   });
 
+  it('shows thumbs up and down under an answer once its id arrives; the last choice stays pressed', async () => {
+    const s = streamingFetch();
+    const feedback = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
+    feedback.mockResolvedValue(new Response(null, { status: 204 }));
+    vi.stubGlobal('fetch', (url: string, init: RequestInit) =>
+      url.endsWith('/feedback') ? feedback(url, init) : (s.fetchMock() as Promise<Response>),
+    );
+    render(<Widget {...props()} />);
+    typeText('hello');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    await act(async () => s.token('Hi '));
+    await screen.findByText(/Hi/);
+    // Nothing to rate while the answer streams in, nor the greeting.
+    expect(screen.queryByRole('button', { name: 'Good answer' })).toBeNull();
+    await act(async () => s.done('Hi there', 42));
+    const up = await screen.findByRole<HTMLButtonElement>('button', { name: 'Good answer' });
+    const down = screen.getByRole<HTMLButtonElement>('button', { name: 'Bad answer' });
+    expect(screen.getAllByRole('group', { name: 'Rate this answer' })).toHaveLength(1);
+    expect([up.getAttribute('aria-pressed'), down.getAttribute('aria-pressed')]).toEqual(['false', 'false']);
+
+    fireEvent.click(down);
+    await waitFor(() => expect(down.getAttribute('aria-pressed')).toBe('true'));
+    fireEvent.click(up);
+    await waitFor(() => expect(up.getAttribute('aria-pressed')).toBe('true'));
+    expect(down.getAttribute('aria-pressed')).toBe('false');
+    expect(feedback.mock.calls.map((c) => JSON.parse(c[1].body as string) as unknown)).toEqual([
+      { botId: '7', messageId: 42, rating: 'down' },
+      { botId: '7', messageId: 42, rating: 'up' },
+    ]);
+    // Kept with the conversation, so the choice is still shown after a navigation.
+    const stored = JSON.parse(sessionStorage.getItem('botsmith:chat:7')!) as unknown[];
+    expect(stored[1]).toMatchObject({ id: 42, rating: 'up' });
+  });
+
+  it('puts the previous choice back when the server does not take the rating', async () => {
+    sessionStorage.setItem(
+      'botsmith:chat:7',
+      JSON.stringify([
+        { role: 'user', content: 'hello' },
+        { role: 'assistant', content: 'Hi there', id: 42, rating: 'up' },
+        { role: 'assistant', content: 'Forged', id: 'x' },
+      ]),
+    );
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response('{}', { status: 429 })));
+    render(<Widget {...props()} />);
+    // Only an answer with a real id can be rated.
+    expect(screen.getAllByRole('group', { name: 'Rate this answer' })).toHaveLength(1);
+    const up = screen.getByRole('button', { name: 'Good answer' });
+    const down = screen.getByRole('button', { name: 'Bad answer' });
+    expect(up.getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(down);
+    expect(down.getAttribute('aria-pressed')).toBe('true');
+    await waitFor(() => expect(up.getAttribute('aria-pressed')).toBe('true'));
+    expect(down.getAttribute('aria-pressed')).toBe('false');
+  });
+
   it('shows a refusal as an italic error bubble and stays usable', async () => {
     vi.stubGlobal(
       'fetch',
@@ -171,6 +227,184 @@ describe('Widget', () => {
     const bubble = await screen.findByText('This bot is not available on this website.');
     expect(bubble.classList.contains('error')).toBe(true);
     expect(sendButton().disabled).toBe(false);
+  });
+
+  it("tells the server the page's origin and path only, and carries the visitor token it was given", async () => {
+    history.replaceState(null, '', '/pricing?coupon=SECRET-COUPON&email=ann%40example.com#token=abc');
+    try {
+      const fetchMock = vi
+        .fn()
+        .mockResolvedValueOnce(
+          new Response(JSON.stringify({ message: 'One' }), { headers: { 'X-Visitor-Token': 'v1.issued' } }),
+        )
+        .mockResolvedValue(new Response(JSON.stringify({ message: 'Two' })));
+      vi.stubGlobal('fetch', fetchMock);
+      render(<Widget {...props()} />);
+      typeText('First');
+      fireEvent.keyDown(input(), { key: 'Enter' });
+      await screen.findByText('One');
+      typeText('Second');
+      fireEvent.keyDown(input(), { key: 'Enter' });
+      await screen.findByText('Two');
+      const sent = fetchMock.mock.calls.map((c) => (c[1] as RequestInit).headers as Record<string, string>);
+      expect(sent.map((h) => h['X-Page-Url'])).toEqual([`${location.origin}/pricing`, `${location.origin}/pricing`]);
+      expect(JSON.stringify(fetchMock.mock.calls)).not.toMatch(/SECRET-COUPON|ann%40|token=abc/);
+      expect(sent.map((h) => h['X-Visitor-Token'])).toEqual([undefined, 'v1.issued']);
+      expect(sessionStorage.getItem('botsmith:token:7')).toBe('v1.issued');
+    } finally {
+      history.replaceState(null, '', '/');
+    }
+  });
+
+  describe('while Botsmith is briefly unavailable (503)', () => {
+    const SENTENCE = 'Botsmith is briefly unavailable. Please try again in a moment.';
+
+    async function sendAndExpectSentence(reply: Response) {
+      vi.stubGlobal('fetch', vi.fn().mockResolvedValue(reply));
+      render(<Widget {...props()} />);
+      typeText('hello');
+      fireEvent.keyDown(input(), { key: 'Enter' });
+      const bubble = await screen.findByText(SENTENCE);
+      expect(bubble.classList.contains('error')).toBe(true);
+      expect(screen.queryByText('An error occurred while sending your message.')).toBeNull();
+      expect(sendButton().disabled).toBe(false);
+    }
+
+    it("shows the API's sentence", async () => {
+      await sendAndExpectSentence(
+        new Response(JSON.stringify({ error: SENTENCE, code: 'SERVICE_UNAVAILABLE' }), {
+          status: 503,
+          headers: { 'Retry-After': '5', 'Content-Type': 'application/json' },
+        }),
+      );
+    });
+
+    it("shows the same sentence for a proxy's bare 503 page", async () => {
+      await sendAndExpectSentence(
+        new Response('<html><body>503 Service Temporarily Unavailable</body></html>', {
+          status: 503,
+          headers: { 'Content-Type': 'text/html' },
+        }),
+      );
+    });
+
+    it('shows the sentence when the stream ends with it', async () => {
+      const event = `event: error\ndata: ${JSON.stringify({ error: SENTENCE, code: 'SERVICE_UNAVAILABLE' })}\n\n`;
+      await sendAndExpectSentence(new Response(event, { headers: { 'Content-Type': 'text/event-stream' } }));
+    });
+
+    it('still says a bare 500 failed to send (only a 503 means "briefly unavailable")', async () => {
+      vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response('oops', { status: 500 })));
+      render(<Widget {...props()} />);
+      typeText('hello');
+      fireEvent.keyDown(input(), { key: 'Enter' });
+      expect(await screen.findByText('An error occurred while sending your message.')).toBeTruthy();
+      expect(screen.queryByText(SENTENCE)).toBeNull();
+    });
+  });
+
+  describe('citations', () => {
+    const sse = (done: unknown) =>
+      new Response(`event: token\ndata: {"text":"Open 9 to 5."}\n\nevent: done\ndata: ${JSON.stringify(done)}\n\n`, {
+        headers: { 'Content-Type': 'text/event-stream' },
+      });
+    const ask = async () => {
+      typeText('When are you open?');
+      fireEvent.keyDown(input(), { key: 'Enter' });
+      return screen.findByRole('list', { name: 'Sources' });
+    };
+
+    it("lists the done event's sources under the answer: a page title links to its URL, a file shows its page", async () => {
+      vi.stubGlobal(
+        'fetch',
+        vi.fn().mockResolvedValue(
+          sse({
+            message: 'Open 9 to 5.',
+            citations: [
+              { sourceId: 1, name: 'Opening hours | Cafe', page: null, url: 'https://cafe.example/hours' },
+              { sourceId: 2, name: 'Menu.pdf', page: 3, url: null },
+            ],
+          }),
+        ),
+      );
+      render(<Widget {...props()} />);
+      const list = await ask();
+      const link = screen.getByRole('link', { name: 'Opening hours | Cafe' });
+      expect(link.getAttribute('href')).toBe('https://cafe.example/hours');
+      expect(link.getAttribute('target')).toBe('_blank');
+      expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+      expect(list.textContent).toContain('Menu.pdf, p. 3');
+      expect(screen.getAllByRole('link')).toHaveLength(1);
+      expect(list.previousElementSibling?.textContent).toBe('Open 9 to 5.');
+    });
+
+    it('reads them from a JSON answer and keeps them across a navigation', async () => {
+      vi.stubGlobal(
+        'fetch',
+        vi
+          .fn()
+          .mockResolvedValue(
+            new Response(
+              JSON.stringify({ message: 'Pong', citations: [{ sourceId: 4, name: 'FAQ', page: null, url: null }] }),
+            ),
+          ),
+      );
+      const first = render(<Widget {...props()} />);
+      expect((await ask()).textContent).toBe('FAQ');
+      first.unmount();
+      render(<Widget {...props()} />);
+      expect(screen.getByRole('list', { name: 'Sources' }).textContent).toBe('FAQ');
+    });
+
+    it('never turns a hostile address into a link and drops malformed entries', async () => {
+      vi.stubGlobal(
+        'fetch',
+        vi.fn().mockResolvedValue(
+          sse({
+            message: 'Open 9 to 5.',
+            citations: [
+              { name: 'Evil', url: 'javascript:alert(1)' },
+              { name: 'Data', url: 'data:text/html,<script>alert(1)</script>' },
+              { name: '<img src=x onerror=alert(1)>', url: ' https://x.example' },
+              { name: 42, url: 'https://x.example' },
+              null,
+              { name: 'Odd page', page: -1 },
+            ],
+          }),
+        ),
+      );
+      render(<Widget {...props()} />);
+      const list = await ask();
+      expect(screen.queryAllByRole('link')).toHaveLength(0);
+      expect(list.querySelectorAll('li')).toHaveLength(4);
+      expect(list.querySelector('img')).toBeNull();
+      expect(list.textContent).toContain('<img src=x onerror=alert(1)>');
+      expect(list.textContent).toContain('Odd page');
+      expect(list.textContent).not.toContain('p. -1');
+    });
+
+    it('shows nothing under an answer without sources', async () => {
+      vi.stubGlobal('fetch', vi.fn().mockResolvedValue(sse({ message: 'Open 9 to 5.', citations: [] })));
+      render(<Widget {...props()} />);
+      typeText('When are you open?');
+      fireEvent.keyDown(input(), { key: 'Enter' });
+      await waitFor(() => expect(sendButton().disabled).toBe(false));
+      expect(screen.queryByRole('list', { name: 'Sources' })).toBeNull();
+    });
+
+    it('ignores sources smuggled into session storage with a hostile address', () => {
+      sessionStorage.setItem(
+        'botsmith:chat:7',
+        JSON.stringify([
+          { role: 'user', content: 'Hi' },
+          { role: 'assistant', content: 'Hello', citations: [{ name: 'X', url: 'javascript:alert(1)' }, 'junk'] },
+          { role: 'assistant', content: 'Again', citations: 'not a list' },
+        ]),
+      );
+      render(<Widget {...props()} />);
+      expect(screen.getByRole('list', { name: 'Sources' }).textContent).toBe('X');
+      expect(screen.queryAllByRole('link')).toHaveLength(0);
+    });
   });
 
   it("shows 'Error fetching bot details.' when the bot could not be loaded", () => {

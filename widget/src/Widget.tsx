@@ -2,7 +2,8 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/ho
 import { CloseIcon, NewChatIcon, SendIcon } from './components/Icons';
 import { MessageBubble } from './components/MessageBubble';
 import { TypingDots } from './components/TypingDots';
-import { sendChat } from './lib/api';
+import type { MessageRating } from '@botsmith/contract';
+import { sendChat, sendFeedback } from './lib/api';
 import { CHAT_LIMITS, chatHistoryFor } from './lib/history';
 import { canSend, enterAction, outgoing } from './lib/input';
 import { DEFAULT_PLACEHOLDER } from './lib/messages';
@@ -10,7 +11,7 @@ import { loadConversation, saveConversation } from './lib/storage';
 import { windowVars } from './lib/theme';
 import type { ChatMessage, WindowProps } from './lib/types';
 
-/** Timings from the brief (sections 4 and 9). */
+/** Timings of the chat window (docs/product.md#widget-messages). */
 const GLOW_MS = 400;
 const SCROLLBAR_IDLE_MS = 1500;
 
@@ -90,8 +91,18 @@ export function Widget({ botId, apiOrigin, bot, botError, open, inline, onClose 
     setPending(false);
     setMessages((ms) => [
       ...ms,
-      result.error != null ? { role: 'error', content: result.error } : { role: 'assistant', content: result.message },
+      result.error != null
+        ? { role: 'error', content: result.error }
+        : { role: 'assistant', content: result.message, citations: result.citations, id: result.id },
     ]);
+  }
+
+  /** Shows the visitor's choice at once; puts the previous one back if the server did not take it. */
+  async function rate(answer: ChatMessage, rating: MessageRating): Promise<void> {
+    const mark = (value?: MessageRating) =>
+      setMessages((ms) => ms.map((m) => (m.id == answer.id ? { ...m, rating: value } : m)));
+    mark(rating);
+    if (!(await sendFeedback(apiOrigin, botId, answer.id!, rating))) mark(answer.rating);
   }
 
   function newConversation(): void {
@@ -152,7 +163,7 @@ export function Widget({ botId, apiOrigin, bot, botError, open, inline, onClose 
         onScroll={onScroll}
       >
         {shown.map((m, i) => (
-          <MessageBubble key={i} message={m} />
+          <MessageBubble key={i} message={m} onRate={(rating) => void rate(m, rating)} />
         ))}
         {pending ? (
           streamed == null ? (

@@ -18,44 +18,22 @@
  * `<botsmith-widget data-bot data-mode data-side>` element, so a snippet pasted twice renders one
  * widget, and several bots on one side stack instead of overlapping.
  */
-import { fetchBot } from './lib/api';
-import { ANIMATIONS, iconUrl, launcherVars } from './lib/theme';
-import type { MountWindow, PublicBot, WindowProps } from './lib/types';
+import { ANIMATIONS } from '@botsmith/contract';
 import css from './styles/launcher.css?inline';
+import { iconUrl, launcherVars } from './lib/theme';
+import { CHAT_ICON, CLOSE_ICON, icon } from './loader/icons';
+import { fetchBot } from './lib/api';
+import { mark, report, safe } from './loader/safe';
+import type { MountWindow, PublicBot, WindowProps } from './lib/types';
+
+const TAG = 'botsmith-widget';
+/** Dispatched on a widget's element to remove it (a newer preview of the same bot replaces it). */
+const DESTROY = 'botsmith:destroy';
 
 /** The chat window chunk's file name, relative to widget.js; set at build time (vite.config.ts). */
 declare const __WINDOW_CHUNK__: string;
 
 type Mode = 'float' | 'preview' | 'inline';
-
-const SVG = 'http://www.w3.org/2000/svg';
-const CHAT_ICON = 'M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H8l-5 4V5a2 2 0 0 1 1-2z';
-const CLOSE_ICON = 'm18.3 7.1-1.4-1.4-4.9 4.9-4.9-4.9-1.4 1.4 4.9 4.9-4.9 4.9 1.4 1.4 4.9-4.9 4.9 4.9 1.4-1.4-4.9-4.9z';
-const TAG = 'botsmith-widget';
-/** Dispatched on a widget's element to remove it (a newer preview of the same bot replaces it). */
-const DESTROY = 'botsmith:destroy';
-
-function report(e: unknown): void {
-  console.warn('[botsmith]', e);
-}
-
-function safe<A extends unknown[]>(fn: (...a: A) => void): (...a: A) => void {
-  return (...a) => {
-    try {
-      fn(...a);
-    } catch (e) {
-      report(e);
-    }
-  };
-}
-
-function mark(name: string): void {
-  try {
-    performance.mark('botsmith:' + name);
-  } catch {
-    /* User Timing unavailable */
-  }
-}
 
 function start(script: HTMLScriptElement): void {
   const data = script.dataset;
@@ -91,16 +69,6 @@ function start(script: HTMLScriptElement): void {
     }
   }
 
-  function icon(path: string): SVGSVGElement {
-    const svg = document.createElementNS(SVG, 'svg');
-    svg.setAttribute('viewBox', '0 0 24 24');
-    svg.setAttribute('aria-hidden', 'true');
-    const p = document.createElementNS(SVG, 'path');
-    p.setAttribute('d', path);
-    svg.append(p);
-    return svg;
-  }
-
   function paint(): void {
     const b = bot ?? {};
     const vars = launcherVars(b);
@@ -109,7 +77,8 @@ function start(script: HTMLScriptElement): void {
     host!.dataset.side = side = b.widgetPosition == 'left' ? 'left' : 'right';
     wrap.className = `bs ${side}${open ? ' open' : ''}`;
     if (!button) return;
-    const cls = 'l a-' + (ANIMATIONS.includes(b.animation ?? '') ? b.animation! : 'none');
+    // styles/launcher.css has one class per animation.
+    const cls = 'l a-' + (ANIMATIONS.includes(b.animation!) ? b.animation : 'none');
     if (button.className != cls) {
       button.className = cls;
       // Restart the animation so the preview shows each newly chosen one.

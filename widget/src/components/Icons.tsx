@@ -23,3 +23,12 @@ export function CloseIcon() {
     </svg>
   );
 }
+
+/** Thumbs up; turned over (CSS) for thumbs down. */
+export function ThumbIcon() {
+  return (
+    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path d="M1 21h4V9H1zm22-11c0-1-1-2-2-2h-6l1-5-1-2-7 7v12h11l4-8z" />
+    </svg>
+  );
+}

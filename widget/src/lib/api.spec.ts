@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { credentialsFor, fetchBot, sendChat } from './api';
+import { credentialsFor, fetchBot, sendChat, sendFeedback } from './api';
 
 const enc = new TextEncoder();
 
@@ -27,6 +27,35 @@ const req = {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('sendChat', () => {
+  it("returns the done event's citations", async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi
+        .fn()
+        .mockResolvedValue(
+          sseResponse([
+            'event: done\ndata: {"message":"Hi","citations":[{"sourceId":1,"name":"Menu.pdf","page":3,"url":null}]}\n\n',
+          ]),
+        ),
+    );
+    expect(await sendChat(req, () => undefined, new AbortController().signal)).toEqual({
+      message: 'Hi',
+      citations: [{ name: 'Menu.pdf', page: 3 }],
+    });
+  });
+
+  it("returns a JSON answer's citations, only http(s) addresses kept", async () => {
+    const citations = [
+      { sourceId: 1, name: 'Hours', page: null, url: 'https://cafe.example/hours' },
+      { sourceId: 2, name: 'Evil', page: null, url: 'javascript:alert(1)' },
+    ];
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(json({ message: 'Hi', citations })));
+    expect(await sendChat(req, () => undefined, new AbortController().signal)).toEqual({
+      message: 'Hi',
+      citations: [{ name: 'Hours', url: 'https://cafe.example/hours' }, { name: 'Evil' }],
+    });
+  });
+
   it('posts the contract body and headers, streaming tokens', async () => {
     const fetchMock = vi
       .fn()
@@ -48,8 +77,9 @@ describe('sendChat', () => {
     expect(init.credentials).toBe('omit');
     const headers = init.headers as Record<string, string>;
     expect(headers.Accept).toBe('text/event-stream');
-    expect(headers['X-Page-Url']).toBe(location.href);
-    expect(headers['X-Visitor-Id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(headers['X-Page-Url']).toBe(location.origin + location.pathname);
+    // No identity of its own making: the server issues it.
+    expect(headers['X-Visitor-Id']).toBeUndefined();
     expect(JSON.parse(init.body as string)).toEqual({
       botId: '7',
       chatHistory: [{ role: 'assistant', content: 'Hi!' }],
@@ -58,15 +88,58 @@ describe('sendChat', () => {
     });
   });
 
-  it('keeps the same visitor id for the tab', async () => {
-    const fetchMock = vi.fn().mockImplementation(() => Promise.resolve(json({ message: 'ok' })));
+  it('sends the page origin and path only, never its query or fragment', async () => {
+    history.replaceState(null, '', '/shop/checkout?email=ann%40example.com&reset=secret-token#access_token=abc');
+    try {
+      const fetchMock = vi.fn().mockResolvedValue(json({ message: 'ok' }));
+      vi.stubGlobal('fetch', fetchMock);
+      await sendChat(req, () => undefined, new AbortController().signal);
+      const headers = (fetchMock.mock.calls[0] as [string, RequestInit])[1].headers as Record<string, string>;
+      expect(headers['X-Page-Url']).toBe(`${location.origin}/shop/checkout`);
+      expect(JSON.stringify(fetchMock.mock.calls[0])).not.toMatch(/secret-token|access_token|ann%40/);
+    } finally {
+      history.replaceState(null, '', '/');
+    }
+  });
+
+  it('sends no visitor token until the server issued one, then the one issued for that bot', async () => {
+    sessionStorage.clear();
+    const withToken = (token: string) =>
+      new Response(JSON.stringify({ message: 'ok' }), {
+        headers: { 'Content-Type': 'application/json', 'X-Visitor-Token': token },
+      });
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(withToken('v1.first-token'))
+      .mockResolvedValueOnce(json({ message: 'ok' }))
+      .mockResolvedValueOnce(withToken('v1.replaced-token'))
+      .mockResolvedValue(json({ message: 'ok' }));
+    vi.stubGlobal('fetch', fetchMock);
+    const sent = () =>
+      fetchMock.mock.calls.map((c) => ((c[1] as RequestInit).headers as Record<string, string>)['X-Visitor-Token']);
+    const signal = new AbortController().signal;
+    await sendChat(req, () => undefined, signal);
+    await sendChat(req, () => undefined, signal);
+    await sendChat(req, () => undefined, signal);
+    await sendChat(req, () => undefined, signal);
+    // Another bot has its own identity: nothing issued for it yet.
+    await sendChat({ ...req, botId: '8' }, () => undefined, signal);
+    expect(sent()).toEqual([undefined, 'v1.first-token', 'v1.first-token', 'v1.replaced-token', undefined]);
+  });
+
+  it('keeps a token issued with a streamed answer', async () => {
+    sessionStorage.clear();
+    const streamed = sseResponse(['event: done\ndata: {"message":"Hi","costCents":3}\n\n']);
+    streamed.headers.set('X-Visitor-Token', 'v1.streamed-token');
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(streamed)
+      .mockResolvedValue(json({ message: 'ok' }));
     vi.stubGlobal('fetch', fetchMock);
     await sendChat(req, () => undefined, new AbortController().signal);
     await sendChat(req, () => undefined, new AbortController().signal);
-    const ids = fetchMock.mock.calls.map(
-      (c) => ((c[1] as RequestInit).headers as Record<string, string>)['X-Visitor-Id'],
-    );
-    expect(ids[0]).toBe(ids[1]);
+    const second = (fetchMock.mock.calls[1] as [string, RequestInit])[1].headers as Record<string, string>;
+    expect(second['X-Visitor-Token']).toBe('v1.streamed-token');
   });
 
   it('returns the error event text', async () => {
@@ -105,14 +178,14 @@ describe('sendChat', () => {
     });
   });
 
-  it('falls back to the brief text when a refusal has none', async () => {
+  it('falls back to its own text when a refusal has none', async () => {
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response('<html>Bad gateway</html>', { status: 502 })));
     expect(await sendChat(req, () => undefined, new AbortController().signal)).toEqual({
       error: 'An error occurred while sending your message.',
     });
   });
 
-  it('falls back to the brief text on a network failure', async () => {
+  it('falls back to its own text on a network failure', async () => {
     vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('Failed to fetch')));
     expect(await sendChat(req, () => undefined, new AbortController().signal)).toEqual({
       error: 'An error occurred while sending your message.',
@@ -144,12 +217,49 @@ describe('fetchBot', () => {
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(json({ bot: { id: 1, name: 'A' } })));
     expect(await fetchBot('https://api.example', '1')).toEqual({ bot: { id: 1, name: 'A' } });
   });
-  it("returns the server's error or the brief's fallback", async () => {
+  it("returns the server's error or its own fallback", async () => {
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(json({ error: 'Bot not found.', code: 'NOT_FOUND' }, 404)));
     expect(await fetchBot('https://api.example', '9')).toEqual({ error: 'Bot not found.' });
     vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('offline')));
     expect(await fetchBot('https://api.example', '9')).toEqual({ error: 'Error fetching bot details.' });
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response('<h1>Bad gateway</h1>', { status: 502 })));
     expect(await fetchBot('https://api.example', '9')).toEqual({ error: 'Error fetching bot details.' });
+  });
+});
+
+describe('answer ids and feedback', () => {
+  it("keeps the answer's id from the JSON answer and from the stream's done event", async () => {
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(json({ message: 'Plain', messageId: 41, citations: [] })));
+    expect(await sendChat(req, () => undefined, new AbortController().signal)).toMatchObject({ id: 41 });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn().mockResolvedValue(sseResponse(['event: done\ndata: {"message":"Hi","messageId":42,"costCents":3}\n\n'])),
+    );
+    expect(await sendChat(req, () => undefined, new AbortController().signal)).toMatchObject({ id: 42 });
+  });
+
+  it("posts the rating with chat's headers and credentials, as the visitor the server named", async () => {
+    sessionStorage.setItem('botsmith:token:7', 'v1.visitor-token');
+    const fetchMock = vi.fn().mockResolvedValue(new Response(null, { status: 204 }));
+    vi.stubGlobal('fetch', fetchMock);
+    expect(await sendFeedback('https://api.example', '7', 42, 'down')).toBe(true);
+    const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(url).toBe('https://api.example/api/chat/feedback');
+    expect(init.method).toBe('POST');
+    expect(init.credentials).toBe('omit');
+    expect(init.headers).toEqual({
+      'Content-Type': 'application/json',
+      'X-Page-Url': location.origin + location.pathname,
+      'X-Visitor-Token': 'v1.visitor-token',
+    });
+    expect(JSON.parse(init.body as string)).toEqual({ botId: '7', messageId: 42, rating: 'down' });
+    sessionStorage.clear();
+  });
+
+  it('answers false when the server refuses or cannot be reached', async () => {
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(json({ error: 'x', code: 'MESSAGE_NOT_FOUND' }, 404)));
+    expect(await sendFeedback('https://api.example', '7', 42, 'up')).toBe(false);
+    vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('offline')));
+    expect(await sendFeedback('https://api.example', '7', 42, 'up')).toBe(false);
   });
 });

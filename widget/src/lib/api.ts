@@ -1,7 +1,9 @@
-import { BOT_FETCH_FAILED, GENERIC_ERROR, SEND_FAILED } from './messages';
+import { BOT_FETCH_FAILED, GENERIC_ERROR, SEND_FAILED, SERVICE_UNAVAILABLE } from './messages';
+import { readCitations } from './citations';
 import { createSseParser } from './sse';
-import { visitorId } from './storage';
-import type { ChatMessage, PublicBot } from './types';
+import { saveVisitorToken, visitorToken } from './storage';
+import type { MessageRating } from '@botsmith/contract';
+import type { ChatMessage, Citation, PublicBot } from './types';
 
 /** Cookies go only to the product's own origin (the dashboard preview, the /widget page), never cross-site. */
 export function credentialsFor(apiOrigin: string): RequestCredentials {
@@ -42,7 +44,8 @@ export interface ChatRequest {
   model: string;
 }
 
-export type ChatResult = { message: string; error?: undefined } | { message?: undefined; error: string };
+export type ChatResult =
+  { message: string; citations?: Citation[]; id?: number; error?: undefined } | { message?: undefined; error: string };
 
 /**
  * Sends one message and resolves with the full reply or an error text for an error bubble.
@@ -55,16 +58,13 @@ export async function sendChat(
   signal: AbortSignal,
 ): Promise<ChatResult | null> {
   try {
+    const headers = visitorHeaders(req.botId);
+    headers.Accept = 'text/event-stream';
     const res = await fetch(`${req.apiOrigin}/api/chat`, {
       method: 'POST',
       credentials: credentialsFor(req.apiOrigin),
       signal,
-      headers: {
-        'Content-Type': 'application/json',
-        Accept: 'text/event-stream',
-        'X-Page-Url': location.href.slice(0, 2048),
-        'X-Visitor-Id': visitorId(),
-      },
+      headers,
       body: JSON.stringify({
         botId: req.botId,
         chatHistory: req.chatHistory,
@@ -72,15 +72,51 @@ export async function sendChat(
         model: req.model,
       }),
     });
-    if (!res.ok) return { error: await errorText(res, SEND_FAILED) };
+    // Issued with the answer (a new visitor's first, or after a change of network): keep it.
+    const issued = res.headers.get('X-Visitor-Token');
+    if (issued) saveVisitorToken(req.botId, issued);
+    if (!res.ok) return { error: await errorText(res, res.status == 503 ? SERVICE_UNAVAILABLE : SEND_FAILED) };
     if (!(res.headers.get('Content-Type') || '').includes('text/event-stream')) {
-      const body = (await res.json()) as { message?: unknown; error?: unknown };
-      if (typeof body.message == 'string') return { message: body.message };
+      const body = (await res.json()) as {
+        message?: unknown;
+        messageId?: unknown;
+        citations?: unknown;
+        error?: unknown;
+      };
+      if (typeof body.message == 'string')
+        return { message: body.message, citations: readCitations(body.citations), id: body.messageId as number };
       return { error: typeof body.error == 'string' && body.error ? body.error : GENERIC_ERROR };
     }
     return await readStream(res, onToken);
   } catch {
     return signal.aborted ? null : { error: SEND_FAILED };
+  }
+}
+
+/** What every call about the visitor's conversation sends: JSON, the page, the visitor's token. */
+function visitorHeaders(botId: string): Record<string, string> {
+  // The page's origin and path only: a query or fragment may hold a visitor's tokens or e-mail.
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'X-Page-Url': (location.origin + location.pathname).slice(0, 2048),
+  };
+  const token = visitorToken(botId);
+  if (token) headers['X-Visitor-Token'] = token;
+  return headers;
+}
+
+/** Rates an answer (POST /api/chat/feedback) as the visitor who got it; true once the server took it. */
+export async function sendFeedback(apiOrigin: string, botId: string, messageId: number, rating: MessageRating) {
+  try {
+    const res = await fetch(`${apiOrigin}/api/chat/feedback`, {
+      method: 'POST',
+      credentials: credentialsFor(apiOrigin),
+      headers: visitorHeaders(botId),
+      body: JSON.stringify({ botId, messageId, rating }),
+    });
+    return res.ok;
+  } catch {
+    return false;
   }
 }
 
@@ -90,7 +126,7 @@ async function readStream(res: Response, onToken: (text: string) => void): Promi
   let streamed = '';
   const parser = createSseParser((event, data) => {
     if (result) return;
-    let body: { text?: unknown; message?: unknown; error?: unknown };
+    let body: { text?: unknown; message?: unknown; messageId?: unknown; citations?: unknown; error?: unknown };
     try {
       body = JSON.parse(data) as typeof body;
     } catch {
@@ -100,7 +136,11 @@ async function readStream(res: Response, onToken: (text: string) => void): Promi
       streamed += body.text;
       onToken(body.text);
     } else if (event == 'done') {
-      result = { message: typeof body.message == 'string' ? body.message : streamed };
+      result = {
+        message: typeof body.message == 'string' ? body.message : streamed,
+        citations: readCitations(body.citations),
+        id: body.messageId as number,
+      };
     } else if (event == 'error') {
       result = { error: typeof body.error == 'string' && body.error ? body.error : GENERIC_ERROR };
     }

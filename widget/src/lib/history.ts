@@ -1,16 +1,12 @@
+import { CHAT_REQUEST_LIMITS as CHAT_LIMITS } from '@botsmith/contract';
 import type { ChatMessage } from './types';
 
 /**
- * The server's limits on POST /api/chat (backend CHAT_LIMITS): a request over them is refused
- * with 400, which would leave a long conversation stuck. The model only sees the last turns
- * anyway, so the widget sends the most recent messages that fit.
+ * The server's limits on POST /api/chat (the contract's CHAT_REQUEST_LIMITS): a request over them
+ * is refused with 400, which would leave a long conversation stuck. The model only sees the last
+ * turns anyway, so the widget sends the most recent messages that fit.
  */
-export const CHAT_LIMITS = {
-  promptMaxChars: 2000,
-  historyMaxItems: 20,
-  historyItemMaxChars: 4000,
-  historyTotalMaxChars: 50_000,
-};
+export { CHAT_LIMITS };
 
 /** The conversation so far, newest last, as the request's chatHistory: no error bubbles, within the limits. */
 export function chatHistoryFor(messages: ChatMessage[]): ChatMessage[] {

@@ -1,4 +1,4 @@
-/** The chat input's rules (brief sections 4 and 5), kept apart from the component so they are testable. */
+/** The chat input's rules (docs/product.md#embedded-widget), kept apart from the component so they are testable. */
 
 export interface KeyLike {
   key: string;

@@ -49,22 +49,14 @@ export function saveConversation(botId: string, messages: ChatMessage[]): void {
   set('chat:' + botId, kept.length ? JSON.stringify(kept) : null);
 }
 
-function uuid(): string {
-  if (typeof crypto.randomUUID == 'function') return crypto.randomUUID();
-  // randomUUID exists only in secure contexts; plain-http host pages still need an id.
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6] & 15) | 64;
-  b[8] = (b[8] & 63) | 128;
-  const h = Array.from(b, (x) => (x + 256).toString(16).slice(1)).join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+/**
+ * The visitor token the server issued for this bot (sent back as `X-Visitor-Token`). The server
+ * decides who the visitor is; the widget only keeps what it was given.
+ */
+export function visitorToken(botId: string): string | null {
+  return get('token:' + botId);
 }
 
-/** One anonymous id per visitor and tab, sent as `X-Visitor-Id`. */
-export function visitorId(): string {
-  let id = get('visitor');
-  if (!id || !/^[0-9a-f-]{36}$/.test(id)) {
-    id = uuid();
-    set('visitor', id);
-  }
-  return id;
+export function saveVisitorToken(botId: string, token: string): void {
+  set('token:' + botId, token);
 }

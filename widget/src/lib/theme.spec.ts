@@ -37,7 +37,7 @@ describe('background', () => {
     expect(background('url(javascript:alert(1))', '#fff')).toBe('#fff');
     expect(background('expression(alert(1))', '#f1f0f0')).toBe('#f1f0f0');
   });
-  it('falls back to the brief defaults', () => {
+  it('falls back to the default colours', () => {
     expect(background(null, '#2ecc71')).toBe('#2ecc71');
   });
 });
@@ -67,14 +67,16 @@ describe('contrastText', () => {
 });
 
 describe('launcherVars and windowVars', () => {
-  it('use the section 5 fallbacks for a bot without styling', () => {
+  it("use the widget's fallbacks for a bot without styling", () => {
     const w = windowVars({});
     expect(w['--banner']).toBe('#2ecc71');
     expect(w['--user']).toBe('#DCF8C6');
+    expect(w['--user-fg']).toBe('#000000');
     expect(w['--asst']).toBe('#f1f0f0');
-    expect(w['--bg']).toBe('#fff');
+    expect(w['--bg']).toBe('#ffffff');
     expect(w['--win-r']).toBe('12px');
     expect(launcherVars({})['--bubble']).toBe('#2ecc71');
+    expect(launcherVars({})['--bubble-r']).toBe('50%');
   });
   it('paint gradients and take text colours as solid hex', () => {
     const w = windowVars({

@@ -1,3 +1,11 @@
+import {
+  DEFAULT_ACCENT_COLOUR,
+  DEFAULT_BUBBLE_RADIUS,
+  DEFAULT_COLOURS as C,
+  DEFAULT_LIGHT_COLOUR,
+  WIDGET_FALLBACK_VISITOR_MESSAGE_COLOUR,
+  WIDGET_FALLBACK_WINDOW_RADIUS,
+} from '@botsmith/contract';
 import type { PublicBot } from './types';
 
 /**
@@ -5,8 +13,9 @@ import type { PublicBot } from './types';
  *
  * Colours are stored as `linear-gradient(<direction>, <hex>, <hex>)`. Where a gradient can paint
  * (backgrounds) a well-formed gradient is used as is; where it cannot (text, icons, glows) the
- * brief's rule applies: take the first 3- or 6-digit hex value. Anything else falls back to the
- * brief's defaults (sections 5 and 9). Values are only ever set through CSSOM
+ * first 3- or 6-digit hex value is taken. Anything else falls back to the widget's fallbacks
+ * (docs/product.md#bot-defaults): a new bot's colours and bubble radius, except the visitor's
+ * message (#DCF8C6) and the window's radius (12px). Values are only ever set through CSSOM
  * (`style.setProperty`), which a strict `style-src` CSP does not block, and only after matching
  * these patterns, so a stored value cannot smuggle other CSS in.
  */
@@ -37,7 +46,7 @@ export function radius(value: unknown, fallback: string): string {
   return m ? m[1] + (m[2] ?? 'px').toLowerCase() : fallback;
 }
 
-/** Black or white, whichever reads better on `hex` (used where the brief gives no text colour). */
+/** Black or white, whichever reads better on `hex` (used where a bot has no text colour field). */
 export function contrastText(hex: string): string {
   let h = hex.slice(1);
   if (h.length == 3) h = h.replace(/./g, '$&$&');
@@ -46,39 +55,37 @@ export function contrastText(hex: string): string {
   return lum > 150 ? '#000000' : '#ffffff';
 }
 
-/** The launcher's animations besides 'none' (styles/launcher.css has one class each). */
-export const ANIMATIONS = ['blowup', 'glow', 'slide', 'rotate', 'shake', 'drop', 'roll'];
-
 /** The launcher's CSS variables (styles/launcher.css), computed by the loader. */
 export function launcherVars(bot: Partial<PublicBot>): Record<string, string> {
   return {
-    '--bubble': background(bot.bubbleColor, '#2ecc71'),
-    '--bubble-c': extractHex(bot.bubbleColor, '#2ecc71'),
-    '--bubble-fg': extractHex(bot.bubbleTextColor, '#ffffff'),
-    '--bubble-r': radius(bot.bubbleBorderRadius, '50%'),
+    // Single constants, not DEFAULT_COLOURS: the loader keeps only what it uses.
+    '--bubble': background(bot.bubbleColor, DEFAULT_ACCENT_COLOUR),
+    '--bubble-c': extractHex(bot.bubbleColor, DEFAULT_ACCENT_COLOUR),
+    '--bubble-fg': extractHex(bot.bubbleTextColor, DEFAULT_LIGHT_COLOUR),
+    '--bubble-r': radius(bot.bubbleBorderRadius, DEFAULT_BUBBLE_RADIUS),
   };
 }
 
 /**
  * The chat window's CSS variables (styles/window.css), computed in the window chunk so the
- * loader stays small. The visitor's bubble has no text colour of its own in the brief: it gets
+ * loader stays small. The visitor's bubble has no text colour field of its own: it gets
  * black or white, whichever reads better on it.
  */
 export function windowVars(bot: Partial<PublicBot>): Record<string, string> {
   const send = bot.sendButtonColor || bot.sendButtonColor1;
   return {
-    '--win-r': radius(bot.chatWindowBorderRadius, '12px'),
-    '--banner': background(bot.bannerColor, '#2ecc71'),
-    '--banner-fg': extractHex(bot.bannerTextColor, '#ffffff'),
-    '--ph': extractHex(bot.placeholderTextColor, '#000000'),
-    '--send': background(send, '#2ecc71'),
-    '--send-c': extractHex(send, '#2ecc71'),
-    '--arrow': extractHex(bot.sendArrowColor, '#ffffff'),
-    '--user': background(bot.widgetBubbleColor, '#DCF8C6'),
-    '--user-fg': contrastText(extractHex(bot.widgetBubbleColor, '#DCF8C6')),
-    '--asst': background(bot.assistantBubbleColor, '#f1f0f0'),
-    '--asst-fg': extractHex(bot.assistantBubbleTextColor, '#000000'),
-    '--bg': background(bot.widgetBackgroundColor, '#fff'),
+    '--win-r': radius(bot.chatWindowBorderRadius, WIDGET_FALLBACK_WINDOW_RADIUS),
+    '--banner': background(bot.bannerColor, C.bannerColor),
+    '--banner-fg': extractHex(bot.bannerTextColor, C.bannerTextColor),
+    '--ph': extractHex(bot.placeholderTextColor, C.placeholderTextColor),
+    '--send': background(send, C.sendButtonColor),
+    '--send-c': extractHex(send, C.sendButtonColor),
+    '--arrow': extractHex(bot.sendArrowColor, C.sendArrowColor),
+    '--user': background(bot.widgetBubbleColor, WIDGET_FALLBACK_VISITOR_MESSAGE_COLOUR),
+    '--user-fg': contrastText(extractHex(bot.widgetBubbleColor, WIDGET_FALLBACK_VISITOR_MESSAGE_COLOUR)),
+    '--asst': background(bot.assistantBubbleColor, C.assistantBubbleColor),
+    '--asst-fg': extractHex(bot.assistantBubbleTextColor, C.assistantBubbleTextColor),
+    '--bg': background(bot.widgetBackgroundColor, C.widgetBackgroundColor),
   };
 }
 

@@ -1,39 +1,27 @@
+import type { MessageRating, PublicBot } from '@botsmith/contract';
+
 /** The bot's public face, as `GET /api/widget/bots/{id}` returns it. */
-export interface PublicBot {
-  id: string | number;
-  name: string;
-  customGreeting: string;
-  modelLabel: string;
-  /** The model tier id, if the server sends it; the server never trusts it for pricing. */
-  model?: string;
-  hidden: boolean;
-  bubbleIcon: string;
-  bubbleColor: string;
-  bubbleTextColor: string;
-  bubbleBorderRadius: string;
-  chatWindowBorderRadius: string;
-  bannerColor: string;
-  bannerTextColor: string;
-  bannerDisclaimer: string;
-  placeholderText: string;
-  placeholderTextColor: string;
-  sendButtonColor: string;
-  /** The same colour under the name the original widget read; used when sendButtonColor is missing. */
-  sendButtonColor1?: string;
-  sendArrowColor: string;
-  widgetBubbleColor: string;
-  assistantBubbleColor: string;
-  assistantBubbleTextColor: string;
-  widgetBackgroundColor: string;
-  animation: string;
-  widgetPosition: string;
-}
+export type { PublicBot } from '@botsmith/contract';
 
 export type Role = 'user' | 'assistant' | 'error';
+
+/** Where an answer came from: a file (and its page) or a web page (its title and address). */
+export interface Citation {
+  name: string;
+  page?: number;
+  /** Always http(s): see readCitations in lib/citations.ts. */
+  url?: string;
+}
 
 export interface ChatMessage {
   role: Role;
   content: string;
+  /** The sources an assistant answer cites, shown under it. */
+  citations?: Citation[];
+  /** An answer's id on the server (POST /api/chat/feedback); greetings and old answers have none. */
+  id?: number;
+  /** The visitor's last rating of the answer. */
+  rating?: MessageRating;
 }
 
 /** What the loader hands the lazily loaded chat window on every render. */
