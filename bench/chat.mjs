@@ -72,12 +72,14 @@ function chunksSql(botId) {
       `Page ${i + 1} is about ${topic}. Our ${topic} policy: customers asking about ${topic} get an answer within ${i + 2} days. `.repeat(
         8,
       );
-    return `(currval(pg_get_serial_sequence('bot_documents', 'id')), ${botId}, ${i + 1}, ${i}, '${text}')`;
+    return `(currval(pg_get_serial_sequence('bot_documents', 'id')), currval(pg_get_serial_sequence('bot_sources', 'id')), ${botId}, ${i + 1}, ${i}, '${text}')`;
   });
   return [
     `INSERT INTO bot_documents (bot_id, original_name, storage_key, file_path, size_bytes, page_count)
      VALUES (${botId}, 'guide.pdf', 'bench-key', '/uploads/bench.pdf', 1000, 20)`,
-    `INSERT INTO document_chunks (document_id, bot_id, page, ordinal, content) VALUES ${values.join(', ')}`,
+    `INSERT INTO bot_sources (bot_id, kind, name, status, format, pages, chunks, bytes, storage_key, is_reference)
+     VALUES (${botId}, 'file', 'guide.pdf', 'ready', 'pdf', 20, 20, 1000, 'bench-key', true)`,
+    `INSERT INTO document_chunks (document_id, source_id, bot_id, page, ordinal, content) VALUES ${values.join(', ')}`,
   ];
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Lighthouse scores of the landing page (issue 9 asks for performance and accessibility >= 95),
+ * Lighthouse scores of the landing page (the target: performance and accessibility >= 95),
  * with Debian's Chromium, for the mobile (default throttling) and desktop presets.
  *
  *   npm install --prefix bench/lighthouse        (once; Lighthouse 12 is the last major on Node 20)

@@ -7,7 +7,7 @@
  *
  * Prints raw, gzip (level 9) and brotli bytes of the loader (widget.js, downloaded with the page),
  * of the chat window chunk(s) under widget-assets/ (downloaded on the launcher's first hover,
- * focus or click) and their total, against the budgets of issue 7 (3 KB and 15 KB gzip). Then
+ * focus or click) and their total, against the widget's budgets (3 KB and 15 KB gzip, docs/decisions/0004). Then
  * what each dependency and source file adds, from the module report the build writes
  * (dist/size-loader.json, dist/size-window.json: each module's rendered code, minified and gzipped
  * on its own, so the parts add up to a little more than the whole; the share column scales them

@@ -1,24 +1,34 @@
 # The API (NestJS). Also runs the scheduler; the monthly billing job takes a PostgreSQL
 # advisory lock, so any number of replicas is safe. Build from the repository root:
 #   docker build -f docker/api.Dockerfile -t botsmith-api .
-FROM node:20-bookworm-slim AS build
+# Node.js 24 LTS (Node 20 is past its end of life; the code supports 20.19+ and 24, and CI tests both).
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY contract/package.json contract/
 COPY backend/package.json backend/
 COPY frontend/package.json frontend/
 COPY widget/package.json widget/
 COPY e2e/package.json e2e/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
+COPY contract contract
 COPY backend backend
-RUN npm run build -w backend && npm prune --omit=dev --no-audit --no-fund
+# The backend's build compiles the contract first (contract/dist, which it imports at run time).
+RUN npm run build -w backend && npm prune --omit=dev --no-audit --no-fund && mkdir -p backend/node_modules
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
 WORKDIR /app
 COPY --from=build --chown=node:node /app/node_modules node_modules
 COPY --from=build --chown=node:node /app/package.json package.json
 COPY --from=build --chown=node:node /app/backend/package.json backend/package.json
+# node_modules/@botsmith/contract links to contract/: its package.json and built JavaScript.
+COPY --from=build --chown=node:node /app/contract/package.json contract/package.json
+COPY --from=build --chown=node:node /app/contract/dist contract/dist
+# npm keeps a workspace's own copy of a package whose version differs from the root's (unpdf,
+# file-type) in backend/node_modules: without it PDF uploads fail in the image.
+COPY --from=build --chown=node:node /app/backend/node_modules backend/node_modules
 COPY --from=build --chown=node:node /app/backend/dist backend/dist
 RUN mkdir -p /data && chown node:node /data
 USER node

@@ -8,10 +8,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const parts = [
+  // Each part depends on the contract's sources: the widget and the frontend compile them, and the
+  // backend's build compiles them to contract/dist first, which it runs on.
   {
     name: 'widget',
     output: 'widget/dist/widget.js',
-    sources: ['widget/src', 'widget/vite.config.ts', 'widget/package.json'],
+    sources: ['widget/src', 'widget/vite.config.ts', 'widget/package.json', 'contract/src'],
   },
   {
     name: 'frontend',
@@ -22,9 +24,14 @@ const parts = [
       'frontend/public',
       'frontend/vite.config.ts',
       'frontend/package.json',
+      'contract/src',
     ],
   },
-  { name: 'backend', output: 'backend/dist/main.js', sources: ['backend/src', 'backend/package.json'] },
+  {
+    name: 'backend',
+    output: 'backend/dist/main.js',
+    sources: ['backend/src', 'backend/package.json', 'contract/src'],
+  },
 ];
 
 function newest(target) {

@@ -18,8 +18,10 @@ const jest = (config, extra = []) => [
 
 const steps = [
   { name: 'lint (eslint)', cmd: ['npx', ['eslint', '.', '--max-warnings', '0']] },
+  { name: 'dependencies (dependency-cruiser)', cmd: ['npm', ['run', 'lint:deps', '-w', 'backend']] },
   { name: 'format (prettier)', cmd: ['npx', ['prettier', '--check', '.', '--log-level', 'warn']] },
   { name: 'typecheck', cmd: ['npm', ['run', 'typecheck', '--workspaces', '--if-present']] },
+  { name: 'contract unit', cmd: ['npm', ['test', '-w', 'contract']], kind: 'vitest' },
   { name: 'backend unit', cmd: jest('jest.unit.config.js'), kind: 'jest' },
   {
     name: `backend integration (${onServer ? 'PostgreSQL server' : 'PGlite'})`,
@@ -32,7 +34,16 @@ const steps = [
           name: 'backend integration smoke (PGlite)',
           cmd: [
             'npx',
-            ['jest', '--config', 'jest.integration.config.js', '--runInBand', 'foundation', 'database'],
+            [
+              'jest',
+              '--config',
+              'jest.integration.config.js',
+              '--runInBand',
+              'health-errors-headers',
+              'database',
+              'knowledge-cited-answers',
+              'test/integration/conversations.spec.ts',
+            ],
             { cwd: 'backend', env: { NODE_OPTIONS: '--experimental-vm-modules --no-warnings', TEST_DATABASE_URL: '' } },
           ],
           kind: 'jest',
@@ -86,6 +97,14 @@ function counts(kind, output) {
   return undefined;
 }
 
+/** The names of the failed tests, as the runner printed them (CI keeps only the log's tail). */
+function failedTestNames(kind, output) {
+  // eslint-disable-next-line no-control-regex -- strips terminal colour codes
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
+  const pattern = kind === 'jest' ? /^\s*● (.+ › .+)$/gm : /^\s*FAIL\s+(\S+\.(?:ts|tsx) > .+)$/gm;
+  return [...new Set([...plain.matchAll(pattern)].map((m) => m[1].trim()))].slice(0, 10);
+}
+
 const results = [];
 for (const step of steps) {
   if (step.needs && results.find((r) => r.name === step.needs)?.ok === false) {
@@ -102,6 +121,7 @@ for (const step of steps) {
     name: step.name,
     ok: code === 0 && !ranNothing,
     counts: c,
+    failures: step.kind && code !== 0 ? failedTestNames(step.kind, output) : [],
     note: ranNothing ? 'no tests ran' : '',
     seconds: Math.round((Date.now() - started) / 100) / 10,
   });
@@ -123,6 +143,7 @@ for (const r of results) {
   process.stdout.write(
     `${r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(42)} ${figures.padEnd(24)} ${String(r.seconds).padStart(6)} s ${r.note ?? ''}\n`,
   );
+  for (const name of r.failures ?? []) process.stdout.write(`        ✗ ${name}\n`);
 }
 process.stdout.write(`\nSteps: ${results.length - failedSteps.length} of ${results.length} passed\n`);
 process.stdout.write(

@@ -106,7 +106,11 @@ describe('accounts in a real browser', () => {
     });
     expect(signup.status).toBe(201);
     const verifyLink = await linkFromOutbox(dataDir, email, linkPattern('verify-email'));
-    const verified = await fetch(`${baseUrl}/api/auth/verify-email/${verifyLink.split('/').pop()}`);
+    // The same client opens the link: it carries the signup's pre-auth cookie, so no password step.
+    const signupCookie = signup.headers.getSetCookie().map((cookie) => cookie.split(';', 1)[0]);
+    const verified = await fetch(`${baseUrl}/api/auth/verify-email/${verifyLink.split('/').pop()}`, {
+      headers: { Cookie: signupCookie.join('; ') },
+    });
     expect(verified.status).toBe(200);
 
     const page = await browser.newPage(PHONE);
@@ -116,6 +120,9 @@ describe('accounts in a real browser', () => {
     await screenshot(page, 'accounts-login-phone');
     await page.getByRole('link', { name: 'Forgot password' }).click();
     await page.waitForURL(`${baseUrl}/forgot-password`);
+    // The URL changes before the lazily loaded page replaces the login form, whose Email field
+    // has the same label: filling then could hit the login field that is about to go away.
+    await page.getByRole('button', { name: 'Send Reset Link' }).waitFor();
     await page.getByLabel(/^Email/).fill(email);
     await page.getByRole('button', { name: 'Send Reset Link' }).click();
     await page.getByText(/Check your email for reset instructions\./).waitFor();
@@ -155,8 +162,16 @@ describe('accounts in a real browser', () => {
       body: JSON.stringify({ email, password: 'Session!Pass1' }),
     });
     const link = await linkFromOutbox(dataDir, email, linkPattern('verify-email'));
-    // Opening the link in this browser signs it in.
+    // This browser did not sign up, so the link asks for the signup's password; then it signs in.
     await page.goto(link);
+    await page.getByRole('heading', { name: 'Confirm your password' }).waitFor();
+    await page.getByLabel(/^Password/).fill('Wrong!Pass1');
+    await page.getByRole('button', { name: 'Verify Email' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').innerText())
+      .toBe('That is not the password chosen when signing up with this link.');
+    await page.getByLabel(/^Password/).fill('Session!Pass1');
+    await page.getByRole('button', { name: 'Verify Email' }).click();
     await page.getByText(/You are now signed in/).waitFor();
     const visited: string[] = [];
     page.on('framenavigated', (frame) => {

@@ -190,9 +190,7 @@ onServer('billing in the browser: a failed payment and its fix (PostgreSQL serve
 
     // Back on /billing-issue: the retried invoice was paid; its poll (at once, then every 5 s)
     // takes the owner to the dashboard.
-    const submitted = Date.now();
     await page.waitForURL(`${baseUrl}/dashboard`, { timeout: 10_000 });
-    expect(Date.now() - submitted).toBeLessThan(7000);
     expect(visited).toEqual(['/billing-issue', '/dashboard']);
     expect(await me(context, baseUrl)).toMatchObject({ hasPaid: true });
     expect(errors).toEqual([]);

@@ -102,7 +102,7 @@ const BOTS = {
   }),
   6: bot(6, { name: 'Flaky', customGreeting: 'My model is down today.' }),
   8: bot(8, { name: 'Iconic', bubbleIcon: '/uploads/icons/owl.svg', bubbleBorderRadius: '12px' }),
-  // Stored values a client must not trust: the widget falls back to the brief's colours.
+  // Stored values a client must not trust: the widget falls back to its default colours (docs/product.md#colours).
   7: bot(7, {
     name: 'Broken styling',
     bubbleColor: 'red; background: url(https://evil.example/x)',
@@ -130,9 +130,10 @@ function json(res, status, value) {
 async function handle(url, req, res, body) {
   res.setHeader('Access-Control-Allow-Origin', '*');
   res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+  res.setHeader('Access-Control-Expose-Headers', 'Retry-After, X-Visitor-Token');
   if (req.method == 'OPTIONS') {
     res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-    res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Accept, X-Page-Url, X-Visitor-Id');
+    res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Accept, X-Page-Url, X-Visitor-Token');
     res.writeHead(204).end();
     return;
   }
@@ -174,6 +175,8 @@ async function handle(url, req, res, body) {
       return;
     }
     const message = replyFor(String(payload.prompt));
+    // Like the real server: a visitor without a token is issued one with the answer.
+    if (!req.headers['x-visitor-token']) res.setHeader('X-Visitor-Token', `v1.fake-visitor-of-bot-${id}`);
     if (!(req.headers.accept ?? '').includes('text/event-stream')) return json(res, 200, { message });
     res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store' });
     res.flushHeaders();
