@@ -53,4 +53,20 @@ describe('the mail outbox', () => {
     expect(line).not.toContain('tok_SECRET_123');
     expect(line).not.toContain('link');
   });
+
+  it('names files so they sort in the order mails were handed over, even when built at once', async () => {
+    const port = createMailPort(buildConfig({ DATA_DIR: dataDir }, '/repo')) as OutboxMailAdapter;
+    // Larger mails first: they take longer to build, so they would be written last.
+    const sizes = Array.from({ length: 30 }, (_, i) => (30 - i) * 20_000);
+    await Promise.all(
+      sizes.map((size, i) =>
+        port.send({ to: 'owner@example.com', subject: `Mail ${i}`, text: 'x'.repeat(size), html: 'x' }),
+      ),
+    );
+    const subjects = fs
+      .readdirSync(port.outboxDir)
+      .sort()
+      .map((f) => fs.readFileSync(path.join(port.outboxDir, f), 'utf8').match(/^Subject: (.*)$/m)?.[1]);
+    expect(subjects).toEqual(sizes.map((_, i) => `Mail ${i}`));
+  });
 });
