@@ -1,7 +1,5 @@
 import CloseIcon from '@mui/icons-material/Close';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
@@ -16,6 +14,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { botsApi } from '../../api';
 import type { Bot, Category, WidgetPosition } from '../../api/types';
 import { useApiResource } from '../../hooks/useApiResource';
+import { RetryAlert } from '../../components/RetryAlert';
 import { BotUsageTab } from '../usage/BotUsageTab';
 import { DeleteBotTab } from './DeleteBotTab';
 import { DeployTab } from './DeployTab';
@@ -137,18 +136,7 @@ export function EditBotDialog({ botId, categories, onClose, onBotChanged, onBotD
             ))}
           </Stack>
         )}
-        {loaded.status === 'error' && (
-          <Alert
-            severity="error"
-            action={
-              <Button color="inherit" size="small" onClick={loaded.reload}>
-                Retry
-              </Button>
-            }
-          >
-            Error fetching bot details.
-          </Alert>
-        )}
+        {loaded.status === 'error' && <RetryAlert onRetry={loaded.reload}>Error fetching bot details.</RetryAlert>}
         {bot && (
           <Box key={bot.id} sx={{ pb: 3 }}>
             {tab === 'details' && <DetailsTab bot={bot} categories={categories} onSaved={saved} />}

@@ -12,6 +12,7 @@ import ListItemButton from '@mui/material/ListItemButton';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { RetryAlert } from '../../components/RetryAlert';
 import type { ConversationList as ConversationListData } from './useConversationList';
 import { formatMomentLong, formatWhen } from './inboxParams';
 
@@ -40,17 +41,9 @@ export function ConversationList({ list, selectedId, onOpen, narrowed }: Convers
   }
   if (list.status === 'error') {
     return (
-      <Alert
-        severity="error"
-        sx={{ m: 1 }}
-        action={
-          <Button color="inherit" size="small" onClick={list.reload}>
-            Retry
-          </Button>
-        }
-      >
+      <RetryAlert sx={{ m: 1 }} onRetry={list.reload}>
         Error fetching conversations.
-      </Alert>
+      </RetryAlert>
     );
   }
   if (list.conversations.length === 0) {

@@ -23,6 +23,7 @@ import Typography from '@mui/material/Typography';
 import { useSnackbar } from 'notistack';
 import { useCallback, useState } from 'react';
 import { conversationsApi } from '../../api';
+import { RetryAlert } from '../../components/RetryAlert';
 import { serverMessage } from '../bots/botForms';
 import { useApiResource } from '../../hooks/useApiResource';
 import type { FixTarget } from './FixAnswerDialog';
@@ -64,16 +65,9 @@ export function TranscriptPane({ conversationId, onBack, onDeleted, onFix }: Tra
         </Stack>
       )}
       {transcript.status === 'error' && (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={transcript.reload}>
-              Retry
-            </Button>
-          }
-        >
+        <RetryAlert onRetry={transcript.reload}>
           {serverMessage(transcript.error) ?? 'Error fetching the conversation.'}
-        </Alert>
+        </RetryAlert>
       )}
       {transcript.status === 'ready' && (
         <Transcript data={transcript.data} onDelete={() => setConfirming(true)} onFix={onFix} />

@@ -1,7 +1,6 @@
 import { QUESTION_PERIODS, type QuestionPeriod } from '@botsmith/contract';
 import EditNoteRounded from '@mui/icons-material/EditNoteRounded';
 import HelpOutlineRounded from '@mui/icons-material/HelpOutlineRounded';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import List from '@mui/material/List';
@@ -15,6 +14,7 @@ import { useCallback } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { conversationsApi } from '../../api';
 import { useApiResource } from '../../hooks/useApiResource';
+import { RetryAlert } from '../../components/RetryAlert';
 import type { FixTarget } from './FixAnswerDialog';
 import { formatMomentLong, formatWhen, inboxLink } from './inboxParams';
 
@@ -66,16 +66,7 @@ export function UnansweredQuestions({ botId, period, onPeriod, onFix }: Unanswer
         </Stack>
       )}
       {report.status === 'error' && (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={report.reload}>
-              Retry
-            </Button>
-          }
-        >
-          Error fetching unanswered questions.
-        </Alert>
+        <RetryAlert onRetry={report.reload}>Error fetching unanswered questions.</RetryAlert>
       )}
       {report.status === 'ready' && report.data.questions.length === 0 && (
         <Stack sx={{ alignItems: 'center', textAlign: 'center', py: 6, color: 'text.secondary' }} spacing={1}>

@@ -1,10 +1,9 @@
 import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import type { Bot } from '../../api/types';
+import { RetryAlert } from '../../components/RetryAlert';
 import { AddBotCard, BOT_CARD_HEIGHT, BotCard } from './BotCard';
 
 export interface BotGridProps {
@@ -31,18 +30,7 @@ const gridSx = {
 /** The bot cards and the 'Add New Bot' card; skeletons while loading; an empty state. */
 export function BotGrid({ bots, loading, error, emptyTitle, emptyText, onOpen, onAdd, onRetry }: BotGridProps) {
   if (error) {
-    return (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={onRetry}>
-            Retry
-          </Button>
-        }
-      >
-        Error fetching bots.
-      </Alert>
-    );
+    return <RetryAlert onRetry={onRetry}>Error fetching bots.</RetryAlert>;
   }
   if (loading || !bots) {
     return (

@@ -1,11 +1,10 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import Skeleton from '@mui/material/Skeleton';
 import { useParams } from 'react-router-dom';
 import { NotFoundPage } from '../../layout/NotFoundPage';
 import { usePageTitle } from '../../layout/usePageTitle';
+import { RetryAlert } from '../../components/RetryAlert';
 import { DASHBOARD_SECTIONS, DashboardShell, SIDEBAR_WIDTH, type DashboardSection } from './DashboardShell';
 import { useDashboardGate } from './useDashboardGate';
 
@@ -27,16 +26,7 @@ function GatedDashboard({ section }: { section: DashboardSection }) {
   if (gate.status === 'error') {
     return (
       <Container maxWidth="sm" sx={{ py: 8 }}>
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={gate.retry}>
-              Retry
-            </Button>
-          }
-        >
-          Error fetching user info.
-        </Alert>
+        <RetryAlert onRetry={gate.retry}>Error fetching user info.</RetryAlert>
       </Container>
     );
   }

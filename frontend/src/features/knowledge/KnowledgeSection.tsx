@@ -24,6 +24,7 @@ import { useSnackbar } from 'notistack';
 import { useState } from 'react';
 import { knowledgeApi } from '../../api';
 import type { KnowledgeSource, RefreshSchedule } from '../../api/types';
+import { RetryAlert } from '../../components/RetryAlert';
 import { serverMessage } from '../bots/botForms';
 import { AddFileDialog } from './AddFileDialog';
 import { AddTextDialog } from './AddTextDialog';
@@ -184,18 +185,7 @@ export function KnowledgeSection({ botId, onDeleted, revision }: KnowledgeSectio
           ))}
         </Paper>
       )}
-      {state.status === 'error' && (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={reload}>
-              Retry
-            </Button>
-          }
-        >
-          {state.message}
-        </Alert>
-      )}
+      {state.status === 'error' && <RetryAlert onRetry={reload}>{state.message}</RetryAlert>}
       {state.status === 'ready' && state.sources.length === 0 && (
         <Paper variant="outlined" sx={{ p: 4, textAlign: 'center', borderStyle: 'dashed' }}>
           <AutoStoriesOutlined color="primary" sx={{ fontSize: 40, mb: 1 }} aria-hidden />
