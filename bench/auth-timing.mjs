@@ -11,39 +11,21 @@
  * Each request comes from its own X-Forwarded-For address (trusted from loopback) and no e-mail
  * is used more than 4 times, so the throttles never answer instead of the code being measured.
  */
-import { spawn, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { requireBuiltBackend, startBuiltApp } from './support/app.mjs';
+import { createThrowawayDatabase, LOCAL_SERVER_URL } from './support/database.mjs';
+import { percentile } from './support/timing.mjs';
 
 const samples = Number(process.argv[2] ?? 40);
-const main = path.resolve('backend/dist/main.js');
-const serverBase = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const dbName = `botsmith_bench_auth_${crypto.randomBytes(4).toString('hex')}`;
-const psql = (sql) => execFileSync('psql', [serverBase, '-qc', sql], { stdio: 'ignore' });
-
-const port = 3900 + Math.floor(Math.random() * 90);
-const base = `http://127.0.0.1:${port}`;
+requireBuiltBackend('npm run build');
+const serverBase = process.env.BENCH_DATABASE_URL ?? LOCAL_SERVER_URL;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'botsmith-bench-auth-'));
-psql(`CREATE DATABASE "${dbName}"`);
-const url = new URL(serverBase);
-url.pathname = `/${dbName}`;
-const child = spawn(process.execPath, [main], {
-  env: {
-    ...process.env,
-    PORT: String(port),
-    PUBLIC_URL: base,
-    DATA_DIR: dataDir,
-    DATABASE_URL: url.toString(),
-    LOG_LEVEL: 'error',
-    NODE_ENV: 'test',
-    RUN_SCHEDULER: 'false',
-    SMTP_URL: '',
-    REDIS_URL: '',
-  },
-  stdio: 'ignore',
-});
+const database = await createThrowawayDatabase(serverBase, 'botsmith_bench_auth');
+/** The app's address, once started. */
+let base;
 
 let ip = 0;
 async function post(pathname, body) {
@@ -99,8 +81,8 @@ async function verifiedAccounts(count) {
 
 function summary(label, a, b) {
   const stat = (xs) => {
-    const s = xs.map((x) => x.ms).sort((p, q) => p - q);
-    return { median: s[Math.floor(s.length / 2)], p90: s[Math.floor(s.length * 0.9)] };
+    const times = xs.map((x) => x.ms);
+    return { median: percentile(times, 50), p90: percentile(times, 90) };
   };
   const sa = stat(a);
   const sb = stat(b);
@@ -112,16 +94,10 @@ function summary(label, a, b) {
   );
 }
 
+let app;
 try {
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      /* not yet */
-    }
-    if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  app = await startBuiltApp({ env: { DATA_DIR: dataDir, DATABASE_URL: database.url } });
+  base = app.base;
   const perEmail = 4;
   const accounts = await verifiedAccounts(Math.ceil(samples / perEmail));
   const known = (i) => accounts[Math.floor(i / perEmail)];
@@ -155,8 +131,7 @@ try {
   summary('signup: verified e-mail vs new e-mail', signupExisting, signupNew);
   summary('forgot-password: account vs unknown e-mail', forgotKnown, forgotUnknown);
 } finally {
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
+  await app?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
-  psql(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+  await database.drop();
 }

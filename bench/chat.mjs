@@ -16,24 +16,20 @@
  * per-word delay is 0 (BENCH_WORD_DELAY_MS to change), so the figures are the engine's cost, not
  * a simulated model's. Env: BENCH_DATABASE_URL (default the local server).
  */
-import { execFileSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
+import { requireBuiltBackend, startBuiltApp, UNLIMITED_CHAT_ENV } from './support/app.mjs';
+import { createThrowawayDatabase, LOCAL_SERVER_URL } from './support/database.mjs';
 
 const REQUESTS = Number(process.argv[2] ?? 2000);
 const CONCURRENCY = Number(process.argv[3] ?? 20);
 const WORD_DELAY = process.env.BENCH_WORD_DELAY_MS ?? '0';
-const main = path.resolve('backend/dist/main.js');
-const serverBase = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-
-if (!fs.existsSync(main)) {
-  console.error('backend/dist/main.js is missing: run `npm run build -w backend` first.');
-  process.exit(1);
-}
+const serverBase = process.env.BENCH_DATABASE_URL ?? LOCAL_SERVER_URL;
+requireBuiltBackend();
 
 const SEED = `
   WITH owner AS (
@@ -83,45 +79,13 @@ function chunksSql(botId) {
   ];
 }
 
+/** The built app with the offline model and chat limits out of the way; `env` on top. */
 async function startApp(env) {
-  const port = 3800 + Math.floor(Math.random() * 90);
-  const child = spawn(process.execPath, [main], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'error',
-      NODE_ENV: 'test',
-      RUN_SCHEDULER: 'false',
-      OPENAI_API_KEY: '',
-      REDIS_URL: '',
-      OFFLINE_MODEL_WORD_DELAY_MS: WORD_DELAY,
-      CHAT_VISITOR_RATE_LIMIT: '1000000000',
-      CHAT_IP_RATE_LIMIT: '1000000000',
-      CHAT_BOT_RATE_LIMIT: '1000000000',
-      ...env,
-    },
+  const app = await startBuiltApp({
+    env: { OPENAI_API_KEY: '', OFFLINE_MODEL_WORD_DELAY_MS: WORD_DELAY, ...UNLIMITED_CHAT_ENV, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const base = `http://127.0.0.1:${port}`;
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      /* not yet */
-    }
-    if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return {
-    base,
-    pid: child.pid,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  };
+  return { base: app.base, pid: app.child.pid, stop: app.stop };
 }
 
 /** Fires `total` requests, `concurrency` at a time; returns latencies (ms), wall time and failures. */
@@ -237,20 +201,18 @@ async function pgliteRun() {
 }
 
 async function postgresRun() {
-  const name = `botsmith_bench_chat_${process.pid}`;
-  execFileSync('psql', [serverBase, '-qc', `CREATE DATABASE ${name}`]);
-  const url = new URL(serverBase);
-  url.pathname = `/${name}`;
+  const database = await createThrowawayDatabase(serverBase, 'botsmith_bench_chat');
+  const url = database.url;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'botsmith-bench-chat-'));
   try {
-    let app = await startApp({ DATA_DIR: dir, DATABASE_URL: url.toString() });
+    let app = await startApp({ DATA_DIR: dir, DATABASE_URL: url });
     await app.stop();
-    const client = new pg.Client({ connectionString: url.toString() });
+    const client = new pg.Client({ connectionString: url });
     await client.connect();
     const botId = (await client.query(SEED)).rows[0].id;
     for (const sql of chunksSql(botId)) await client.query(sql);
 
-    app = await startApp({ DATA_DIR: dir, DATABASE_URL: url.toString() });
+    app = await startApp({ DATA_DIR: dir, DATABASE_URL: url });
     console.log(`\nPostgreSQL server (pool ${process.env.DATABASE_POOL_SIZE ?? 10})`);
     const sent = await measure(app, botId);
     await app.stop();
@@ -261,7 +223,7 @@ async function postgresRun() {
       `  ledger: ${rows} usage rows for ${sent} chat requests sent ${rows === sent ? '(one per answer)' : '(MISMATCH)'}`,
     );
   } finally {
-    execFileSync('psql', [serverBase, '-qc', `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]);
+    await database.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

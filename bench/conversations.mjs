@@ -15,8 +15,10 @@
  * timings. The database is dropped at the end, also after a failure. Target: p95 < 100 ms.
  */
 import pg from 'pg';
+import { createThrowawayDatabase, explain, LOCAL_SERVER_URL } from './support/database.mjs';
+import { printTable, timeRuns, TIMING_COLUMNS } from './support/timing.mjs';
 
-const BASE_URL = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
+const BASE_URL = process.env.DATABASE_URL || LOCAL_SERVER_URL;
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1_000_000);
 const CONVERSATIONS = Math.round(MESSAGES / 10);
 const OTHER_OWNERS = 20;
@@ -235,35 +237,9 @@ const FIND_MESSAGES = `SELECT m.id AS message_id, m.role, m.content, m.created_a
         WHERE m.conversation_id = $1 AND m.owner_id = $2
         ORDER BY m.created_at, m.id`;
 
-// ---- measuring ----------------------------------------------------------------------------------
-const ms = (ns) => Number(ns) / 1e6;
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-
-async function timeCalls(call) {
-  await call(); // warm
-  const samples = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = process.hrtime.bigint();
-    await call();
-    samples.push(ms(process.hrtime.bigint() - start));
-  }
-  samples.sort((a, b) => a - b);
-  return { median: percentile(samples, 50), p95: percentile(samples, 95), max: samples[samples.length - 1] };
-}
-
-async function explain(client, sql, params) {
-  const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
-  return rows.map((r) => r['QUERY PLAN']).join('\n');
-}
-
 async function main() {
-  const name = `botsmith_bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: BASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const url = new URL(BASE_URL);
-  url.pathname = `/${name}`;
-  const client = new pg.Client({ connectionString: url.toString() });
+  const database = await createThrowawayDatabase(BASE_URL, 'botsmith_bench');
+  const client = new pg.Client({ connectionString: database.url });
   try {
     await client.connect();
     await client.query(SCHEMA);
@@ -353,10 +329,10 @@ async function main() {
 
     const summary = [];
     for (const [label, selection, after] of cases) {
-      const timing = await timeCalls(async () => {
+      const timing = await timeRuns(async () => {
         const page = await findPage(client, selection, after, LIMIT + 1);
         if (page) await runPage(client, selection, page.hits, page);
-      });
+      }, RUNS);
       const page = await findPage(client, selection, after, LIMIT + 1);
       const rows = page ? (await runPage(client, selection, page.hits, page)).rowCount : 0;
       const hits = await searchHits(client, selection);
@@ -384,25 +360,20 @@ async function main() {
       }
       console.log('');
     }
-    const transcript = await timeCalls(async () => {
+    const transcript = await timeRuns(async () => {
       await client.query(FIND_ONE, [transcriptId, OWNER]);
       await client.query(FIND_MESSAGES, [transcriptId, OWNER]);
-    });
+    }, RUNS);
     summary.push({ query: 'transcript (conversation + its 18 messages, 2 queries)', rows: 18, ...transcript });
     console.log(`### transcript: median ${transcript.median.toFixed(2)} ms, p95 ${transcript.p95.toFixed(2)} ms`);
     console.log(await explain(client, FIND_ONE, [transcriptId, OWNER]));
     console.log(await explain(client, FIND_MESSAGES, [transcriptId, OWNER]));
 
     console.log('\n## Timings (ms, client round trip on localhost)\n');
-    console.log('| query | rows | median | p95 | max |');
-    console.log('|---|---|---|---|---|');
-    for (const s of summary) {
-      console.log(`| ${s.query} | ${s.rows} | ${s.median.toFixed(2)} | ${s.p95.toFixed(2)} | ${s.max.toFixed(2)} |`);
-    }
+    printTable([['query', (s) => s.query], ['rows', (s) => s.rows], ...TIMING_COLUMNS], summary);
   } finally {
     await client.end().catch(() => undefined);
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
+    await database.drop();
   }
 }
 

@@ -13,7 +13,6 @@
  * `{error, code}` (there should be none). Exits 1 if there was any.
  */
 import 'reflect-metadata';
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,53 +25,45 @@ import {
   requestArbitrary,
   sendRequest,
 } from '../backend/test/support/hostile-input.mjs';
+import {
+  insertOwner,
+  loadBuilt,
+  OFFLINE_APP_ENV,
+  QUIET_APP_ENV,
+  requireBuiltBackend,
+  UNLIMITED_CHAT_ENV,
+} from './support/app.mjs';
+import { createThrowawayDatabase, LOCAL_SERVER_URL } from './support/database.mjs';
 
 const total = Number(process.argv[2] ?? 20_000);
 const seed = Number(process.argv[3] ?? Math.floor(Math.random() * 0x7fffffff));
-const dist = path.resolve('backend/dist');
-if (!fs.existsSync(path.join(dist, 'app.setup.js'))) {
-  console.error('Build the backend first: npm run build -w backend');
-  process.exit(2);
-}
-const { createApp } = await import(path.join(dist, 'app.setup.js'));
-const { buildConfig } = await import(path.join(dist, 'config/config.js'));
-const { hashPassword } = await import(path.join(dist, 'modules/auth/passwords.js'));
+requireBuiltBackend();
+const { createApp } = await loadBuilt('app.setup.js');
+const { buildConfig } = await loadBuilt('config/config.js');
 const { DataSource } = await import('typeorm');
 
-const serverBase = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const dbName = `botsmith_bench_fuzz_${crypto.randomBytes(4).toString('hex')}`;
-const psql = (sql) => execFileSync('psql', [serverBase, '-qc', sql], { stdio: 'ignore' });
+const serverBase = process.env.BENCH_DATABASE_URL ?? LOCAL_SERVER_URL;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'botsmith-bench-fuzz-'));
-psql(`CREATE DATABASE "${dbName}"`);
-const url = new URL(serverBase);
-url.pathname = `/${dbName}`;
+const database = await createThrowawayDatabase(serverBase, 'botsmith_bench_fuzz');
 
 const config = buildConfig({
   ...process.env,
-  NODE_ENV: 'test',
+  ...QUIET_APP_ENV,
+  ...OFFLINE_APP_ENV,
+  ...UNLIMITED_CHAT_ENV,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
   DATA_DIR: dataDir,
   PUBLIC_URL: 'http://localhost:3000',
-  RUN_SCHEDULER: 'false',
-  DATABASE_URL: url.toString(),
-  SMTP_URL: '',
-  REDIS_URL: '',
-  STRIPE_SECRET_KEY: '',
-  OPENAI_API_KEY: '',
-  S3_BUCKET: '',
-  OFFLINE_MODEL_WORD_DELAY_MS: '0',
-  CHAT_VISITOR_RATE_LIMIT: '1000000',
-  CHAT_IP_RATE_LIMIT: '1000000',
-  CHAT_BOT_RATE_LIMIT: '1000000',
+  DATABASE_URL: database.url,
 });
-const app = await createApp(config, { url: url.toString(), embedded: false, poolSize: 10 });
+const app = await createApp(config, { url: database.url, embedded: false, poolSize: 10 });
 await app.listen(0, '127.0.0.1');
 const base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
 const origin = config.publicUrl;
 
 async function cleanup() {
   await app.close().catch(() => {});
-  psql(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+  await database.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
@@ -103,20 +94,7 @@ async function owner(paid) {
   const email = `fuzz-${crypto.randomBytes(4).toString('hex')}@example.com`;
   const password = 'Bench!Pass1';
   const dataSource = app.get(DataSource);
-  const fake = () => crypto.randomBytes(4).toString('hex');
-  await dataSource.query(
-    `INSERT INTO users (email, password_hash, email_verified_at, stripe_customer_id, stripe_subscription_id,
-       subscription_item_id, has_paid, credits_cents)
-     VALUES ($1, $2, now(), $3, $4, $5, $6, 500)`,
-    [
-      email,
-      await hashPassword(password),
-      paid ? `cus_test_${fake()}` : null,
-      paid ? `sub_test_${fake()}` : null,
-      paid ? `si_test_${fake()}` : null,
-      paid ? true : null,
-    ],
-  );
+  await insertOwner((sql, params) => dataSource.query(sql, params), { email, password, paid });
   const login = await call('POST', '/api/auth/login', { body: { email, password } });
   if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
   return login.cookie;

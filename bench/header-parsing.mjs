@@ -15,65 +15,40 @@
  * that attack, without building the old version. The integration spec
  * (backend/test/integration/hostile-headers.spec.ts) checks the answers; this program the times.
  */
-import { execFileSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import {
+  insertOwner,
+  loadBuilt,
+  OFFLINE_APP_ENV,
+  requireBuiltBackend,
+  startBuiltApp,
+  UNLIMITED_CHAT_ENV,
+} from './support/app.mjs';
+import { createThrowawayDatabase, LOCAL_SERVER_URL } from './support/database.mjs';
+import { median } from './support/timing.mjs';
 
 const samples = Number(process.argv[2] ?? 15);
-const dist = path.resolve('backend/dist');
-if (!fs.existsSync(path.join(dist, 'main.js'))) {
-  console.error('Build the backend first: npm run build');
-  process.exit(2);
-}
-const { hashPassword } = await import(path.join(dist, 'modules/auth/passwords.js'));
-const { hostOf, normalizeAllowedDomain } = await import(path.join(dist, 'modules/chat/domain-match.js'));
-const { textProblem } = await import(path.join(dist, 'common/storable-text.js'));
-const { HEADER_MAX_CHARS } = await import(path.join(dist, 'common/constants.js'));
+requireBuiltBackend('npm run build');
+const { hostOf, normalizeAllowedDomain } = await loadBuilt('modules/chat/domain-match.js');
+const { textProblem } = await loadBuilt('common/storable-text.js');
+const { HEADER_MAX_CHARS } = await loadBuilt('common/constants.js');
 
 /** "16 KB": as long as a single header can be under Node's 16 KiB limit for all headers. */
 const HOSTILE_CHARS = 16_000;
 
-const serverBase = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const dbName = `botsmith_bench_headers_${crypto.randomBytes(4).toString('hex')}`;
-const psql = (sql, database = serverBase) =>
-  execFileSync('psql', [database, '-qAtc', sql], { encoding: 'utf8' }).trim();
-const port = 3800 + Math.floor(Math.random() * 90);
-const base = `http://127.0.0.1:${port}`;
+const serverBase = process.env.BENCH_DATABASE_URL ?? LOCAL_SERVER_URL;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'botsmith-bench-headers-'));
-psql(`CREATE DATABASE "${dbName}"`);
-const url = new URL(serverBase);
-url.pathname = `/${dbName}`;
-const child = spawn(process.execPath, [path.join(dist, 'main.js')], {
-  env: {
-    ...process.env,
-    PORT: String(port),
-    PUBLIC_URL: base,
-    DATA_DIR: dataDir,
-    DATABASE_URL: url.toString(),
-    LOG_LEVEL: 'error',
-    NODE_ENV: 'test',
-    RUN_SCHEDULER: 'false',
-    SMTP_URL: '',
-    REDIS_URL: '',
-    STRIPE_SECRET_KEY: '',
-    OPENAI_API_KEY: '',
-    S3_BUCKET: '',
-    OFFLINE_MODEL_WORD_DELAY_MS: '0',
-    CHAT_VISITOR_RATE_LIMIT: '1000000',
-    CHAT_IP_RATE_LIMIT: '1000000',
-    CHAT_BOT_RATE_LIMIT: '1000000',
-    SIGNUP_IP_RATE_LIMIT: '1000000',
-  },
-  stdio: 'ignore',
-});
+const database = await createThrowawayDatabase(serverBase, 'botsmith_bench_headers');
+/** The app, once started. */
+let app;
 
 async function cleanup() {
-  child.kill();
-  await new Promise((resolve) => child.once('exit', resolve));
-  psql(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+  await app?.stop();
+  await database.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
@@ -85,7 +60,7 @@ function send({ method, path: pathname, headers = {}, body }) {
     const request = http.request(
       {
         host: '127.0.0.1',
-        port,
+        port: app.port,
         method,
         path: pathname,
         agent: false,
@@ -111,8 +86,6 @@ function send({ method, path: pathname, headers = {}, body }) {
     request.end(payload);
   });
 }
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function compare(normal, hostile) {
   let normalAnswer = await send(normal);
@@ -162,25 +135,21 @@ function hostOfAt04208d8(value) {
 const dots = (prefix, chars = HOSTILE_CHARS) => `${prefix}a${'.'.repeat(chars - prefix.length - 2)}x`;
 
 try {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const health = await fetch(`${base}/api/health`).catch(() => undefined);
-    if (health?.ok) break;
-    if (Date.now() > deadline) throw new Error('the app did not become healthy in 30 s');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  app = await startBuiltApp({
+    env: {
+      DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+      ...OFFLINE_APP_ENV,
+      ...UNLIMITED_CHAT_ENV,
+      SIGNUP_IP_RATE_LIMIT: '1000000',
+    },
+  });
+  const base = app.base;
 
   // A paid owner, inserted as the test factories do, signed in through the API.
   const email = `headers-${crypto.randomBytes(4).toString('hex')}@example.com`;
   const password = 'Bench!Pass1';
-  const fake = () => crypto.randomBytes(4).toString('hex');
-  psql(
-    `INSERT INTO users (email, password_hash, email_verified_at, stripe_customer_id, stripe_subscription_id,
-       subscription_item_id, has_paid, credits_cents)
-     VALUES ('${email}', '${await hashPassword(password)}', now(), 'cus_test_${fake()}', 'sub_test_${fake()}',
-       'si_test_${fake()}', true, 500)`,
-    url.toString(),
-  );
+  await insertOwner(database.query, { email, password, paid: true });
   const login = await send({
     method: 'POST',
     path: '/api/auth/login',

@@ -12,6 +12,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CHROMIUM_FLAGS } from '../e2e/support/chromium.mjs';
+import { median } from './support/timing.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(path.join(here, 'lighthouse', 'package.json'));
@@ -30,20 +32,10 @@ const url = process.argv[2] ?? 'http://localhost:3000/';
 const runs = Number(process.argv[3] ?? 3);
 const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
 async function runOnce(preset) {
   const chrome = await chromeLauncher.launch({
     chromePath,
-    chromeFlags: [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS],
   });
   try {
     const result = await lighthouse(

@@ -18,11 +18,12 @@
 import { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
+import { createThrowawayDatabase, LOCAL_SERVER_URL } from './support/database.mjs';
 
 const { LogsExportService } = await import('../backend/dist/modules/usage/logs-export.service.js');
 const { UsageRepository } = await import('../backend/dist/modules/usage/usage.repository.js');
 
-const BASE_URL = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
+const BASE_URL = process.env.DATABASE_URL || LOCAL_SERVER_URL;
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 200_000);
 const OWNER = 1;
 
@@ -88,13 +89,8 @@ function sink(bytesPerSecond) {
 }
 
 async function main() {
-  const name = `botsmith_bench_logs_${process.pid}`;
-  const admin = new pg.Client({ connectionString: BASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const url = new URL(BASE_URL);
-  url.pathname = `/${name}`;
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 2, options: '-c timezone=UTC' });
+  const database = await createThrowawayDatabase(BASE_URL, 'botsmith_bench_logs');
+  const pool = new pg.Pool({ connectionString: database.url, max: 2, options: '-c timezone=UTC' });
   pool.on('error', () => undefined); // idle connections cut by DROP DATABASE ... WITH (FORCE)
   try {
     await pool.query(SCHEMA);
@@ -188,8 +184,7 @@ async function main() {
     console.log(plan.join('\n'));
   } finally {
     await pool.end().catch(() => undefined);
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
+    await database.drop();
   }
 }
 

@@ -15,8 +15,10 @@
  * The database is dropped at the end, also after a failure.
  */
 import pg from 'pg';
+import { createThrowawayDatabase, explain, LOCAL_SERVER_URL } from './support/database.mjs';
+import { printTable, timeRuns, TIMING_COLUMNS } from './support/timing.mjs';
 
-const BASE_URL = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
+const BASE_URL = process.env.DATABASE_URL || LOCAL_SERVER_URL;
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const OWNERS = Number(process.env.BENCH_OWNERS ?? 2_000);
 const BOTS_PER_OWNER = 5;
@@ -107,39 +109,9 @@ function seedSql(rows, offset, ownerExpr, botExpr) {
      ORDER BY at`;
 }
 
-function ms(ns) {
-  return Number(ns) / 1e6;
-}
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-async function timeQuery(client, sql, params) {
-  await client.query(sql, params); // warm
-  const samples = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = process.hrtime.bigint();
-    await client.query(sql, params);
-    samples.push(ms(process.hrtime.bigint() - start));
-  }
-  samples.sort((a, b) => a - b);
-  return { median: percentile(samples, 50), p95: percentile(samples, 95), max: samples[samples.length - 1] };
-}
-
-async function explain(client, sql, params) {
-  const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
-  return rows.map((r) => r['QUERY PLAN']).join('\n');
-}
-
 async function main() {
-  const name = `botsmith_bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: BASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const url = new URL(BASE_URL);
-  url.pathname = `/${name}`;
-  const client = new pg.Client({ connectionString: url.toString() });
+  const database = await createThrowawayDatabase(BASE_URL, 'botsmith_bench');
+  const client = new pg.Client({ connectionString: database.url });
   try {
     await client.connect();
     await client.query(SCHEMA);
@@ -223,7 +195,7 @@ async function main() {
       console.log(`\n## ${label}\n`);
       for (const [name, sql, id, window] of cases) {
         const params = [id, window.from, window.to];
-        const timing = await timeQuery(client, sql, params);
+        const timing = await timeRuns(() => client.query(sql, params), RUNS);
         const plan = await explain(client, sql, params);
         summary.push({ indexes: indexes ? 'covering' : 'initial', query: name, ...timing });
         console.log(`### ${name}: median ${timing.median.toFixed(2)} ms, p95 ${timing.p95.toFixed(2)} ms`);
@@ -233,15 +205,10 @@ async function main() {
     }
 
     console.log('\n## Timings (ms, client round trip on localhost)\n');
-    console.log('| indexes | query | median | p95 | max |');
-    console.log('|---|---|---|---|---|');
-    for (const s of summary) {
-      console.log(`| ${s.indexes} | ${s.query} | ${s.median.toFixed(2)} | ${s.p95.toFixed(2)} | ${s.max.toFixed(2)} |`);
-    }
+    printTable([['indexes', (s) => s.indexes], ['query', (s) => s.query], ...TIMING_COLUMNS], summary);
   } finally {
     await client.end().catch(() => undefined);
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
+    await database.drop();
   }
 }
 

@@ -13,49 +13,26 @@
  * from Playwright would run scripts on the main thread being measured.
  * Also prints the bot endpoint's server time (keep-alive, from Node) to separate server from browser.
  */
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../e2e/support/chromium.mjs';
+import { requireBuiltBackend, startBuiltApp } from './support/app.mjs';
+import { percentile } from './support/timing.mjs';
 
 const runs = Number(process.argv[2] ?? 15);
-const main = path.resolve('backend/dist/main.js');
-if (!fs.existsSync(main)) throw new Error('Build first: npm run build');
-
-function freePort(host) {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().once('error', reject);
-    server.listen(0, host, () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+requireBuiltBackend('npm run build');
 
 function stats(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
-  return `median ${at(0.5).toFixed(1)} ms  min ${s[0].toFixed(1)}  p90 ${at(0.9).toFixed(1)}  max ${s.at(-1).toFixed(1)}`;
+  const at = (p) => percentile(xs, p).toFixed(1);
+  return `median ${at(50)} ms  min ${Math.min(...xs).toFixed(1)}  p90 ${at(90)}  max ${Math.max(...xs).toFixed(1)}`;
 }
 
-const port = await freePort('127.0.0.1');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'botsmith-bench-'));
-const api = `http://localhost:${port}`;
-const app = spawn(process.execPath, [main], {
-  env: {
-    ...process.env,
-    NODE_ENV: 'test',
-    PORT: String(port),
-    HOST: '0.0.0.0',
-    PUBLIC_URL: api,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'error',
-  },
-  stdio: 'ignore',
-});
+/** The app's address, once it has started (the customer's page loads the widget from there). */
+let api;
 const site = http.createServer((req, res) => {
   if (req.url == '/marks.js') {
     res.writeHead(200, { 'Content-Type': 'text/javascript' });
@@ -71,17 +48,11 @@ const site = http.createServer((req, res) => {
 await new Promise((resolve) => site.listen(0, '127.0.0.2', resolve));
 const siteUrl = `http://127.0.0.2:${site.address().port}/`;
 
+let app;
 let browser;
 try {
-  for (let deadline = Date.now() + 60_000; ;) {
-    try {
-      if ((await fetch(`${api}/api/health`)).ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (app.exitCode !== null || Date.now() > deadline) throw new Error('The app did not start');
-    await new Promise((r) => setTimeout(r, 150));
-  }
+  app = await startBuiltApp({ host: '0.0.0.0', publicHost: 'localhost', env: { DATA_DIR: dataDir } });
+  api = app.base;
 
   const server = [];
   for (let i = 0; i < 200; i++) {
@@ -90,18 +61,7 @@ try {
     if (i >= 20) server.push(performance.now() - t);
   }
 
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--headless', ...CHROMIUM_FLAGS] });
   const loads = [];
   const opens = [];
   // One run to warm the browser up, not counted.
@@ -132,7 +92,6 @@ try {
 } finally {
   await browser?.close();
   site.close();
-  app.kill('SIGTERM');
-  await new Promise((r) => app.once('exit', r));
+  await app?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
