@@ -1,14 +1,18 @@
-import { Worker } from 'node:worker_threads';
-import { HttpStatus } from '@nestjs/common';
-import { AppError } from '../../common/app-error.js';
-import { ConcurrencyLimit } from '../../common/concurrency-limit.js';
 import { DOCUMENT_EXTRACTION, DOCUMENT_MAX_PAGES, DOCUMENT_MAX_TEXT_CHARS } from '../../common/constants.js';
+import {
+  awaitWorkerReply,
+  documentExtractions,
+  startExtractionWorker,
+  type ExtractionLimits,
+  type WorkerOutcomes,
+} from './extraction/extraction-worker.js';
 
 /**
  * Text extraction from PDFs with unpdf (Mozilla pdf.js packaged for servers), in a worker thread:
  * pdf.js parses synchronously, so on the main thread one hostile PDF (a compression bomb) would
  * stop every other request for as long as it takes, and could grow the process without bound.
- * The worker runs with a time limit and memory limits, and is terminated when it passes one.
+ * The worker runs with a time limit and memory limits, and is terminated when it passes one; it
+ * waits its turn in the queue every document extraction shares (extraction/extraction-worker.ts).
  *
  * The worker is plain JavaScript beside this file (pdf-text.worker.mjs), found by URL both in
  * src/ (tests) and dist/ (the build copies it).
@@ -32,81 +36,28 @@ export class UnreadablePdfError extends Error {
   }
 }
 
-export interface ExtractionLimits {
-  timeoutMs: number;
-  heapMb: number;
-  memoryMb: number;
-}
-
 type WorkerReply = { ok: true; pageCount: number; pages: string[] } | { ok: false; reason: 'password' | 'invalid' };
 
-const MB = 1024 * 1024;
-/** How often the process's memory is looked at while a worker runs. */
-const MEMORY_CHECK_MS = 50;
-
-/** One queue for the whole process: each extraction may hold up to `memoryMb`. */
-const extractions = new ConcurrencyLimit(
-  DOCUMENT_EXTRACTION.concurrency,
-  DOCUMENT_EXTRACTION.maxQueued,
-  () =>
-    new AppError(
-      HttpStatus.SERVICE_UNAVAILABLE,
-      'DOCUMENTS_BUSY',
-      'Too many documents are being read right now. Please try again in a moment.',
-      { 'Retry-After': '10' },
-    ),
-);
+const PDF_OUTCOMES: WorkerOutcomes<WorkerReply, PdfText> = {
+  read: (reply) => {
+    if (reply.ok) return { pageCount: reply.pageCount, pages: reply.pages };
+    if (reply.reason === 'password') throw new UnreadablePdfError('password', 'The PDF is password-protected.');
+    throw new UnreadablePdfError('invalid', 'The PDF could not be read.');
+  },
+  tooComplex: () => new UnreadablePdfError('too-complex', 'The PDF needs too much time or memory to read.'),
+  stopped: (code) => new Error(`The PDF worker stopped (exit code ${code}) before answering.`),
+};
 
 export function extractPdfText(bytes: Uint8Array, limits: ExtractionLimits = DOCUMENT_EXTRACTION): Promise<PdfText> {
-  return extractions.run(() => extractInWorker(bytes, limits));
-}
-
-function extractInWorker(bytes: Uint8Array, limits: ExtractionLimits): Promise<PdfText> {
-  // The worker owns its own copy (transferred, not cloned a second time).
-  const copy = new Uint8Array(bytes);
-  const worker = new Worker(PDF_WORKER_URL, {
-    workerData: { bytes: copy, maxPages: DOCUMENT_MAX_PAGES, maxChars: DOCUMENT_MAX_TEXT_CHARS },
-    transferList: [copy.buffer],
-    resourceLimits: { maxOldGenerationSizeMb: limits.heapMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
-    stdout: true,
-    stderr: true,
-  });
-  const baselineRss = process.memoryUsage.rss();
-
-  return new Promise<PdfText>((resolve, reject) => {
-    let settled = false;
-    const finish = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      clearInterval(watchdog);
-      void worker.terminate();
-      outcome();
-    };
-    const tooComplex = () =>
-      finish(() => reject(new UnreadablePdfError('too-complex', 'The PDF needs too much time or memory to read.')));
-
-    const timer = setTimeout(tooComplex, limits.timeoutMs);
-    // Inflated streams are ArrayBuffers outside the worker's heap limit: watch the process.
-    const watchdog = setInterval(() => {
-      if (process.memoryUsage.rss() - baselineRss > limits.memoryMb * MB) tooComplex();
-    }, MEMORY_CHECK_MS);
-    watchdog.unref();
-
-    worker.once('message', (reply: WorkerReply) =>
-      finish(() => {
-        if (reply.ok) resolve({ pageCount: reply.pageCount, pages: reply.pages });
-        else if (reply.reason === 'password')
-          reject(new UnreadablePdfError('password', 'The PDF is password-protected.'));
-        else reject(new UnreadablePdfError('invalid', 'The PDF could not be read.'));
-      }),
+  return documentExtractions.run(() => {
+    // The worker owns its own copy (transferred, not cloned a second time).
+    const copy = new Uint8Array(bytes);
+    const worker = startExtractionWorker(
+      PDF_WORKER_URL,
+      { bytes: copy, maxPages: DOCUMENT_MAX_PAGES, maxChars: DOCUMENT_MAX_TEXT_CHARS },
+      [copy.buffer],
+      limits,
     );
-    worker.once('error', (error: Error & { code?: string }) => {
-      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') tooComplex();
-      else finish(() => reject(error));
-    });
-    worker.once('exit', (code) => {
-      if (!settled) finish(() => reject(new Error(`The PDF worker stopped (exit code ${code}) before answering.`)));
-    });
+    return awaitWorkerReply(worker, limits, PDF_OUTCOMES);
   });
 }

@@ -1,7 +1,4 @@
-import { Worker } from 'node:worker_threads';
-import { HttpStatus } from '@nestjs/common';
-import { AppError } from '../../../common/app-error.js';
-import { ConcurrencyLimit } from '../../../common/concurrency-limit.js';
+import type { Worker } from 'node:worker_threads';
 import {
   DOCUMENT_EXTRACTION,
   DOCUMENT_MAX_TEXT_CHARS,
@@ -10,6 +7,13 @@ import {
 } from '../../../common/constants.js';
 import type { ExtractedPage } from '../website/html-text.mjs';
 import { formatMegabytes } from '../quota.js';
+import {
+  awaitWorkerReply,
+  documentExtractions,
+  startExtractionWorker,
+  type ExtractionLimits,
+  type WorkerOutcomes,
+} from './extraction-worker.js';
 
 /**
  * Text of uploaded Word documents (DOCX, with mammoth), text, Markdown, CSV and HTML files, in a
@@ -28,11 +32,7 @@ export const FILE_TEXT_WORKER_URL = new URL('./file-text.worker.mjs', import.met
 /** The file formats the worker reads (PDFs have their own worker); HTML by the crawler's page reader. */
 export type WorkerFormat = 'docx' | 'txt' | 'md' | 'csv' | 'html';
 
-export interface FileTextLimits {
-  timeoutMs: number;
-  heapMb: number;
-  memoryMb: number;
-}
+export type FileTextLimits = ExtractionLimits;
 
 /** A file that cannot be read; `message` is the sentence the owner sees. */
 export class UnreadableFileError extends Error {
@@ -54,32 +54,17 @@ export const DOCX_SENTENCES = {
 /** Why a crawled page was skipped (the crawler reports it as reason 'too_complex'). */
 const PAGE_TOO_COMPLEX = 'This page needs too much time or memory to read.';
 
-const MB = 1024 * 1024;
-const MEMORY_CHECK_MS = 50;
-
-const extractions = new ConcurrencyLimit(
-  DOCUMENT_EXTRACTION.concurrency,
-  DOCUMENT_EXTRACTION.maxQueued,
-  () =>
-    new AppError(
-      HttpStatus.SERVICE_UNAVAILABLE,
-      'DOCUMENTS_BUSY',
-      'Too many documents are being read right now. Please try again in a moment.',
-      { 'Retry-After': '10' },
-    ),
-);
-
 export function extractFileText(
   format: WorkerFormat,
   bytes: Uint8Array,
   limits: FileTextLimits = DOCUMENT_EXTRACTION,
 ): Promise<string> {
   const tooComplex = format === 'docx' ? DOCX_SENTENCES.TOO_COMPLEX : DOCX_SENTENCES.FILE_TOO_COMPLEX;
-  return extractions.run(async () => {
+  return documentExtractions.run(async () => {
     const copy = new Uint8Array(bytes);
     const worker = startWorker({ format, bytes: copy, maxChars: DOCUMENT_MAX_TEXT_CHARS }, [copy.buffer], limits);
     try {
-      return await awaitReply<string>(worker, limits, { tooComplex, invalid: DOCX_SENTENCES.INVALID });
+      return await awaitWorkerReply(worker, limits, refusals<string>({ tooComplex, invalid: DOCX_SENTENCES.INVALID }));
     } finally {
       void worker.terminate();
     }
@@ -108,15 +93,15 @@ export class PageReader {
   constructor(private readonly limits: FileTextLimits = PAGE_EXTRACTION) {}
 
   read(html: string, pageUrl: string, signal?: AbortSignal): Promise<ExtractedPage> {
-    return extractions.run(async () => {
+    return documentExtractions.run(async () => {
       signal?.throwIfAborted();
       const worker = this.takeIdle() ?? this.start();
       worker.postMessage({ html, pageUrl });
       // A worker that failed is ended by awaitReply; one that answered waits for the next page.
-      const page = await awaitReply<ExtractedPage>(
+      const page = await awaitWorkerReply(
         worker,
         this.limits,
-        { tooComplex: PAGE_TOO_COMPLEX, invalid: PAGE_TOO_COMPLEX },
+        refusals<ExtractedPage>({ tooComplex: PAGE_TOO_COMPLEX, invalid: PAGE_TOO_COMPLEX }),
         signal,
         false,
       );
@@ -147,68 +132,26 @@ export class PageReader {
   }
 }
 
-function startWorker(workerData: Record<string, unknown>, transferList: ArrayBuffer[], limits: FileTextLimits) {
-  return new Worker(FILE_TEXT_WORKER_URL, {
-    workerData,
-    transferList,
-    resourceLimits: { maxOldGenerationSizeMb: limits.heapMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
-    stdout: true,
-    stderr: true,
-  });
+function startWorker(workerData: Record<string, unknown>, transferList: ArrayBuffer[], limits: FileTextLimits): Worker {
+  return startExtractionWorker(FILE_TEXT_WORKER_URL, workerData, transferList, limits);
 }
 
 /**
- * The worker's next reply `{ok: true, value}` (or `{ok: false}`: the `invalid` sentence), or
- * the `tooComplex` sentence when it passes the time limit, its heap limit, or grows the process
- * by more than `memoryMb` meanwhile. The worker is ended on any failure; after an answer, only
- * when `endAfter`.
+ * The worker answers `{ok: true, value}`, or `{ok: false}`: the `invalid` sentence; past a limit,
+ * the `tooComplex` sentence.
  */
-function awaitReply<T>(
-  worker: Worker,
-  limits: FileTextLimits,
-  sentences: { tooComplex: string; invalid: string },
-  signal?: AbortSignal,
-  endAfter = true,
-): Promise<T> {
-  const baselineRss = process.memoryUsage.rss();
-  return new Promise<T>((resolve, reject) => {
-    let settled = false;
-    const finish = (answered: boolean, outcome: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      clearInterval(watchdog);
-      signal?.removeEventListener('abort', aborted);
-      worker.off('message', onMessage);
-      worker.off('error', onError);
-      worker.off('exit', onExit);
-      if (!answered || endAfter) void worker.terminate();
-      outcome();
-    };
-    const tooComplex = () => finish(false, () => reject(new UnreadableFileError('too-complex', sentences.tooComplex)));
-    const aborted = () =>
-      finish(false, () => reject(signal?.reason instanceof Error ? signal.reason : new Error('The read was stopped.')));
-    const onMessage = (reply: { ok: true; value: T } | { ok: false }) =>
-      finish(true, () =>
-        reply.ok ? resolve(reply.value) : reject(new UnreadableFileError('invalid', sentences.invalid)),
-      );
-    const onError = (error: Error & { code?: string }) => {
-      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') tooComplex();
-      else finish(false, () => reject(error));
-    };
-    const onExit = (code: number) =>
-      finish(false, () => reject(new Error(`The file text worker stopped (exit code ${code}) before answering.`)));
-    signal?.addEventListener('abort', aborted, { once: true });
-    const timer = setTimeout(tooComplex, limits.timeoutMs);
-    // Inflated data may live outside the worker's heap limit: watch the process too.
-    const watchdog = setInterval(() => {
-      if (process.memoryUsage.rss() - baselineRss > limits.memoryMb * MB) tooComplex();
-    }, MEMORY_CHECK_MS);
-    watchdog.unref();
-    worker.on('message', onMessage);
-    worker.on('error', onError);
-    worker.on('exit', onExit);
-  });
+function refusals<T>(sentences: {
+  tooComplex: string;
+  invalid: string;
+}): WorkerOutcomes<{ ok: true; value: T } | { ok: false }, T> {
+  return {
+    read: (reply) => {
+      if (reply.ok) return reply.value;
+      throw new UnreadableFileError('invalid', sentences.invalid);
+    },
+    tooComplex: () => new UnreadableFileError('too-complex', sentences.tooComplex),
+    stopped: (code) => new Error(`The file text worker stopped (exit code ${code}) before answering.`),
+  };
 }
 
 /**
