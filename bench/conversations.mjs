@@ -2,21 +2,28 @@
 /**
  * Conversations inbox benchmark: one owner with a million logged messages.
  *
- *   node bench/conversations.mjs          (DATABASE_URL, else postgresql://postgres@127.0.0.1:5432/postgres)
+ *   npm run build -w backend && node bench/conversations.mjs
+ *   (DATABASE_URL, else postgresql://postgres@127.0.0.1:5432/postgres)
  *   BENCH_MESSAGES=200000 node bench/conversations.mjs   (a smaller log)
  *
  * Creates a throw-away database with `conversations` and `messages` as the migrations define them
  * (up to 1797600000000-conversations-inbox: running totals, keyset and partial indexes, the
  * generated search vector and its GIN index; foreign keys left out), seeds one owner with
  * BENCH_MESSAGES messages in about BENCH_MESSAGES / 10 conversations over five bots (half on one
- * bot) spread over a year, plus other owners' conversations around them, then runs the queries of
- * backend/src/modules/conversations/conversations.repository.ts (built below exactly as
- * `searchHits` and `pageQuery` build them) and prints their EXPLAIN (ANALYZE, BUFFERS) plans and median/p95
- * timings. The database is dropped at the end, also after a failure. Target: p95 < 100 ms.
+ * bot) spread over a year, plus other owners' conversations around them, then calls the app's own
+ * ConversationsRepository (backend/dist: findPage, findOne, findMessages) on that database and
+ * prints the EXPLAIN (ANALYZE, BUFFERS) plans of the queries it sent and median/p95 timings of
+ * each call. The database is dropped at the end, also after a failure. Target: p95 < 100 ms.
  */
 import pg from 'pg';
+import { loadBuilt, requireBuiltBackend } from './support/app.mjs';
 import { createThrowawayDatabase, explain, LOCAL_SERVER_URL } from './support/database.mjs';
 import { printTable, timeRuns, TIMING_COLUMNS } from './support/timing.mjs';
+
+requireBuiltBackend();
+const { ConversationsRepository, SEARCH_HITS_MAX } = await loadBuilt(
+  'modules/conversations/conversations.repository.js',
+);
 
 const BASE_URL = process.env.DATABASE_URL || LOCAL_SERVER_URL;
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1_000_000);
@@ -143,99 +150,57 @@ const SEED = `
   UPDATE conversations c SET bot_name = b.name FROM bots b WHERE b.id = c.bot_id;
 `;
 
-// ---- the repository's queries (ConversationsRepository.pageQuery, findOne, findMessages) ------
-const CONVERSATION_COLUMNS = `
-  c.id, c.bot_id, COALESCE(b.name, c.bot_name) AS bot_name, c.created_at, c.last_message_at,
-  to_char(c.last_message_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at,
-  c.message_count, c.preview, c.page_url, c.unanswered_count, c.up_count, c.down_count`;
-
-const SEARCH_HITS_MAX = 2000;
-
-function conversationFilters(selection, params) {
-  const param = (value) => {
-    params.push(value);
-    return `$${params.length}`;
+// ---- the app's repository, on this bench's connection ------------------------------------------
+/**
+ * The DataSource methods ConversationsRepository uses, on one pg client, recording every query
+ * (with whether it ran in a transaction, and the rows it answered) so each case can print the
+ * plans of exactly what the repository sent.
+ */
+function recordingDataSource(client) {
+  const recorded = [];
+  const run = (inTransaction) => async (sql, params) => {
+    const { rows } = await client.query(sql, params);
+    recorded.push({ sql, params, inTransaction, rows });
+    return rows;
   };
-  const where = [];
-  if (selection.botId != null) where.push(`c.bot_id = ${param(selection.botId)}`);
-  if (selection.filter === 'unanswered') where.push('c.unanswered_count > 0');
-  if (selection.filter === 'negative') where.push('c.down_count > 0');
-  if (selection.from) where.push(`c.last_message_at >= ${param(selection.from)}`);
-  if (selection.before) where.push(`c.last_message_at < ${param(selection.before)}`);
-  return where;
-}
-
-/** ConversationsRepository.searchHits: the query, and the conversations it lists when the words are rare. */
-function hitsQuery(selection) {
-  const sql = `SELECT m.conversation_id FROM messages m
-        WHERE m.owner_id = $1 AND m.search_vector @@ websearch_to_tsquery('english', $2)
-        LIMIT $3`;
-  return { sql, params: [selection.ownerId, selection.search, SEARCH_HITS_MAX + 1] };
-}
-
-/** ConversationsRepository.runPage: a common word's walk without parallel workers. */
-async function runPage(client, selection, hits, page) {
-  if (selection.search == null || hits !== null) return client.query(page.sql, page.params);
-  await client.query('BEGIN');
-  try {
-    await client.query('SET LOCAL max_parallel_workers_per_gather = 0');
-    return await client.query(page.sql, page.params);
-  } finally {
-    await client.query('COMMIT');
-  }
-}
-
-async function searchHits(client, selection) {
-  if (selection.search == null) return null;
-  const { sql, params } = hitsQuery(selection);
-  const { rows } = await client.query(sql, params);
-  if (rows.length > SEARCH_HITS_MAX) return null;
-  return [...new Set(rows.map((r) => Number(r.conversation_id)))];
-}
-
-/** ConversationsRepository.findPage: the hits, then the page (null: nothing matches). */
-async function findPage(client, selection, after, limit) {
-  const hits = await searchHits(client, selection);
-  if (hits?.length === 0) return null;
-  return { hits, ...pageQuery(selection, hits, after, limit) };
-}
-
-function pageQuery(selection, hits, after, limit) {
-  const params = [selection.ownerId];
-  const param = (value) => {
-    params.push(value);
-    return `$${params.length}`;
+  return {
+    recorded,
+    query: run(false),
+    async transaction(work) {
+      await client.query('BEGIN');
+      try {
+        const result = await work({ query: run(true) });
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      }
+    },
   };
-  const where = ['c.owner_id = $1', ...conversationFilters(selection, params)];
-  if (after) {
-    const at = param(after.at);
-    where.push(`c.last_message_at <= ${at}::timestamptz`);
-    where.push(`(c.last_message_at, c.id) < (${at}::timestamptz, ${param(after.id)}::integer)`);
-  }
-  if (hits !== null) {
-    where.push(`c.id = ANY(${param(hits)}::integer[])`);
-  } else if (selection.search != null) {
-    where.push(
-      `c.id IN (SELECT m.conversation_id FROM messages m
-                   WHERE m.owner_id = $1 AND m.search_vector @@ websearch_to_tsquery('english', ${param(selection.search)}))`,
-    );
-  }
-  const sql = `SELECT ${CONVERSATION_COLUMNS}
-         FROM conversations c LEFT JOIN bots b ON b.id = c.bot_id
-        WHERE ${where.join(' AND ')}
-        ORDER BY c.last_message_at DESC, c.id DESC
-        LIMIT ${param(limit)}`;
-  return { sql, params };
 }
 
-const FIND_ONE = `SELECT ${CONVERSATION_COLUMNS}
-         FROM conversations c LEFT JOIN bots b ON b.id = c.bot_id
-        WHERE c.id = $1 AND c.owner_id = $2`;
-const FIND_MESSAGES = `SELECT m.id AS message_id, m.role, m.content, m.created_at AS message_created_at, m.citations, m.rating,
-              m.unanswered
-         FROM messages m
-        WHERE m.conversation_id = $1 AND m.owner_id = $2
-        ORDER BY m.created_at, m.id`;
+/** The plans of recorded queries, each run as the repository ran it (SET LOCAL included). */
+async function explainRecorded(client, queries) {
+  const plans = [];
+  for (const [index, query] of queries.entries()) {
+    if (!/^\s*SELECT/i.test(query.sql)) continue;
+    if (!query.inTransaction) {
+      plans.push(await explain(client, query.sql, query.params));
+      continue;
+    }
+    await client.query('BEGIN');
+    try {
+      for (const earlier of queries.slice(0, index)) {
+        if (earlier.inTransaction && !/^\s*SELECT/i.test(earlier.sql)) await client.query(earlier.sql, earlier.params);
+      }
+      plans.push(await explain(client, query.sql, query.params));
+    } finally {
+      await client.query('COMMIT');
+    }
+  }
+  return plans.join('\n');
+}
 
 async function main() {
   const database = await createThrowawayDatabase(BASE_URL, 'botsmith_bench');
@@ -327,47 +292,43 @@ async function main() {
       [`q rare + negative`, { ...base, search: words.rare, filter: 'negative' }, null],
     ];
 
+    const dataSource = recordingDataSource(client);
+    const repository = new ConversationsRepository(dataSource);
+    /** Runs `call` on the repository; answers its result and the queries it sent. */
+    const recording = async (call) => {
+      dataSource.recorded.length = 0;
+      const result = await call();
+      return { result, queries: dataSource.recorded.splice(0) };
+    };
+
     const summary = [];
     for (const [label, selection, after] of cases) {
-      const timing = await timeRuns(async () => {
-        const page = await findPage(client, selection, after, LIMIT + 1);
-        if (page) await runPage(client, selection, page.hits, page);
-      }, RUNS);
-      const page = await findPage(client, selection, after, LIMIT + 1);
-      const rows = page ? (await runPage(client, selection, page.hits, page)).rowCount : 0;
-      const hits = await searchHits(client, selection);
+      const timing = await timeRuns(() => repository.findPage(selection, after, LIMIT + 1), RUNS);
+      const { result, queries } = await recording(() => repository.findPage(selection, after, LIMIT + 1));
+      // With a search the first query lists the matching messages (searchHits): up to SEARCH_HITS_MAX
+      // of them are listed by id, more mean a walk of the conversations (run in a transaction).
+      const matching = selection.search == null ? null : queries[0].rows;
       const how =
-        selection.search == null
+        matching === null
           ? ''
-          : hits === null
+          : matching.length > SEARCH_HITS_MAX
             ? ' (common: walk)'
-            : ` (rare: ${hits.length} conversations by id)`;
-      summary.push({ query: label + how, rows, ...timing });
+            : ` (rare: ${new Set(matching.map((r) => r.conversation_id)).size} conversations by id)`;
+      summary.push({ query: label + how, rows: result.length, ...timing });
       console.log(
-        `### ${label}${how}: ${rows} rows, median ${timing.median.toFixed(2)} ms, p95 ${timing.p95.toFixed(2)} ms`,
+        `### ${label}${how}: ${result.length} rows, median ${timing.median.toFixed(2)} ms, p95 ${timing.p95.toFixed(2)} ms`,
       );
-      if (selection.search != null) {
-        const hitsSql = hitsQuery(selection);
-        console.log(await explain(client, hitsSql.sql, hitsSql.params));
-      }
-      if (page && selection.search != null && page.hits === null) {
-        await client.query('BEGIN');
-        await client.query('SET LOCAL max_parallel_workers_per_gather = 0');
-        console.log(await explain(client, page.sql, page.params));
-        await client.query('COMMIT');
-      } else if (page) {
-        console.log(await explain(client, page.sql, page.params));
-      }
+      console.log(await explainRecorded(client, queries));
       console.log('');
     }
-    const transcript = await timeRuns(async () => {
-      await client.query(FIND_ONE, [transcriptId, OWNER]);
-      await client.query(FIND_MESSAGES, [transcriptId, OWNER]);
-    }, RUNS);
+    const transcriptCall = async () => {
+      await repository.findOne(OWNER, transcriptId);
+      await repository.findMessages(OWNER, transcriptId);
+    };
+    const transcript = await timeRuns(transcriptCall, RUNS);
     summary.push({ query: 'transcript (conversation + its 18 messages, 2 queries)', rows: 18, ...transcript });
     console.log(`### transcript: median ${transcript.median.toFixed(2)} ms, p95 ${transcript.p95.toFixed(2)} ms`);
-    console.log(await explain(client, FIND_ONE, [transcriptId, OWNER]));
-    console.log(await explain(client, FIND_MESSAGES, [transcriptId, OWNER]));
+    console.log(await explainRecorded(client, (await recording(transcriptCall)).queries));
 
     console.log('\n## Timings (ms, client round trip on localhost)\n');
     printTable([['query', (s) => s.query], ['rows', (s) => s.rows], ...TIMING_COLUMNS], summary);
