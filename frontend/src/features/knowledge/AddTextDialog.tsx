@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { knowledgeApi } from '../../api';
 import { CountedTextField, HintedTextField } from '../../components/CountedTextField';
-import { FormDialog, useDialogForm } from '../../components/DialogForm';
-import { serverMessage } from '../bots/botForms';
+import { FormDialog } from '../../components/DialogForm';
 import { KNOWLEDGE_LIMITS } from './knowledgeLimits';
+import { useAddSourceForm } from './useAddSourceForm';
 
 export interface AddTextDialogProps {
   botId: number;
@@ -18,28 +18,19 @@ const { nameMaxChars, textMaxChars } = KNOWLEDGE_LIMITS;
 export function AddTextDialog({ botId, open, onClose, onAdded }: AddTextDialogProps) {
   const [name, setName] = useState('');
   const [text, setText] = useState('');
-  const form = useDialogForm(
-    (failure) => serverMessage(failure) ?? 'The written answer could not be saved. Please try again.',
-  );
 
   const nameError = name.trim() ? null : 'Give the written answer a name.';
   const textError = text.trim() ? null : 'Write the answer.';
 
-  const reset = () => {
-    setName('');
-    setText('');
-    form.reset();
-  };
-  const close = () => {
-    reset();
-    onClose();
-  };
-
-  const save = async () => {
-    const { source } = await knowledgeApi.addText(botId, name.trim(), text);
-    onAdded(source.name);
-    close();
-  };
+  const { form, close, submit } = useAddSourceForm({
+    failureText: 'The written answer could not be saved. Please try again.',
+    clearFields: () => {
+      setName('');
+      setText('');
+    },
+    onClose,
+    onAdded,
+  });
 
   return (
     <FormDialog
@@ -48,7 +39,9 @@ export function AddTextDialog({ botId, open, onClose, onAdded }: AddTextDialogPr
       titleId="add-text-title"
       title="Add a written answer"
       form={form}
-      onSubmit={(event) => void form.submit(event, !nameError && !textError, save)}
+      onSubmit={(event) =>
+        submit(event, !nameError && !textError, () => knowledgeApi.addText(botId, name.trim(), text))
+      }
       submitLabel="Add answer"
     >
       <HintedTextField

@@ -3,10 +3,10 @@ import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { knowledgeApi } from '../../api';
 import { HintedTextField } from '../../components/CountedTextField';
-import { FormDialog, useDialogForm } from '../../components/DialogForm';
-import { serverMessage } from '../bots/botForms';
+import { FormDialog } from '../../components/DialogForm';
 import type { RefreshSchedule } from '../../api/types';
 import { DEFAULT_REFRESH_SCHEDULE, KNOWLEDGE_LIMITS, REFRESH_CHOICES } from './knowledgeLimits';
+import { useAddSourceForm } from './useAddSourceForm';
 
 export interface AddWebsiteDialogProps {
   botId: number;
@@ -27,31 +27,22 @@ export function AddWebsiteDialog({ botId, open, onClose, onAdded }: AddWebsiteDi
   const [url, setUrl] = useState('');
   const [pages, setPages] = useState(String(maxPagesDefault));
   const [schedule, setSchedule] = useState<RefreshSchedule>(DEFAULT_REFRESH_SCHEDULE);
-  const form = useDialogForm(
-    (failure) => serverMessage(failure) ?? 'The website could not be added. Please try again.',
-  );
 
   const address = url.trim();
   const urlError = /^https?:\/\/\S+$/i.test(address) ? null : URL_HINT;
   const pageCount = Number(pages);
   const pagesError = /^\d+$/.test(pages) && pageCount >= 1 && pageCount <= maxPagesMax ? null : PAGES_HINT;
 
-  const reset = () => {
-    setUrl('');
-    setPages(String(maxPagesDefault));
-    setSchedule(DEFAULT_REFRESH_SCHEDULE);
-    form.reset();
-  };
-  const close = () => {
-    reset();
-    onClose();
-  };
-
-  const save = async () => {
-    const { source } = await knowledgeApi.addWebsite(botId, address, pageCount, schedule);
-    onAdded(source.name);
-    close();
-  };
+  const { form, close, submit } = useAddSourceForm({
+    failureText: 'The website could not be added. Please try again.',
+    clearFields: () => {
+      setUrl('');
+      setPages(String(maxPagesDefault));
+      setSchedule(DEFAULT_REFRESH_SCHEDULE);
+    },
+    onClose,
+    onAdded,
+  });
 
   return (
     <FormDialog
@@ -60,7 +51,9 @@ export function AddWebsiteDialog({ botId, open, onClose, onAdded }: AddWebsiteDi
       titleId="add-website-title"
       title="Add a website"
       form={form}
-      onSubmit={(event) => void form.submit(event, !urlError && !pagesError, save)}
+      onSubmit={(event) =>
+        submit(event, !urlError && !pagesError, () => knowledgeApi.addWebsite(botId, address, pageCount, schedule))
+      }
       submitLabel="Add website"
     >
       <HintedTextField
