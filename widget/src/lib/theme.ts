@@ -1,7 +1,8 @@
 import {
   DEFAULT_ACCENT_COLOUR,
+  DEFAULT_BOT_MESSAGE_COLOUR,
   DEFAULT_BUBBLE_RADIUS,
-  DEFAULT_COLOURS as C,
+  DEFAULT_DARK_COLOUR,
   DEFAULT_LIGHT_COLOUR,
   WIDGET_FALLBACK_VISITOR_MESSAGE_COLOUR,
   WIDGET_FALLBACK_WINDOW_RADIUS,
@@ -17,15 +18,14 @@ import type { PublicBot } from './types';
  * (docs/product.md#bot-defaults): a new bot's colours and bubble radius, except the visitor's
  * message (#DCF8C6) and the window's radius (12px). Values are only ever set through CSSOM
  * (`style.setProperty`), which a strict `style-src` CSP does not block, and only after matching
- * these patterns, so a stored value cannot smuggle other CSS in.
+ * these patterns, so a stored value cannot smuggle other CSS in. The fallbacks are the contract's
+ * single constants, not its DEFAULT_COLOURS object, so each bundle keeps only the values it paints.
  */
 
 const HEX = /#(?:[0-9a-f]{6}|[0-9a-f]{3})\b/i;
-const STOP = '#(?:[0-9a-f]{6}|[0-9a-f]{3})';
-const GRADIENT = new RegExp(
-  `^\\s*linear-gradient\\(\\s*(?:to (?:right|left|top|bottom)|-?\\d{1,3}deg)\\s*,\\s*${STOP}\\s*,\\s*${STOP}\\s*\\)\\s*$`,
-  'i',
-);
+/** A direction and two hex stops, as the dashboard stores colours. */
+const GRADIENT =
+  /^\s*linear-gradient\(\s*(?:to (?:right|left|top|bottom)|-?\d{1,3}deg)(?:\s*,\s*#(?:[0-9a-f]{6}|[0-9a-f]{3})){2}\s*\)\s*$/i;
 const RADIUS = /^\s*(\d{1,4}(?:\.\d+)?)(px|%|em|rem)?\s*$/i;
 
 /** The first 3- or 6-digit hex colour in `value`, or `fallback`. */
@@ -58,7 +58,6 @@ export function contrastText(hex: string): string {
 /** The launcher's CSS variables (styles/launcher.css), computed by the loader. */
 export function launcherVars(bot: Partial<PublicBot>): Record<string, string> {
   return {
-    // Single constants, not DEFAULT_COLOURS: the loader keeps only what it uses.
     '--bubble': background(bot.bubbleColor, DEFAULT_ACCENT_COLOUR),
     '--bubble-c': extractHex(bot.bubbleColor, DEFAULT_ACCENT_COLOUR),
     '--bubble-fg': extractHex(bot.bubbleTextColor, DEFAULT_LIGHT_COLOUR),
@@ -75,17 +74,17 @@ export function windowVars(bot: Partial<PublicBot>): Record<string, string> {
   const send = bot.sendButtonColor || bot.sendButtonColor1;
   return {
     '--win-r': radius(bot.chatWindowBorderRadius, WIDGET_FALLBACK_WINDOW_RADIUS),
-    '--banner': background(bot.bannerColor, C.bannerColor),
-    '--banner-fg': extractHex(bot.bannerTextColor, C.bannerTextColor),
-    '--ph': extractHex(bot.placeholderTextColor, C.placeholderTextColor),
-    '--send': background(send, C.sendButtonColor),
-    '--send-c': extractHex(send, C.sendButtonColor),
-    '--arrow': extractHex(bot.sendArrowColor, C.sendArrowColor),
+    '--banner': background(bot.bannerColor, DEFAULT_ACCENT_COLOUR),
+    '--banner-fg': extractHex(bot.bannerTextColor, DEFAULT_LIGHT_COLOUR),
+    '--ph': extractHex(bot.placeholderTextColor, DEFAULT_DARK_COLOUR),
+    '--send': background(send, DEFAULT_ACCENT_COLOUR),
+    '--send-c': extractHex(send, DEFAULT_ACCENT_COLOUR),
+    '--arrow': extractHex(bot.sendArrowColor, DEFAULT_LIGHT_COLOUR),
     '--user': background(bot.widgetBubbleColor, WIDGET_FALLBACK_VISITOR_MESSAGE_COLOUR),
     '--user-fg': contrastText(extractHex(bot.widgetBubbleColor, WIDGET_FALLBACK_VISITOR_MESSAGE_COLOUR)),
-    '--asst': background(bot.assistantBubbleColor, C.assistantBubbleColor),
-    '--asst-fg': extractHex(bot.assistantBubbleTextColor, C.assistantBubbleTextColor),
-    '--bg': background(bot.widgetBackgroundColor, C.widgetBackgroundColor),
+    '--asst': background(bot.assistantBubbleColor, DEFAULT_BOT_MESSAGE_COLOUR),
+    '--asst-fg': extractHex(bot.assistantBubbleTextColor, DEFAULT_DARK_COLOUR),
+    '--bg': background(bot.widgetBackgroundColor, DEFAULT_LIGHT_COLOUR),
   };
 }
 
