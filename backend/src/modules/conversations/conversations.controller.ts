@@ -8,7 +8,7 @@ import { SECURITY } from '../../common/openapi/security.js';
 import { CurrentUser, type SessionUser } from '../../common/current-user.decorator.js';
 import { IdParam } from '../../common/parse-id.pipe.js';
 import { BillingStateGuard } from '../users/billing-state.guard.js';
-import { LogsExportAbortedError, XLSX_CONTENT_TYPE } from '../usage/logs-export.service.js';
+import { sendWorkbook, XLSX_CONTENT_TYPE } from '../usage/logs-export.service.js';
 import { ConversationFiltersDto, ConversationsPageQueryDto } from './conversations.dto.js';
 import { ConversationsExportService } from './conversations-export.service.js';
 import { ConversationsService } from './conversations.service.js';
@@ -76,20 +76,7 @@ export class ConversationsController {
   ): Promise<void> {
     // Filters are checked and the first batch read before any header is sent: errors stay JSON.
     const prepared = await this.exports.prepare(await this.conversations.select(user.id, query));
-    res.status(200);
-    res.setHeader('Content-Type', XLSX_CONTENT_TYPE);
-    res.setHeader('Content-Disposition', `attachment; filename="${prepared.fileName}"`);
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    try {
-      await prepared.writeTo(res);
-    } catch (error) {
-      // Half a workbook must not look like a complete download: cut the connection.
-      if (!(error instanceof LogsExportAbortedError)) {
-        this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-      }
-      res.destroy();
-    }
+    await sendWorkbook(res, prepared, this.logger);
   }
 
   @Get(':id')

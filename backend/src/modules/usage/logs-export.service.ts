@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
-import { Injectable } from '@nestjs/common';
+import { Injectable, type Logger } from '@nestjs/common';
+import type { Response } from 'express';
 import ExcelJS from 'exceljs';
 import { LOGS_EXPORT_BATCH_ROWS, XLSX_CELL_MAX_CHARS } from '../../common/constants.js';
 import { UsageClock } from './usage-clock.js';
@@ -230,5 +231,27 @@ export async function waitForRoom(sheet: ExcelJS.Worksheet, out: Writable): Prom
       if (out.destroyed) throw new LogsExportAbortedError();
       return;
     }
+  }
+}
+
+/**
+ * Answers with a prepared workbook as an .xlsx attachment. Headers go out before the first byte,
+ * so a failure while streaming can no longer become a JSON error: the connection is cut instead,
+ * and logged unless the client was the one who left.
+ */
+export async function sendWorkbook(res: Response, workbook: PreparedLogsExport, logger: Logger): Promise<void> {
+  res.status(200);
+  res.setHeader('Content-Type', XLSX_CONTENT_TYPE);
+  res.setHeader('Content-Disposition', `attachment; filename="${workbook.fileName}"`);
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  try {
+    await workbook.writeTo(res);
+  } catch (error) {
+    // Half a workbook must not look like a complete download: cut the connection.
+    if (!(error instanceof LogsExportAbortedError)) {
+      logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    }
+    res.destroy();
   }
 }

@@ -7,7 +7,7 @@ import type { Response } from 'express';
 import { BillingStateGuard } from '../users/billing-state.guard.js';
 import { CurrentUser, type SessionUser } from '../../common/current-user.decorator.js';
 import { IdParam } from '../../common/parse-id.pipe.js';
-import { LogsExportAbortedError, LogsExportService, XLSX_CONTENT_TYPE } from './logs-export.service.js';
+import { LogsExportService, sendWorkbook, XLSX_CONTENT_TYPE } from './logs-export.service.js';
 import {
   UsageService,
   type BotUsageResponse,
@@ -80,19 +80,6 @@ export class UsageController {
   async downloadLogs(@CurrentUser() user: SessionUser, @Res() res: Response): Promise<void> {
     // The first batch is read before any header is sent: a failure there is still a clean JSON error.
     const prepared = await this.logsExport.prepare(user.id);
-    res.status(200);
-    res.setHeader('Content-Type', XLSX_CONTENT_TYPE);
-    res.setHeader('Content-Disposition', `attachment; filename="${prepared.fileName}"`);
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    try {
-      await prepared.writeTo(res);
-    } catch (error) {
-      // Half a workbook must not look like a complete download: cut the connection.
-      if (!(error instanceof LogsExportAbortedError)) {
-        this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-      }
-      res.destroy();
-    }
+    await sendWorkbook(res, prepared, this.logger);
   }
 }
