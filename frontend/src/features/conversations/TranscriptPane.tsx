@@ -1,4 +1,4 @@
-import type { ConversationTranscript, TranscriptMessage } from '@botsmith/contract';
+import type { Citation, ConversationTranscript, MessageRating, TranscriptMessage } from '@botsmith/contract';
 import ArrowBackRounded from '@mui/icons-material/ArrowBackRounded';
 import DeleteOutline from '@mui/icons-material/DeleteOutlineRounded';
 import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
@@ -188,47 +188,10 @@ function MessageItem({ message, onFix }: { message: TranscriptMessage; onFix?: (
       {message.role === 'assistant' && (
         <Stack direction="row" sx={{ flexWrap: 'wrap', alignItems: 'center', gap: 0.75, mt: 0.75, maxWidth: '85%' }}>
           {message.unanswered && <Chip size="small" color="warning" variant="outlined" label="Unanswered" />}
-          {message.rating === 'up' && (
-            <Chip
-              size="small"
-              color="success"
-              variant="outlined"
-              icon={<ThumbUpRounded sx={{ fontSize: '16px !important' }} />}
-              label="Helpful"
-            />
-          )}
-          {message.rating === 'down' && (
-            <Chip
-              size="small"
-              color="error"
-              variant="outlined"
-              icon={<ThumbDownRounded sx={{ fontSize: '16px !important' }} />}
-              label="Not helpful"
-            />
-          )}
-          {message.citations.map((citation, index) => {
-            const text = citation.page !== null ? `${citation.name}, page ${citation.page}` : citation.name;
-            return citation.url ? (
-              <Chip
-                key={`${citation.sourceId}:${citation.page ?? ''}:${index}`}
-                size="small"
-                icon={<DescriptionOutlined sx={{ fontSize: '16px !important' }} />}
-                label={text}
-                component="a"
-                href={citation.url}
-                target="_blank"
-                rel="noopener noreferrer"
-                clickable
-              />
-            ) : (
-              <Chip
-                key={`${citation.sourceId}:${citation.page ?? ''}:${index}`}
-                size="small"
-                icon={<DescriptionOutlined sx={{ fontSize: '16px !important' }} />}
-                label={text}
-              />
-            );
-          })}
+          {message.rating && <RatingChip rating={message.rating} />}
+          {message.citations.map((citation, index) => (
+            <CitationChip key={`${citation.sourceId}:${citation.page ?? ''}:${index}`} citation={citation} />
+          ))}
           {onFix && (
             <Button size="small" startIcon={<EditNoteRounded />} onClick={onFix}>
               Fix this answer
@@ -237,6 +200,45 @@ function MessageItem({ message, onFix }: { message: TranscriptMessage; onFix?: (
         </Stack>
       )}
     </Box>
+  );
+}
+
+const RATING_CHIP = {
+  up: { color: 'success', Icon: ThumbUpRounded, label: 'Helpful' },
+  down: { color: 'error', Icon: ThumbDownRounded, label: 'Not helpful' },
+} as const;
+
+/** How the visitor rated an answer. */
+function RatingChip({ rating }: { rating: MessageRating }) {
+  const { color, Icon, label } = RATING_CHIP[rating];
+  return (
+    <Chip
+      size="small"
+      color={color}
+      variant="outlined"
+      icon={<Icon sx={{ fontSize: '16px !important' }} />}
+      label={label}
+    />
+  );
+}
+
+/** A source an answer drew on; it links to the source when the source has an address. */
+function CitationChip({ citation }: { citation: Citation }) {
+  const text = citation.page !== null ? `${citation.name}, page ${citation.page}` : citation.name;
+  const icon = <DescriptionOutlined sx={{ fontSize: '16px !important' }} />;
+  return citation.url ? (
+    <Chip
+      size="small"
+      icon={icon}
+      label={text}
+      component="a"
+      href={citation.url}
+      target="_blank"
+      rel="noopener noreferrer"
+      clickable
+    />
+  ) : (
+    <Chip size="small" icon={icon} label={text} />
   );
 }
 
