@@ -46,9 +46,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import JSZip from 'jszip';
 import pg from 'pg';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { makeDocx } from '../backend/test/support/word-document.mjs';
 
 const dist = path.resolve('backend/dist');
 if (!fs.existsSync(path.join(dist, 'modules/knowledge/knowledge-search.service.js'))) {
@@ -98,43 +98,13 @@ async function pdfOf(pages) {
   return Buffer.from(await doc.save());
 }
 
-const xml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-/** A minimal Word document (the parts Word itself needs) with one paragraph per entry. */
-async function docxOf(paragraphs) {
-  const zip = new JSZip();
-  zip.file(
-    '[Content_Types].xml',
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' +
-      '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
-      '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
-      '<Default Extension="xml" ContentType="application/xml"/>' +
-      '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>' +
-      '</Types>',
-  );
-  zip.file(
-    '_rels/.rels',
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' +
-      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-      '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>' +
-      '</Relationships>',
-  );
-  const body = paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${xml(p)}</w:t></w:r></w:p>`).join('');
-  zip.file(
-    'word/document.xml',
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' +
-      `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
-  );
-  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
-}
-
 const read = (name) => fs.readFileSync(path.join(here, 'documents', name));
 
 async function documentFiles() {
   const text = (name) => read(name).toString('utf8');
   return [
     { name: 'warranty.pdf', bytes: await pdfOf(text('warranty.txt').split('===PAGE===\n')) },
-    { name: 'staff-handbook.docx', bytes: await docxOf(text('staff-handbook.txt').trim().split('\n')) },
+    { name: 'staff-handbook.docx', bytes: await makeDocx(text('staff-handbook.txt').trim().split('\n')) },
     { name: 'menu.md', bytes: read('menu.md') },
     { name: 'products.csv', bytes: read('products.csv') },
     { name: 'returns-policy.html', bytes: read('returns-policy.html') },
