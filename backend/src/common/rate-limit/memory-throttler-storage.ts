@@ -1,4 +1,5 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
+import { IdleSweep } from './idle-sweep.js';
 import type { ThrottlerStorageRecord } from './redis-throttler-storage.js';
 
 interface Window {
@@ -15,7 +16,10 @@ interface Window {
  */
 export class MemoryThrottlerStorage implements ThrottlerStorage {
   private readonly windows = new Map<string, Window>();
-  private lastSweep = Date.now();
+  private readonly sweep = new IdleSweep(
+    this.windows,
+    (window: Window, now) => window.resetsAt <= now && window.blockedUntil <= now,
+  );
 
   increment(
     key: string,
@@ -25,7 +29,7 @@ export class MemoryThrottlerStorage implements ThrottlerStorage {
     throttlerName: string,
   ): Promise<ThrottlerStorageRecord> {
     const now = Date.now();
-    this.sweep(now);
+    this.sweep.run(now);
     const id = `${throttlerName}:${key}`;
     let window = this.windows.get(id);
     if (window && window.blockedUntil > now) {
@@ -40,14 +44,6 @@ export class MemoryThrottlerStorage implements ThrottlerStorage {
     if (window.hits <= limit) return Promise.resolve(record(window.hits, left, false, 0));
     if (blockDuration > 0) window.blockedUntil = now + blockDuration;
     return Promise.resolve(record(window.hits, left, true, blockDuration > 0 ? blockDuration : left));
-  }
-
-  private sweep(now: number): void {
-    if (now - this.lastSweep < 60_000) return;
-    this.lastSweep = now;
-    for (const [id, window] of this.windows) {
-      if (window.resetsAt <= now && window.blockedUntil <= now) this.windows.delete(id);
-    }
   }
 }
 

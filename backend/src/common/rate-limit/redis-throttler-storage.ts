@@ -52,8 +52,8 @@ type HitCommand = (...args: string[]) => Promise<[number, number, number, number
  */
 export class RedisThrottlerStorage implements ThrottlerStorage {
   constructor(
-    private readonly redis: Redis,
-    private readonly prefix = 'botsmith:throttle:',
+    protected readonly redis: Redis,
+    protected readonly prefix = 'botsmith:throttle:',
   ) {
     // defineCommand sends the script once and then calls it by its SHA (EVALSHA).
     if (!(COMMAND in redis)) redis.defineCommand(COMMAND, { numberOfKeys: 2, lua: HIT_SCRIPT });

@@ -1,14 +1,17 @@
 import crypto from 'node:crypto';
 import { HttpStatus, Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
-
-type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 import { AppError } from '../../common/app-error.js';
 import { clientNetworkKey } from '../../common/client-network.js';
 import { ACCOUNT_IP_LIMIT_WINDOW_MS, ACCOUNT_MAIL_LIMIT, LOGIN_FAILURE_LIMITS } from '../../common/constants.js';
-import { isServiceOutage, serviceUnavailable } from '../../common/outage.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
-import { RedisThrottlerStorage } from '../../common/rate-limit/redis-throttler-storage.js';
+import { IdleSweep } from '../../common/rate-limit/idle-sweep.js';
+import {
+  closeRedis,
+  OutageAwareRedisThrottlerStorage,
+  RedisOutageAnswer,
+} from '../../common/rate-limit/redis-outage.js';
+import type { ThrottlerStorageRecord } from '../../common/rate-limit/redis-throttler-storage.js';
 import { Redis } from 'ioredis';
 
 /**
@@ -37,7 +40,11 @@ interface Counter {
  */
 export class InProcessThrottleStorage implements AuthThrottleStorage {
   private readonly counters = new Map<string, Counter>();
-  private lastSweep = Date.now();
+  /** Drops idle counters, so memory stays bounded by recent traffic. */
+  private readonly sweep = new IdleSweep(
+    this.counters,
+    (counter: Counter, now) => counter.blockedUntil <= now && counter.hits.every((expiry) => expiry <= now),
+  );
 
   increment(
     key: string,
@@ -47,7 +54,7 @@ export class InProcessThrottleStorage implements AuthThrottleStorage {
     _name?: string,
   ): Promise<ThrottlerStorageRecord> {
     const now = Date.now();
-    this.sweep(now);
+    this.sweep.run(now);
     const counter = this.counters.get(key) ?? { hits: [], blockedUntil: 0 };
     this.counters.set(key, counter);
     counter.hits = counter.hits.filter((expiry) => expiry > now);
@@ -69,15 +76,6 @@ export class InProcessThrottleStorage implements AuthThrottleStorage {
     const blockedUntil = this.counters.get(key)?.blockedUntil ?? 0;
     return Promise.resolve(Math.max(0, Math.ceil((blockedUntil - Date.now()) / 1000)));
   }
-
-  /** Drops idle counters at most once a minute, so memory stays bounded by recent traffic. */
-  private sweep(now: number): void {
-    if (now - this.lastSweep < 60_000) return;
-    this.lastSweep = now;
-    for (const [key, counter] of this.counters) {
-      if (counter.blockedUntil <= now && counter.hits.every((expiry) => expiry <= now)) this.counters.delete(key);
-    }
-  }
 }
 
 /**
@@ -86,30 +84,12 @@ export class InProcessThrottleStorage implements AuthThrottleStorage {
  * request is a 503 SERVICE_UNAVAILABLE: counting in one process instead would let a guesser
  * spread attempts over the instances and multiply the limit.
  */
-export class RedisAuthThrottleStorage implements AuthThrottleStorage, OnApplicationShutdown {
-  private readonly logger = new Logger('AuthThrottle');
-  private readonly shared: RedisThrottlerStorage;
-  private lastWarning = 0;
-
-  constructor(
-    private readonly redis: Redis,
-    private readonly prefix = 'botsmith:auth-throttle:',
-  ) {
-    this.shared = new RedisThrottlerStorage(redis, prefix);
-  }
-
-  async increment(
-    key: string,
-    ttl: number,
-    limit: number,
-    blockDuration: number,
-    throttlerName: string,
-  ): Promise<ThrottlerStorageRecord> {
-    try {
-      return await this.shared.increment(key, ttl, limit, blockDuration, throttlerName);
-    } catch (error) {
-      throw this.failure(error);
-    }
+export class RedisAuthThrottleStorage
+  extends OutageAwareRedisThrottlerStorage
+  implements AuthThrottleStorage, OnApplicationShutdown
+{
+  constructor(redis: Redis, prefix = 'botsmith:auth-throttle:') {
+    super(redis, prefix, new RedisOutageAnswer(new Logger('AuthThrottle'), 'Redis throttle storage'));
   }
 
   async secondsBlocked(key: string, throttlerName: string): Promise<number> {
@@ -118,23 +98,12 @@ export class RedisAuthThrottleStorage implements AuthThrottleStorage, OnApplicat
       const ms = await this.redis.pttl(`${this.prefix}${throttlerName}:{${key}}:block`);
       return ms > 0 ? Math.ceil(ms / 1000) : 0;
     } catch (error) {
-      throw this.failure(error);
+      throw this.outage.failure(error);
     }
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.redis.quit().catch(() => this.redis.disconnect());
-  }
-
-  /** An unreachable Redis becomes the 503 every route gives in an outage; anything else stays a bug. */
-  private failure(error: unknown): unknown {
-    if (!isServiceOutage(error)) return error;
-    if (Date.now() - this.lastWarning >= 60_000) {
-      this.lastWarning = Date.now();
-      const reason = error instanceof Error ? error.message : String(error);
-      this.logger.warn(`Redis throttle storage is unreachable (${reason}); answering 503.`);
-    }
-    return serviceUnavailable();
+    await closeRedis(this.redis);
   }
 }
 

@@ -1,12 +1,13 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { Redis } from 'ioredis';
-import { isServiceOutage, serviceUnavailable } from '../../../common/outage.js';
 import { MemoryThrottlerStorage } from '../../../common/rate-limit/memory-throttler-storage.js';
 import {
-  RedisThrottlerStorage,
-  type ThrottlerStorageRecord,
-} from '../../../common/rate-limit/redis-throttler-storage.js';
+  closeRedis,
+  OutageAwareRedisThrottlerStorage,
+  RedisOutageAnswer,
+} from '../../../common/rate-limit/redis-outage.js';
+import type { ThrottlerStorageRecord } from '../../../common/rate-limit/redis-throttler-storage.js';
 
 /**
  * The chat limits' storage: Redis when REDIS_URL is set (shared by every instance), else
@@ -15,13 +16,12 @@ import {
  * every limit by the number of instances, and the owner pays for each answer.
  */
 export class ChatThrottlerStorage implements ThrottlerStorage, OnApplicationShutdown {
-  private readonly logger = new Logger('ChatThrottlerStorage');
   private readonly memory = new MemoryThrottlerStorage();
-  private readonly redisStorage?: RedisThrottlerStorage;
-  private lastWarning = 0;
+  private readonly redisStorage?: OutageAwareRedisThrottlerStorage;
 
   constructor(private readonly redis?: Redis) {
-    if (redis) this.redisStorage = new RedisThrottlerStorage(redis);
+    const outage = new RedisOutageAnswer(new Logger('ChatThrottlerStorage'), 'Redis rate-limit storage');
+    if (redis) this.redisStorage = new OutageAwareRedisThrottlerStorage(redis, undefined, outage);
   }
 
   static fromUrl(redisUrl: string | undefined): ChatThrottlerStorage {
@@ -32,7 +32,7 @@ export class ChatThrottlerStorage implements ThrottlerStorage, OnApplicationShut
       connectTimeout: 2000,
       enableOfflineQueue: true,
     });
-    redis.on('error', () => undefined); // reported per hit below, not as an unhandled event
+    redis.on('error', () => undefined); // reported per hit (RedisOutageAnswer), not as an unhandled event
     return new ChatThrottlerStorage(redis);
   }
 
@@ -40,29 +40,11 @@ export class ChatThrottlerStorage implements ThrottlerStorage, OnApplicationShut
     return this.redisStorage ? 'redis' : 'memory';
   }
 
-  async increment(
-    key: string,
-    ttl: number,
-    limit: number,
-    blockDuration: number,
-    throttlerName: string,
-  ): Promise<ThrottlerStorageRecord> {
-    if (!this.redisStorage) return this.memory.increment(key, ttl, limit, blockDuration, throttlerName);
-    try {
-      return await this.redisStorage.increment(key, ttl, limit, blockDuration, throttlerName);
-    } catch (error) {
-      if (!isServiceOutage(error)) throw error;
-      if (Date.now() - this.lastWarning > 60_000) {
-        this.lastWarning = Date.now();
-        this.logger.warn(
-          `Redis rate-limit storage is unreachable (${error instanceof Error ? error.message : String(error)}); answering 503.`,
-        );
-      }
-      throw serviceUnavailable();
-    }
+  increment(...hit: Parameters<ThrottlerStorage['increment']>): Promise<ThrottlerStorageRecord> {
+    return (this.redisStorage ?? this.memory).increment(...hit);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.redis) await this.redis.quit().catch(() => this.redis?.disconnect());
+    if (this.redis) await closeRedis(this.redis);
   }
 }
