@@ -12,40 +12,32 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { BOT_DEFAULTS, solidGradient } from '@botsmith/contract';
 
 const DIST = path.resolve(process.argv[2] ?? 'widget/dist');
 const FIRST_TOKEN_DELAY_MS = 250;
 const TOKEN_DELAY_MS = 25;
 export const REFUSAL_TEXT = 'This chatbot is not available on this website.';
 
-const solid = (hex) => `linear-gradient(to right, ${hex}, ${hex})`;
+/** A new bot's look and greeting: the contract's defaults without the owner-only fields. */
+const {
+  prompt: _prompt,
+  allowedDomain: _allowedDomain,
+  model: _model,
+  maxTokens: _maxTokens,
+  temperature: _temperature,
+  usageLimitDollars: _usageLimitDollars,
+  ...PUBLIC_DEFAULTS
+} = BOT_DEFAULTS;
 
 function bot(id, over) {
   const b = {
     id,
     name: 'Bot',
-    customGreeting: 'Hi! How can I help you today?',
     model: 'gpt-4o-mini',
     modelLabel: 'GPT-4o Mini',
     hidden: false,
-    bubbleIcon: '',
-    bubbleColor: solid('#2ecc71'),
-    bubbleTextColor: solid('#ffffff'),
-    bubbleBorderRadius: '50%',
-    chatWindowBorderRadius: '10px',
-    bannerColor: solid('#2ecc71'),
-    bannerTextColor: solid('#ffffff'),
-    bannerDisclaimer: '',
-    placeholderText: 'Type your message here...',
-    placeholderTextColor: solid('#000000'),
-    sendButtonColor: solid('#2ecc71'),
-    sendArrowColor: solid('#ffffff'),
-    widgetBubbleColor: solid('#ff9800'),
-    assistantBubbleColor: solid('#f1f0f0'),
-    assistantBubbleTextColor: solid('#000000'),
-    widgetBackgroundColor: solid('#ffffff'),
-    animation: 'none',
-    widgetPosition: 'right',
+    ...PUBLIC_DEFAULTS,
     ...over,
   };
   b.sendButtonColor1 = b.sendButtonColor;
@@ -59,26 +51,26 @@ const BOTS = {
     bannerDisclaimer: 'AI answers can be wrong.',
     bubbleColor: 'linear-gradient(to right, #1e88e5, #8e24aa)',
     bannerColor: 'linear-gradient(to right, #1e88e5, #8e24aa)',
-    sendButtonColor: solid('#1e88e5'),
-    widgetBubbleColor: solid('#1e88e5'),
+    sendButtonColor: solidGradient('#1e88e5'),
+    widgetBubbleColor: solidGradient('#1e88e5'),
   }),
   2: bot(2, {
     name: 'Night Owl',
     customGreeting: 'Good evening. Ask me **anything** about your order.',
-    bubbleColor: solid('#212121'),
-    bubbleTextColor: solid('#ffd54f'),
+    bubbleColor: solidGradient('#212121'),
+    bubbleTextColor: solidGradient('#ffd54f'),
     bubbleBorderRadius: '16px',
     chatWindowBorderRadius: '4px',
     bannerColor: 'linear-gradient(to bottom, #212121, #424242)',
-    bannerTextColor: solid('#ffd54f'),
+    bannerTextColor: solidGradient('#ffd54f'),
     placeholderText: 'Ask the owl…',
-    placeholderTextColor: solid('#9e9e9e'),
-    sendButtonColor: solid('#ffd54f'),
-    sendArrowColor: solid('#212121'),
-    widgetBubbleColor: solid('#ffd54f'),
-    assistantBubbleColor: solid('#424242'),
-    assistantBubbleTextColor: solid('#fafafa'),
-    widgetBackgroundColor: solid('#303030'),
+    placeholderTextColor: solidGradient('#9e9e9e'),
+    sendButtonColor: solidGradient('#ffd54f'),
+    sendArrowColor: solidGradient('#212121'),
+    widgetBubbleColor: solidGradient('#ffd54f'),
+    assistantBubbleColor: solidGradient('#424242'),
+    assistantBubbleTextColor: solidGradient('#fafafa'),
+    widgetBackgroundColor: solidGradient('#303030'),
     animation: 'glow',
     widgetPosition: 'left',
   }),
@@ -91,12 +83,12 @@ const BOTS = {
     bubbleBorderRadius: '30%',
     chatWindowBorderRadius: '24px',
     bannerColor: 'linear-gradient(135deg, #ff8a80, #ea80fc)',
-    bannerTextColor: solid('#4a148c'),
+    bannerTextColor: solidGradient('#4a148c'),
     sendButtonColor: 'linear-gradient(135deg, #ff8a80, #ea80fc)',
-    sendArrowColor: solid('#4a148c'),
+    sendArrowColor: solidGradient('#4a148c'),
     widgetBubbleColor: 'linear-gradient(to left, #f8bbd0, #e1bee7)',
-    assistantBubbleColor: solid('#fff3e0'),
-    assistantBubbleTextColor: solid('#4e342e'),
+    assistantBubbleColor: solidGradient('#fff3e0'),
+    assistantBubbleTextColor: solidGradient('#4e342e'),
     widgetBackgroundColor: 'linear-gradient(to bottom, #fffde7, #fce4ec)',
     animation: 'blowup',
   }),

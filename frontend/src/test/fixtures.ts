@@ -1,42 +1,17 @@
+import { BOT_DEFAULTS } from '@botsmith/contract';
 import type { Bot, UsageHistory } from '../api/types';
-
-const solid = (hex: string) => `linear-gradient(to right, ${hex}, ${hex})`;
 
 /** A bot as GET /api/bots/:id answers, with the defaults of a new bot. */
 export function makeBot(overrides: Partial<Bot> = {}): Bot {
   const bot: Bot = {
+    ...BOT_DEFAULTS,
     id: 7,
     name: 'Support Bot',
     apiKey: 'k'.repeat(43),
-    prompt: '',
-    customGreeting: 'Hi! How can I help you today?',
     model: 'gpt-3.5-turbo',
     categoryId: null,
-    allowedDomain: '',
     document: null,
-    bubbleIcon: '',
-    bubbleColor: solid('#2ecc71'),
-    bubbleTextColor: solid('#ffffff'),
-    bubbleBorderRadius: '50%',
-    chatWindowBorderRadius: '10px',
-    bannerColor: solid('#2ecc71'),
-    bannerTextColor: solid('#ffffff'),
-    bannerDisclaimer: '',
-    placeholderText: 'Type your message here...',
-    placeholderTextColor: solid('#000000'),
-    sendButtonColor: solid('#2ecc71'),
-    sendButtonColor1: solid('#2ecc71'),
-    sendArrowColor: solid('#ffffff'),
-    widgetBubbleColor: solid('#ff9800'),
-    assistantBubbleColor: solid('#f1f0f0'),
-    assistantBubbleTextColor: solid('#000000'),
-    widgetBackgroundColor: solid('#ffffff'),
-    animation: 'none',
-    widgetPosition: 'right',
-    maxTokens: 300,
-    temperature: 0.3,
-    // What the server gives a new bot (DEFAULT_BOT_BUDGET_DOLLARS).
-    usageLimitDollars: 10,
+    sendButtonColor1: BOT_DEFAULTS.sendButtonColor,
   };
   return { ...bot, ...overrides };
 }
