@@ -1,43 +1,15 @@
 import type request from 'supertest';
 import { BOT_DEFAULTS } from '../../src/common/constants.js';
 import { BotsService } from '../../src/modules/bots/bots.service.js';
-import { createBotViaApi, createCategoryViaApi } from '../support/bot-factories.js';
+import {
+  createBotViaApi,
+  createCategoryViaApi,
+  expectNameLengthLimit,
+  missingNameBodies,
+  OWNER_BOT_KEYS,
+} from '../support/bot-factories.js';
 import { createUser, signedInAgent, startAppWithTwoOwners } from '../support/factories.js';
 import type { TestApp } from '../support/test-app.js';
-
-const BOT_KEYS = [
-  'id',
-  'name',
-  'apiKey',
-  'prompt',
-  'customGreeting',
-  'model',
-  'categoryId',
-  'allowedDomain',
-  'document',
-  'bubbleIcon',
-  'bubbleColor',
-  'bubbleTextColor',
-  'bubbleBorderRadius',
-  'chatWindowBorderRadius',
-  'bannerColor',
-  'bannerTextColor',
-  'bannerDisclaimer',
-  'placeholderText',
-  'placeholderTextColor',
-  'sendButtonColor',
-  'sendButtonColor1',
-  'sendArrowColor',
-  'widgetBubbleColor',
-  'assistantBubbleColor',
-  'assistantBubbleTextColor',
-  'widgetBackgroundColor',
-  'animation',
-  'widgetPosition',
-  'maxTokens',
-  'temperature',
-  'usageLimitDollars',
-].sort();
 
 const GRADIENT_FIELDS = [
   'bubbleColor',
@@ -273,7 +245,7 @@ describe('bots API', () => {
     it('gives a new bot every default and a random 32-byte api key', async () => {
       const first = await getBot(await createBotViaApi(t, owner, 'Defaults'));
       const second = await getBot(await createBotViaApi(t, owner, 'Defaults 2'));
-      expect(Object.keys(first).sort()).toEqual(BOT_KEYS);
+      expect(Object.keys(first).sort()).toEqual(OWNER_BOT_KEYS);
       const { animation, widgetPosition, ...defaults } = BOT_DEFAULTS;
       expect(first).toMatchObject({ ...defaults, animation, widgetPosition, categoryId: null, document: null });
       expect(first).toMatchObject({
@@ -299,29 +271,19 @@ describe('bots API', () => {
       expect(second.apiKey).not.toBe(first.apiKey);
     });
 
-    it.each([
-      ['an empty name', { botName: '' }],
-      ['a name of only spaces', { botName: '    ' }],
-      ['no name at all', {}],
-      ['a name that is not text', { botName: 12 }],
-    ])('refuses %s with "Bot name is required."', async (_label, body) => {
+    it.each(missingNameBodies('botName'))('refuses %s with "Bot name is required."', async (_label, body) => {
       const response = await owner.post('/api/bots').set('Origin', t.origin).send(body);
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ error: 'Bot name is required.', code: 'VALIDATION_FAILED' });
     });
 
     it('refuses a name over 100 characters and accepts exactly 100', async () => {
-      const tooLong = await owner
-        .post('/api/bots')
-        .set('Origin', t.origin)
-        .send({ botName: 'n'.repeat(101) });
-      expect(tooLong.status).toBe(400);
-      expect(tooLong.body).toEqual({ error: 'Bot name must be at most 100 characters.', code: 'VALIDATION_FAILED' });
-      const exact = await owner
-        .post('/api/bots')
-        .set('Origin', t.origin)
-        .send({ botName: 'n'.repeat(100) });
-      expect(exact.status).toBe(201);
+      await expectNameLengthLimit(t, owner, {
+        path: '/api/bots',
+        field: 'botName',
+        max: 100,
+        tooLong: 'Bot name must be at most 100 characters.',
+      });
     });
 
     it('refuses fields other than botName (no choosing the api key or the owner)', async () => {
@@ -343,7 +305,7 @@ describe('bots API', () => {
       await createBotViaApi(t, other, 'Not yours');
       const response = await agent.get('/api/bots').expect(200);
       expect(response.body.bots.map((bot: { id: number }) => bot.id)).toEqual([a, b]);
-      expect(Object.keys(response.body.bots[0]).sort()).toEqual(BOT_KEYS);
+      expect(Object.keys(response.body.bots[0]).sort()).toEqual(OWNER_BOT_KEYS);
     });
 
     it('answers an empty list to a new owner', async () => {

@@ -1,5 +1,10 @@
 import type request from 'supertest';
-import { createBotViaApi, createCategoryViaApi } from '../support/bot-factories.js';
+import {
+  createBotViaApi,
+  createCategoryViaApi,
+  expectNameLengthLimit,
+  missingNameBodies,
+} from '../support/bot-factories.js';
 import { signedInAgent, startAppWithTwoOwners } from '../support/factories.js';
 import type { TestApp } from '../support/test-app.js';
 
@@ -41,29 +46,19 @@ describe('categories API', () => {
       });
     });
 
-    it.each([
-      ['an empty name', { name: '' }],
-      ['a name of only spaces', { name: '   \t ' }],
-      ['no name', {}],
-      ['a name that is not text', { name: ['a'] }],
-    ])('refuses %s with "Category name is required."', async (_label, body) => {
+    it.each(missingNameBodies('name'))('refuses %s with "Category name is required."', async (_label, body) => {
       const response = await owner.post('/api/categories').set('Origin', t.origin).send(body);
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ error: 'Category name is required.', code: 'VALIDATION_FAILED' });
     });
 
     it('refuses a name over 100 characters and accepts exactly 100', async () => {
-      const long = await owner
-        .post('/api/categories')
-        .set('Origin', t.origin)
-        .send({ name: 'c'.repeat(101) });
-      expect(long.status).toBe(400);
-      expect(long.body).toEqual({ error: 'Category name must be at most 100 characters.', code: 'VALIDATION_FAILED' });
-      await owner
-        .post('/api/categories')
-        .set('Origin', t.origin)
-        .send({ name: 'c'.repeat(100) })
-        .expect(201);
+      await expectNameLengthLimit(t, owner, {
+        path: '/api/categories',
+        field: 'name',
+        max: 100,
+        tooLong: 'Category name must be at most 100 characters.',
+      });
     });
 
     it('refuses a duplicate name, whatever its case or spacing, with 409', async () => {

@@ -15,6 +15,7 @@ import {
   visitor,
 } from '../support/chat-factories.js';
 import { chargeMessage } from '../support/billing-helpers.js';
+import { PUBLIC_BOT_KEYS } from '../support/bot-factories.js';
 import { createUser, signedInAgent } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { serverUrl } from '../support/test-database.js';
@@ -84,35 +85,7 @@ describe('GET /api/widget/bots/{id}: the public face', () => {
     expect(response.headers['access-control-allow-origin']).toBe('*');
     expect(response.headers['access-control-allow-credentials']).toBeUndefined();
     expect(Object.keys(response.body)).toEqual(['bot']);
-    expect(Object.keys(response.body.bot).sort()).toEqual(
-      [
-        'id',
-        'name',
-        'customGreeting',
-        'model',
-        'modelLabel',
-        'hidden',
-        'bubbleIcon',
-        'bubbleColor',
-        'bubbleTextColor',
-        'bubbleBorderRadius',
-        'chatWindowBorderRadius',
-        'bannerColor',
-        'bannerTextColor',
-        'bannerDisclaimer',
-        'placeholderText',
-        'placeholderTextColor',
-        'sendButtonColor',
-        'sendButtonColor1',
-        'sendArrowColor',
-        'widgetBubbleColor',
-        'assistantBubbleColor',
-        'assistantBubbleTextColor',
-        'widgetBackgroundColor',
-        'animation',
-        'widgetPosition',
-      ].sort(),
-    );
+    expect(Object.keys(response.body.bot).sort()).toEqual(PUBLIC_BOT_KEYS);
     expect(response.body.bot).toMatchObject({
       id: bot.id,
       name: 'Acme Helper',

@@ -1,7 +1,60 @@
 import zlib from 'node:zlib';
+import { expect } from '@jest/globals';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
+import type { BotAppearance } from '@botsmith/contract';
 import type request from 'supertest';
 import type { TestApp } from './test-app.js';
+
+/** The fields of a bot's look; a Record, so a field added to the contract's BotAppearance must be added here. */
+const APPEARANCE_FIELDS: Record<keyof BotAppearance, true> = {
+  bubbleIcon: true,
+  bubbleColor: true,
+  bubbleTextColor: true,
+  bubbleBorderRadius: true,
+  chatWindowBorderRadius: true,
+  bannerColor: true,
+  bannerTextColor: true,
+  bannerDisclaimer: true,
+  placeholderText: true,
+  placeholderTextColor: true,
+  sendButtonColor: true,
+  sendButtonColor1: true,
+  sendArrowColor: true,
+  widgetBubbleColor: true,
+  assistantBubbleColor: true,
+  assistantBubbleTextColor: true,
+  widgetBackgroundColor: true,
+  animation: true,
+  widgetPosition: true,
+};
+
+/** The keys of a bot as its owner reads it (GET /api/bots/:id), sorted. */
+export const OWNER_BOT_KEYS = [
+  'id',
+  'name',
+  'apiKey',
+  'prompt',
+  'customGreeting',
+  'model',
+  'categoryId',
+  'allowedDomain',
+  'document',
+  ...Object.keys(APPEARANCE_FIELDS),
+  'maxTokens',
+  'temperature',
+  'usageLimitDollars',
+].sort();
+
+/** The keys of a bot's public face (GET /api/widget/bots/:id), sorted. */
+export const PUBLIC_BOT_KEYS = [
+  'id',
+  'name',
+  'customGreeting',
+  'model',
+  'modelLabel',
+  'hidden',
+  ...Object.keys(APPEARANCE_FIELDS),
+].sort();
 
 /** Creates a bot through the API as the agent's owner and returns its id. */
 export async function createBotViaApi(t: TestApp, agent: request.Agent, botName = 'Support Bot'): Promise<number> {
@@ -17,6 +70,42 @@ export async function createCategoryViaApi(t: TestApp, agent: request.Agent, nam
     throw new Error(`Category creation failed: ${response.status} ${JSON.stringify(response.body)}`);
   }
   return response.body.category.id as number;
+}
+
+/**
+ * Bodies whose name `field` is missing (empty, only white space, absent, not text): each one is
+ * refused with "… name is required." by the routes that create something by name.
+ */
+export function missingNameBodies(field: string): [string, object][] {
+  return [
+    ['an empty name', { [field]: '' }],
+    ['a name of only white space', { [field]: '   \t ' }],
+    ['no name at all', {}],
+    ['a name that is a number', { [field]: 12 }],
+    ['a name that is a list', { [field]: ['a'] }],
+  ];
+}
+
+/**
+ * POSTs a name (`field`) one character over `max` to `path`, expecting 400 with `tooLong`, then
+ * one of exactly `max` characters, expecting 201.
+ */
+export async function expectNameLengthLimit(
+  t: TestApp,
+  agent: request.Agent,
+  { path, field, max, tooLong }: { path: string; field: string; max: number; tooLong: string },
+): Promise<void> {
+  const over = await agent
+    .post(path)
+    .set('Origin', t.origin)
+    .send({ [field]: 'n'.repeat(max + 1) });
+  expect(over.status).toBe(400);
+  expect(over.body).toEqual({ error: tooLong, code: 'VALIDATION_FAILED' });
+  const exact = await agent
+    .post(path)
+    .set('Origin', t.origin)
+    .send({ [field]: 'n'.repeat(max) });
+  expect(exact.status).toBe(201);
 }
 
 /** A real PDF (pdf-lib) with one page per entry of `pages`; each entry's lines are drawn as text. */
