@@ -2,3 +2,10 @@
 export const PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*[!@#$%^&*])[A-Za-z\d!@#$%^&*]{8,}$/;
 export const PASSWORD_HINT =
   'Minimum 8 characters, including one uppercase letter, one lowercase letter, and one special character';
+
+/** How long visitors' conversations are kept, in days after their last message; null = forever. */
+export type ConversationRetentionDays = 30 | 90 | 365 | null;
+/** The retention choices an owner has (docs/product.md#retention-and-visitor-privacy). */
+export const CONVERSATION_RETENTION_CHOICES: readonly ConversationRetentionDays[] = [30, 90, 365, null];
+/** The retention of a new account, and of accounts that never chose. */
+export const DEFAULT_CONVERSATION_RETENTION_DAYS: ConversationRetentionDays = 365;

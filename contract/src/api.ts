@@ -3,6 +3,7 @@
  * returns and what the dashboard and the widget read.
  */
 import type { BotAppearance } from './bots.js';
+import type { ConversationRetentionDays } from './account.js';
 import type { ModelTier } from './pricing.js';
 
 /** GET /api/widget/bots/{id}: the bot's public face. Never the prompt, document, API key or owner. */
@@ -93,6 +94,8 @@ export interface SubscriptionResponse {
 export interface SettingsResponse {
   /** Whole dollars: the owner is e-mailed at each 50% step of this spend per billing period; 0 = no e-mails. */
   spendAlertDollars: number;
+  /** Visitors' conversations are deleted this many days after their last message; null = kept forever. */
+  conversationRetentionDays: ConversationRetentionDays;
 }
 
 /** GET /api/user/usage. `usageCents` and `monthlyUsageCents` are the same figure (the frontend reads either name). */

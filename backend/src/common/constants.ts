@@ -93,6 +93,12 @@ export const METER_REPORT_BATCH = 100;
 export const METER_REPORT_CONCURRENCY = 8;
 /** The PostgreSQL advisory lock the billing job holds, so exactly one instance runs it. */
 export const BILLING_CYCLE_LOCK_KEY = 4_242_003;
+/** The daily conversation retention job: 03:30 UTC (six-field cron, seconds first). */
+export const CONVERSATION_RETENTION_CRON = '0 30 3 * * *';
+/** Conversations deleted per transaction by the retention job (their messages go with them). */
+export const CONVERSATION_RETENTION_BATCH = 500;
+/** The PostgreSQL advisory lock each retention batch holds, so one instance deletes at a time. */
+export const CONVERSATION_RETENTION_LOCK_KEY = 4_242_004;
 /** Stripe accepts meter events up to 35 days old; older usage is reported as of 34 days ago. */
 export const METER_EVENT_MAX_AGE_MS = 34 * 24 * 60 * 60 * 1000;
 /** The built-in test-mode payment page stays open this long, like a Checkout Session. */

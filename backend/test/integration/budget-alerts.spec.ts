@@ -148,10 +148,13 @@ describe('account spend alert (Settings)', () => {
 
   it('mails at each 50 % step of the threshold the owner set, once per step', async () => {
     const { agent, user } = await signedInAgent(t, { creditsCents: 5000 });
-    expect((await agent.get('/api/user/settings')).body).toEqual({ spendAlertDollars: 20 });
+    expect((await agent.get('/api/user/settings')).body).toEqual({
+      spendAlertDollars: 20,
+      conversationRetentionDays: 365,
+    });
     const saved = await put(agent, { spendAlertDollars: 1 });
     expect(saved.status).toBe(200);
-    expect(saved.body).toEqual({ spendAlertDollars: 1 });
+    expect(saved.body).toEqual({ spendAlertDollars: 1, conversationRetentionDays: 365 });
 
     const one = await createChatBot(t, user.id, { usageLimitDollars: 0 });
     const two = await createChatBot(t, user.id, { usageLimitDollars: 0 });
@@ -184,7 +187,10 @@ describe('account spend alert (Settings)', () => {
     ]);
 
     const { agent: quiet, user: quietUser } = await signedInAgent(t, { creditsCents: 5000 });
-    expect((await put(quiet, { spendAlertDollars: 0 })).body).toEqual({ spendAlertDollars: 0 });
+    expect((await put(quiet, { spendAlertDollars: 0 })).body).toEqual({
+      spendAlertDollars: 0,
+      conversationRetentionDays: 365,
+    });
     const quietBot = await createChatBot(t, quietUser.id, { usageLimitDollars: 0 });
     await alreadySpent(t, quietUser.id, quietBot.id, 5000);
     expect((await chat(quietBot.id)).status).toBe(200);
@@ -208,16 +214,28 @@ describe('account spend alert (Settings)', () => {
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ error, code: 'VALIDATION_FAILED' });
     }
-    expect((await agent.get('/api/user/settings')).body).toEqual({ spendAlertDollars: 20 });
-    expect((await put(agent, { spendAlertDollars: 1_000_000 })).body).toEqual({ spendAlertDollars: 1_000_000 });
+    expect((await agent.get('/api/user/settings')).body).toEqual({
+      spendAlertDollars: 20,
+      conversationRetentionDays: 365,
+    });
+    expect((await put(agent, { spendAlertDollars: 1_000_000 })).body).toEqual({
+      spendAlertDollars: 1_000_000,
+      conversationRetentionDays: 365,
+    });
   });
 
   it("is the signed-in owner's own: nobody reads or changes another owner's, and strangers get 401", async () => {
     const a = await signedInAgent(t);
     const b = await signedInAgent(t);
     expect((await put(a.agent, { spendAlertDollars: 75 })).status).toBe(200);
-    expect((await b.agent.get('/api/user/settings')).body).toEqual({ spendAlertDollars: 20 });
-    expect((await a.agent.get('/api/user/settings')).body).toEqual({ spendAlertDollars: 75 });
+    expect((await b.agent.get('/api/user/settings')).body).toEqual({
+      spendAlertDollars: 20,
+      conversationRetentionDays: 365,
+    });
+    expect((await a.agent.get('/api/user/settings')).body).toEqual({
+      spendAlertDollars: 75,
+      conversationRetentionDays: 365,
+    });
     const rows: Array<{ id: number; spend_alert_dollars: number }> = await t.dataSource.query(
       `SELECT id, spend_alert_dollars FROM users WHERE id = ANY($1) ORDER BY id`,
       [[a.user.id, b.user.id]],
@@ -237,7 +255,10 @@ describe('account spend alert (Settings)', () => {
       .set('Origin', 'https://evil.example')
       .send({ spendAlertDollars: 1 });
     expect(crossSite.status).toBe(403);
-    expect((await a.agent.get('/api/user/settings')).body).toEqual({ spendAlertDollars: 75 });
+    expect((await a.agent.get('/api/user/settings')).body).toEqual({
+      spendAlertDollars: 75,
+      conversationRetentionDays: 365,
+    });
   });
 
   it("mails each alert to the bot's owner only", async () => {

@@ -165,6 +165,7 @@ const SAMPLES = {
   temperature: fc.constantFrom(0.3, 2),
   usageLimitDollars: fc.constantFrom(0, 10, '5'),
   spendAlertDollars: fc.constantFrom(0, 20, 100),
+  conversationRetentionDays: fc.constantFrom(30, 90, 365, null),
   // Loopback only: the fuzzed app refuses private addresses, so no crawl leaves the machine.
   url: fc.constantFrom('http://127.0.0.1:9/', 'https://localhost/docs'),
   maxPages: fc.constantFrom(1, 50, 500),
@@ -223,7 +224,7 @@ export const FUZZ_ROUTES = {
   'GET /api/health': {},
   'GET /api/user/me': {},
   'GET /api/user/settings': {},
-  'PUT /api/user/settings': { fields: ['spendAlertDollars'] },
+  'PUT /api/user/settings': { fields: ['spendAlertDollars', 'conversationRetentionDays'] },
   'POST /api/auth/signup': { session: 'none', fields: ['email', 'password'] },
   'GET /api/auth/verify-email/:token': { session: 'none' },
   'POST /api/auth/verify-email/:token': { session: 'none', fields: ['password'] },

@@ -4,6 +4,7 @@ import type { AccountSettings, CurrentUser } from './types';
 export const userApi = {
   me: () => apiFetch<CurrentUser>('/api/user/me'),
   getSettings: () => apiFetch<AccountSettings>('/api/user/settings'),
-  updateSettings: (settings: AccountSettings) =>
+  /** Saves the fields given; the others keep their values. */
+  updateSettings: (settings: Partial<AccountSettings>) =>
     apiFetch<AccountSettings>('/api/user/settings', { method: 'PUT', body: settings }),
 };

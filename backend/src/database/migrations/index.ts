@@ -12,6 +12,7 @@ import { KnowledgeRefresh1797000000000 } from './1797000000000-knowledge-refresh
 import { PassageEmbeddings1797100000000 } from './1797100000000-passage-embeddings.js';
 import { SearchVectorInline1797500000000 } from './1797500000000-search-vector-inline.js';
 import { ConversationsInbox1797600000000 } from './1797600000000-conversations-inbox.js';
+import { ConversationRetention1797700000000 } from './1797700000000-conversation-retention.js';
 
 /** Migrations in the order they run. Listed by hand so the ESM build needs no glob loading. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   PassageEmbeddings1797100000000,
   SearchVectorInline1797500000000,
   ConversationsInbox1797600000000,
+  ConversationRetention1797700000000,
 ];

@@ -7,6 +7,9 @@ import { UsageModule } from '../usage/usage.module.js';
 import { ChatController } from './chat.controller.js';
 import { ChatDataModule } from './chat-data.module.js';
 import { CHUNK_SEARCH, ChatService } from './chat.service.js';
+import { ConversationRetentionRepository } from './conversation-retention.repository.js';
+import { ConversationRetentionScheduler } from './conversation-retention.scheduler.js';
+import { ConversationRetentionService } from './conversation-retention.service.js';
 import { FeedbackRepository } from './feedback.repository.js';
 import { FeedbackService } from './feedback.service.js';
 import { LLM, type LlmPort } from './llm/llm.port.js';
@@ -41,6 +44,9 @@ export function createLlm(config: AppConfig): LlmPort {
     FeedbackService,
     FeedbackRepository,
     WidgetService,
+    ConversationRetentionRepository,
+    ConversationRetentionService,
+    ConversationRetentionScheduler,
     { provide: LLM, inject: [APP_CONFIG], useFactory: createLlm },
     {
       provide: CHAT_THROTTLER_STORAGE,

@@ -175,12 +175,16 @@ export class ChatRepository {
   /**
    * The visitor's conversation with the bot (one per visitor id and bot), created on first use.
    * Only called while the visitor's in-flight lock is held, so one visitor never creates two.
+   * The found row is key-share locked until the transaction ends, so the retention job cannot
+   * delete it under the messages about to be logged (it skips locked rows; had it deleted the
+   * row first, the lock finds nothing and a new conversation starts).
    */
   async conversationFor(tx: Transaction, key: ConversationKey): Promise<number> {
     const manager = entityManagerOf(tx);
     const rows: Array<{ id: number }> = await manager.query(
       `WITH found AS (
-         SELECT id FROM conversations WHERE bot_id = $2::integer AND visitor_id = $4::varchar ORDER BY id DESC LIMIT 1
+         SELECT id FROM conversations WHERE bot_id = $2::integer AND visitor_id = $4::varchar
+          ORDER BY id DESC LIMIT 1 FOR KEY SHARE
        ), created AS (
          INSERT INTO conversations (owner_id, bot_id, bot_name, visitor_id, page_url)
          SELECT $1::integer, $2::integer, $3::varchar, $4::varchar, $5::varchar WHERE NOT EXISTS (SELECT 1 FROM found)

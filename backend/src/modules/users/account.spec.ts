@@ -14,6 +14,7 @@ describe('toAccount', () => {
       hasPaid: null,
       creditsCents: 500,
       spendAlertDollars: 20,
+      conversationRetentionDays: 365,
       isSystem: false,
       createdAt: new Date(0),
       lastLoginAt: null,

@@ -23,6 +23,7 @@ export function toAccount(user: UserEntity): Account {
     hasPaid: user.hasPaid,
     creditsCents: user.creditsCents,
     spendAlertDollars: user.spendAlertDollars,
+    conversationRetentionDays: user.conversationRetentionDays,
     isSystem: user.isSystem,
     createdAt: user.createdAt,
     lastLoginAt: user.lastLoginAt,

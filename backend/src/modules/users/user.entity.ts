@@ -30,6 +30,13 @@ export class UserEntity {
   /** Whole dollars: a mail at each 50 % step of this account spend per billing period; 0 = no mail. */
   @Column({ name: 'spend_alert_dollars', type: 'integer', default: 20 }) spendAlertDollars!: number;
 
+  /**
+   * Visitors' conversations are deleted this many days after their last message (30, 90 or 365);
+   * null = kept forever. See docs/product.md#retention-and-visitor-privacy.
+   */
+  @Column({ name: 'conversation_retention_days', type: 'integer', nullable: true, default: 365 })
+  conversationRetentionDays!: number | null;
+
   /** The system account that owns the landing page's demo bot; never billed. */
   @Column({ name: 'is_system', type: 'boolean', default: false }) isSystem!: boolean;
 

@@ -8,7 +8,12 @@ import { CurrentUser, type SessionUser } from '../../common/current-user.decorat
 import { UpdateSettingsDto, type SettingsResponse } from './users.dto.js';
 import { UsersService, type MeResponse } from './users.service.js';
 
-const SETTINGS = obj({ spendAlertDollars: int('Whole dollars; 0 = no mail.') });
+const SETTINGS = obj({
+  spendAlertDollars: int('Whole dollars; 0 = no mail.'),
+  conversationRetentionDays: nullable(
+    int("Visitors' conversations are deleted this many days after their last message: 30, 90 or 365; null = forever."),
+  ),
+});
 const ME = obj({
   id: int(),
   email: str(),
@@ -34,7 +39,10 @@ export class UsersController {
     return this.users.toMe(user);
   }
 
-  /** The account settings: the spend alert (whole dollars per billing period; 0 = no mail). */
+  /**
+   * The account settings: the spend alert (whole dollars per billing period; 0 = no mail) and how
+   * long visitors' conversations are kept (docs/product.md#retention-and-visitor-privacy).
+   */
   @Get('settings')
   @ApiOperation({ summary: "The owner's account settings" })
   @ApiAnswer(200, 'The settings.', SETTINGS)
@@ -44,7 +52,12 @@ export class UsersController {
   }
 
   @Put('settings')
-  @ApiOperation({ summary: 'Saves the spend alert (whole dollars per billing period; 0 = no mail)' })
+  @ApiOperation({
+    summary: 'Saves the spend alert and the conversation retention',
+    description:
+      'Only the fields sent change. `spendAlertDollars`: whole dollars per billing period, 0 = no mail. ' +
+      '`conversationRetentionDays`: 30, 90, 365 or null (forever).',
+  })
   @ApiAnswer(200, 'The saved settings.', SETTINGS)
   @ApiErrors(SIGNED_IN, SAME_SITE, JSON_BODY)
   updateSettings(@CurrentUser() current: SessionUser, @Body() body: UpdateSettingsDto): Promise<SettingsResponse> {

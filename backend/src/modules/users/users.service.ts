@@ -1,4 +1,4 @@
-import type { MeResponse } from '@botsmith/contract';
+import type { ConversationRetentionDays, MeResponse } from '@botsmith/contract';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error.js';
 import type { Transaction } from '../../database/transaction.js';
@@ -21,12 +21,18 @@ export class UsersService {
   async settings(id: number): Promise<SettingsResponse> {
     const user = await this.users.findActiveById(id);
     if (!user) throw AppError.unauthorized();
-    return { spendAlertDollars: user.spendAlertDollars };
+    return {
+      spendAlertDollars: user.spendAlertDollars,
+      conversationRetentionDays: user.conversationRetentionDays as ConversationRetentionDays,
+    };
   }
 
+  /** Saves the fields the request carries; an absent field keeps its value. */
   async updateSettings(id: number, dto: UpdateSettingsDto): Promise<SettingsResponse> {
-    if (!(await this.users.updateActive(id, { spendAlertDollars: dto.spendAlertDollars })))
-      throw AppError.unauthorized();
+    const fields: Partial<Pick<SettingsResponse, 'spendAlertDollars' | 'conversationRetentionDays'>> = {};
+    if (dto.spendAlertDollars !== undefined) fields.spendAlertDollars = dto.spendAlertDollars;
+    if (dto.conversationRetentionDays !== undefined) fields.conversationRetentionDays = dto.conversationRetentionDays;
+    if (!(await this.users.updateActive(id, fields))) throw AppError.unauthorized();
     return this.settings(id);
   }
 
