@@ -4,8 +4,7 @@ import { BotsService } from '../../src/modules/bots/bots.service.js';
 import {
   createBotViaApi,
   createCategoryViaApi,
-  expectNameLengthLimit,
-  missingNameBodies,
+  itAppliesTheNameRule,
   OWNER_BOT_KEYS,
 } from '../support/bot-factories.js';
 import { createUser, signedInAgent, startAppWithTwoOwners } from '../support/factories.js';
@@ -271,20 +270,7 @@ describe('bots API', () => {
       expect(second.apiKey).not.toBe(first.apiKey);
     });
 
-    it.each(missingNameBodies('botName'))('refuses %s with "Bot name is required."', async (_label, body) => {
-      const response = await owner.post('/api/bots').set('Origin', t.origin).send(body);
-      expect(response.status).toBe(400);
-      expect(response.body).toEqual({ error: 'Bot name is required.', code: 'VALIDATION_FAILED' });
-    });
-
-    it('refuses a name over 100 characters and accepts exactly 100', async () => {
-      await expectNameLengthLimit(t, owner, {
-        path: '/api/bots',
-        field: 'botName',
-        max: 100,
-        tooLong: 'Bot name must be at most 100 characters.',
-      });
-    });
+    itAppliesTheNameRule(() => ({ t, owner }), { path: '/api/bots', field: 'botName', noun: 'Bot', max: 100 });
 
     it('refuses fields other than botName (no choosing the api key or the owner)', async () => {
       const response = await owner

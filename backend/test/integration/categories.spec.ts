@@ -1,10 +1,5 @@
 import type request from 'supertest';
-import {
-  createBotViaApi,
-  createCategoryViaApi,
-  expectNameLengthLimit,
-  missingNameBodies,
-} from '../support/bot-factories.js';
+import { createBotViaApi, createCategoryViaApi, itAppliesTheNameRule } from '../support/bot-factories.js';
 import { signedInAgent, startAppWithTwoOwners } from '../support/factories.js';
 import type { TestApp } from '../support/test-app.js';
 
@@ -46,19 +41,11 @@ describe('categories API', () => {
       });
     });
 
-    it.each(missingNameBodies('name'))('refuses %s with "Category name is required."', async (_label, body) => {
-      const response = await owner.post('/api/categories').set('Origin', t.origin).send(body);
-      expect(response.status).toBe(400);
-      expect(response.body).toEqual({ error: 'Category name is required.', code: 'VALIDATION_FAILED' });
-    });
-
-    it('refuses a name over 100 characters and accepts exactly 100', async () => {
-      await expectNameLengthLimit(t, owner, {
-        path: '/api/categories',
-        field: 'name',
-        max: 100,
-        tooLong: 'Category name must be at most 100 characters.',
-      });
+    itAppliesTheNameRule(() => ({ t, owner }), {
+      path: '/api/categories',
+      field: 'name',
+      noun: 'Category',
+      max: 100,
     });
 
     it('refuses a duplicate name, whatever its case or spacing, with 409', async () => {

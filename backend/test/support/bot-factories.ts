@@ -1,5 +1,5 @@
 import zlib from 'node:zlib';
-import { expect } from '@jest/globals';
+import { expect, it } from '@jest/globals';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import type { BotAppearance } from '@botsmith/contract';
 import type request from 'supertest';
@@ -73,39 +73,42 @@ export async function createCategoryViaApi(t: TestApp, agent: request.Agent, nam
 }
 
 /**
- * Bodies whose name `field` is missing (empty, only white space, absent, not text): each one is
- * refused with "… name is required." by the routes that create something by name.
+ * The tests of the name rule of a route that creates something by name (bots, categories;
+ * docs/product.md#field-rules): a missing name (empty, only white space, absent, not text) is
+ * refused with "<noun> name is required.", one over `max` characters with "<noun> name must be at
+ * most <max> characters.", and exactly `max` characters is accepted (201). `app` answers the app
+ * and the acting owner once the suite's beforeAll has run.
  */
-export function missingNameBodies(field: string): [string, object][] {
-  return [
+export function itAppliesTheNameRule(
+  app: () => { t: TestApp; owner: request.Agent },
+  { path, field, noun, max }: { path: string; field: string; noun: string; max: number },
+): void {
+  const post = (body: object) => {
+    const { t, owner } = app();
+    return owner.post(path).set('Origin', t.origin).send(body);
+  };
+
+  it.each([
     ['an empty name', { [field]: '' }],
     ['a name of only white space', { [field]: '   \t ' }],
     ['no name at all', {}],
     ['a name that is a number', { [field]: 12 }],
     ['a name that is a list', { [field]: ['a'] }],
-  ];
-}
+  ])(`refuses %s with "${noun} name is required."`, async (_label, body) => {
+    const response = await post(body);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: `${noun} name is required.`, code: 'VALIDATION_FAILED' });
+  });
 
-/**
- * POSTs a name (`field`) one character over `max` to `path`, expecting 400 with `tooLong`, then
- * one of exactly `max` characters, expecting 201.
- */
-export async function expectNameLengthLimit(
-  t: TestApp,
-  agent: request.Agent,
-  { path, field, max, tooLong }: { path: string; field: string; max: number; tooLong: string },
-): Promise<void> {
-  const over = await agent
-    .post(path)
-    .set('Origin', t.origin)
-    .send({ [field]: 'n'.repeat(max + 1) });
-  expect(over.status).toBe(400);
-  expect(over.body).toEqual({ error: tooLong, code: 'VALIDATION_FAILED' });
-  const exact = await agent
-    .post(path)
-    .set('Origin', t.origin)
-    .send({ [field]: 'n'.repeat(max) });
-  expect(exact.status).toBe(201);
+  it(`refuses a name over ${max} characters and accepts exactly ${max}`, async () => {
+    const over = await post({ [field]: 'n'.repeat(max + 1) });
+    expect(over.status).toBe(400);
+    expect(over.body).toEqual({
+      error: `${noun} name must be at most ${max} characters.`,
+      code: 'VALIDATION_FAILED',
+    });
+    expect((await post({ [field]: 'n'.repeat(max) })).status).toBe(201);
+  });
 }
 
 /** A real PDF (pdf-lib) with one page per entry of `pages`; each entry's lines are drawn as text. */
