@@ -17,7 +17,12 @@
  */
 import pg from 'pg';
 import { loadBuilt, requireBuiltBackend } from './support/app.mjs';
-import { createThrowawayDatabase, explain, LOCAL_SERVER_URL } from './support/database.mjs';
+import {
+  createThrowawayDatabase,
+  explainRecorded,
+  LOCAL_SERVER_URL,
+  recordingDataSource,
+} from './support/database.mjs';
 import { printTable, timeRuns, TIMING_COLUMNS } from './support/timing.mjs';
 
 requireBuiltBackend();
@@ -149,58 +154,6 @@ const SEED = `
     FROM messages m WHERE m.conversation_id = c.id AND m.created_at = c.created_at + interval '1 minute';
   UPDATE conversations c SET bot_name = b.name FROM bots b WHERE b.id = c.bot_id;
 `;
-
-// ---- the app's repository, on this bench's connection ------------------------------------------
-/**
- * The DataSource methods ConversationsRepository uses, on one pg client, recording every query
- * (with whether it ran in a transaction, and the rows it answered) so each case can print the
- * plans of exactly what the repository sent.
- */
-function recordingDataSource(client) {
-  const recorded = [];
-  const run = (inTransaction) => async (sql, params) => {
-    const { rows } = await client.query(sql, params);
-    recorded.push({ sql, params, inTransaction, rows });
-    return rows;
-  };
-  return {
-    recorded,
-    query: run(false),
-    async transaction(work) {
-      await client.query('BEGIN');
-      try {
-        const result = await work({ query: run(true) });
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK');
-        throw error;
-      }
-    },
-  };
-}
-
-/** The plans of recorded queries, each run as the repository ran it (SET LOCAL included). */
-async function explainRecorded(client, queries) {
-  const plans = [];
-  for (const [index, query] of queries.entries()) {
-    if (!/^\s*SELECT/i.test(query.sql)) continue;
-    if (!query.inTransaction) {
-      plans.push(await explain(client, query.sql, query.params));
-      continue;
-    }
-    await client.query('BEGIN');
-    try {
-      for (const earlier of queries.slice(0, index)) {
-        if (earlier.inTransaction && !/^\s*SELECT/i.test(earlier.sql)) await client.query(earlier.sql, earlier.params);
-      }
-      plans.push(await explain(client, query.sql, query.params));
-    } finally {
-      await client.query('COMMIT');
-    }
-  }
-  return plans.join('\n');
-}
 
 async function main() {
   const database = await createThrowawayDatabase(BASE_URL, 'botsmith_bench');

@@ -2,21 +2,32 @@
 /**
  * Usage-query benchmark on a million-row ledger.
  *
- *   node bench/usage.mjs            (DATABASE_URL, else postgresql://postgres@127.0.0.1:5432/postgres)
+ *   npm run build -w backend && node bench/usage.mjs
+ *   (DATABASE_URL, else postgresql://postgres@127.0.0.1:5432/postgres)
  *   BENCH_ROWS=200000 node bench/usage.mjs   (a smaller ledger)
  *
  * Creates a throw-away database, seeds `usage_events` (same columns and indexes as the
  * migrations) with BENCH_ROWS rows across many owners and bots over two billing periods, plus one
- * very large owner, then runs the queries of backend/src/modules/usage/usage.repository.ts
- * (copied verbatim below) and prints their EXPLAIN (ANALYZE, BUFFERS) plans and timings:
+ * very large owner, then calls the app's own UsageRepository (backend/dist: the period sums and
+ * the daily history of an owner and of a bot) and prints the EXPLAIN (ANALYZE, BUFFERS) plans of
+ * the queries it sent and the calls' timings:
  *   1. with the initial schema's indexes (owner_id, created_at) and (bot_id, created_at);
  *   2. with the covering indexes of migration 1795306042000-usage-read-indexes
  *      (same keys, INCLUDE (price_cents, total_tokens)), which allow index-only scans.
  * The database is dropped at the end, also after a failure.
  */
 import pg from 'pg';
-import { createThrowawayDatabase, explain, LOCAL_SERVER_URL } from './support/database.mjs';
+import { loadBuilt, requireBuiltBackend } from './support/app.mjs';
+import {
+  createThrowawayDatabase,
+  explainRecorded,
+  LOCAL_SERVER_URL,
+  recordingDataSource,
+} from './support/database.mjs';
 import { printTable, timeRuns, TIMING_COLUMNS } from './support/timing.mjs';
+
+requireBuiltBackend();
+const { UsageRepository } = await loadBuilt('modules/usage/usage.repository.js');
 
 const BASE_URL = process.env.DATABASE_URL || LOCAL_SERVER_URL;
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -31,25 +42,6 @@ const NOW = new Date('2026-11-22T12:00:00Z');
 const LEDGER_FROM = new Date('2026-10-03T00:00:00Z');
 const PERIOD = { from: new Date('2026-11-03T00:00:00Z'), to: new Date('2026-12-03T00:00:00Z') };
 const HISTORY = { from: new Date('2026-11-13T00:00:00Z'), to: new Date('2026-11-23T00:00:00Z') };
-
-// ---- the repository's queries, verbatim -------------------------------------------------------
-const SUM_OWNER = `SELECT COALESCE(SUM(price_cents), 0)::bigint AS cents
-         FROM usage_events
-        WHERE owner_id = $1 AND created_at >= $2 AND created_at < $3`;
-const SUM_BOT = `SELECT COALESCE(SUM(price_cents), 0)::bigint AS cents
-         FROM usage_events
-        WHERE bot_id = $1 AND created_at >= $2 AND created_at < $3`;
-const daily = (column) => `SELECT to_char(d.day, 'YYYY-MM-DD') AS day, d.messages, d.tokens, d.cents
-         FROM (SELECT date_trunc('day', created_at AT TIME ZONE 'UTC') AS day,
-                      COUNT(*)::bigint AS messages,
-                      COALESCE(SUM(total_tokens), 0)::bigint AS tokens,
-                      COALESCE(SUM(price_cents), 0)::bigint AS cents
-                 FROM usage_events
-                WHERE ${column} = $1 AND created_at >= $2 AND created_at < $3
-                GROUP BY 1) AS d
-        ORDER BY d.day`;
-const DAILY_OWNER = daily('owner_id');
-const DAILY_BOT = daily('bot_id');
 
 // ---- schema: usage_events as the migrations define it (FKs left out: only the ledger is seeded) --
 const SCHEMA = `
@@ -173,16 +165,18 @@ async function main() {
     );
 
     const cases = [
-      ['user usage (period sum)', SUM_OWNER, typicalOwner, PERIOD],
-      ['user usage-history (10 days)', DAILY_OWNER, typicalOwner, HISTORY],
-      ['bot usage (period sum)', SUM_BOT, typicalBot, PERIOD],
-      ['bot usage-history (10 days)', DAILY_BOT, typicalBot, HISTORY],
-      ['LARGE owner: user usage (period sum)', SUM_OWNER, 1, PERIOD],
-      ['LARGE owner: user usage-history', DAILY_OWNER, 1, HISTORY],
-      ['LARGE bot: bot usage (period sum)', SUM_BOT, 1, PERIOD],
-      ['LARGE bot: bot usage-history', DAILY_BOT, 1, HISTORY],
+      ['user usage (period sum)', 'sumOwnerPriceCents', typicalOwner, PERIOD],
+      ['user usage-history (10 days)', 'dailyOwnerUsage', typicalOwner, HISTORY],
+      ['bot usage (period sum)', 'sumBotPriceCents', typicalBot, PERIOD],
+      ['bot usage-history (10 days)', 'dailyBotUsage', typicalBot, HISTORY],
+      ['LARGE owner: user usage (period sum)', 'sumOwnerPriceCents', 1, PERIOD],
+      ['LARGE owner: user usage-history', 'dailyOwnerUsage', 1, HISTORY],
+      ['LARGE bot: bot usage (period sum)', 'sumBotPriceCents', 1, PERIOD],
+      ['LARGE bot: bot usage-history', 'dailyBotUsage', 1, HISTORY],
     ];
 
+    const dataSource = recordingDataSource(client);
+    const repository = new UsageRepository(dataSource);
     const summary = [];
     for (const [label, indexes] of [
       ['initial indexes (owner_id, created_at), (bot_id, created_at)', null],
@@ -193,10 +187,11 @@ async function main() {
         await client.query('VACUUM ANALYZE usage_events');
       }
       console.log(`\n## ${label}\n`);
-      for (const [name, sql, id, window] of cases) {
-        const params = [id, window.from, window.to];
-        const timing = await timeRuns(() => client.query(sql, params), RUNS);
-        const plan = await explain(client, sql, params);
+      for (const [name, method, id, window] of cases) {
+        const timing = await timeRuns(() => repository[method](id, window), RUNS);
+        dataSource.recorded.length = 0;
+        await repository[method](id, window);
+        const plan = await explainRecorded(client, dataSource.recorded.splice(0));
         summary.push({ indexes: indexes ? 'covering' : 'initial', query: name, ...timing });
         console.log(`### ${name}: median ${timing.median.toFixed(2)} ms, p95 ${timing.p95.toFixed(2)} ms`);
         console.log(plan);

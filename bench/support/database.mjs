@@ -41,3 +41,55 @@ export async function explain(client, sql, params) {
   const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
   return rows.map((r) => r['QUERY PLAN']).join('\n');
 }
+
+/**
+ * The TypeORM DataSource methods the app's repositories use (query, transaction), on one pg
+ * client, so a bench calls a repository of backend/dist as the app does. Every query is recorded
+ * (with whether it ran in a transaction, and the rows it answered) so a bench can print the plans
+ * of exactly what the repository sent.
+ */
+export function recordingDataSource(client) {
+  const recorded = [];
+  const run = (inTransaction) => async (sql, params) => {
+    const { rows } = await client.query(sql, params);
+    recorded.push({ sql, params, inTransaction, rows });
+    return rows;
+  };
+  return {
+    recorded,
+    query: run(false),
+    async transaction(work) {
+      await client.query('BEGIN');
+      try {
+        const result = await work({ query: run(true) });
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      }
+    },
+  };
+}
+
+/** The plans of recorded queries, each run as the repository ran it (SET LOCAL included). */
+export async function explainRecorded(client, queries) {
+  const plans = [];
+  for (const [index, query] of queries.entries()) {
+    if (!/^\s*SELECT/i.test(query.sql)) continue;
+    if (!query.inTransaction) {
+      plans.push(await explain(client, query.sql, query.params));
+      continue;
+    }
+    await client.query('BEGIN');
+    try {
+      for (const earlier of queries.slice(0, index)) {
+        if (earlier.inTransaction && !/^\s*SELECT/i.test(earlier.sql)) await client.query(earlier.sql, earlier.params);
+      }
+      plans.push(await explain(client, query.sql, query.params));
+    } finally {
+      await client.query('COMMIT');
+    }
+  }
+  return plans.join('\n');
+}
