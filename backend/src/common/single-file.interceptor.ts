@@ -1,7 +1,9 @@
 import {
+  applyDecorators,
   HttpStatus,
   Injectable,
   mixin,
+  UseInterceptors,
   type CallHandler,
   type ExecutionContext,
   type NestInterceptor,
@@ -9,8 +11,10 @@ import {
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import multer, { MulterError } from 'multer';
+import { ApiBody, ApiConsumes } from '@nestjs/swagger';
 import type { Observable } from 'rxjs';
 import { AppError } from './app-error.js';
+import { obj } from './openapi/schemas.js';
 
 /** Room for the multipart boundary and part headers around the file itself. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
@@ -29,6 +33,18 @@ export interface SingleFileOptions {
   maxBytes: number;
   /** The sentence for a file over `maxBytes` (413). */
   tooLargeMessage: string;
+}
+
+/**
+ * A route that takes one file as multipart/form-data in `options.field`: SingleFileInterceptor,
+ * and the request body the OpenAPI document shows for it. Read the file with `@UploadedFile()`.
+ */
+export function SingleFileUpload(options: SingleFileOptions): MethodDecorator {
+  return applyDecorators(
+    ApiConsumes('multipart/form-data'),
+    ApiBody({ schema: obj({ [options.field]: { type: 'string', format: 'binary' } }) }),
+    UseInterceptors(SingleFileInterceptor(options)),
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ApiBody, ApiConsumes, ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   ApiErrors,
   FILE_UPLOAD,
@@ -10,24 +10,12 @@ import {
 import { ApiAnswer, arrayOf, bool, int, nullable, obj, str } from '../../common/openapi/schemas.js';
 import { SECURITY } from '../../common/openapi/security.js';
 import { REFRESH_SCHEDULES, SOURCE_KINDS, SOURCE_STATUSES } from './bot-source.entity.js';
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Patch,
-  Post,
-  UploadedFile,
-  UseGuards,
-  UseInterceptors,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, UploadedFile, UseGuards } from '@nestjs/common';
 import { BillingStateGuard } from '../users/billing-state.guard.js';
 import { SOURCE_FILE_MAX_BYTES } from '../../common/constants.js';
 import { CurrentUser, type SessionUser } from '../../common/current-user.decorator.js';
 import { IdParam } from '../../common/parse-id.pipe.js';
-import { SingleFileInterceptor } from '../../common/single-file.interceptor.js';
-import type { UploadedFileLike } from '../../common/single-file.interceptor.js';
+import { SingleFileUpload, type UploadedFileLike } from '../../common/single-file.interceptor.js';
 import { CreateTextSourceDto, CreateWebsiteSourceDto, UpdateSourceDto, type SourceResponse } from './knowledge.dto.js';
 import { KnowledgeService } from './knowledge.service.js';
 
@@ -105,20 +93,16 @@ export class KnowledgeController {
 
   @Post('files')
   @ApiOperation({ summary: 'Uploads a file to read (PDF, DOCX, text, Markdown, HTML or CSV, under 10 MB)' })
-  @ApiConsumes('multipart/form-data')
-  @ApiBody({ schema: obj({ file: { type: 'string', format: 'binary' } }) })
   @ApiAnswer(201, "The source, status 'processing'.", ONE_SOURCE)
   @ApiErrors(GATED, SAME_SITE, ID_IN_PATH, FILE_UPLOAD, BOT_NOT_FOUND, FULL, {
     415: ['UNSUPPORTED_FILE_TYPE'],
     422: ['FILE_NO_TEXT', 'DOCX_TOO_LARGE'],
   })
-  @UseInterceptors(
-    SingleFileInterceptor({
-      field: 'file',
-      maxBytes: SOURCE_FILE_MAX_BYTES,
-      tooLargeMessage: 'This file is too big. Keep each file under 10 MB.',
-    }),
-  )
+  @SingleFileUpload({
+    field: 'file',
+    maxBytes: SOURCE_FILE_MAX_BYTES,
+    tooLargeMessage: 'This file is too big. Keep each file under 10 MB.',
+  })
   async addFile(
     @CurrentUser() user: SessionUser,
     @IdParam('id') botId: number,
