@@ -43,9 +43,9 @@ describe('SettingsDialog', () => {
     });
     api.authApi.logout.mockResolvedValue({});
     api.authApi.deleteAccount.mockResolvedValue({});
-    api.userApi.getSettings.mockResolvedValue({ spendAlertDollars: 20 });
-    api.userApi.updateSettings.mockImplementation((settings: { spendAlertDollars: number }) =>
-      Promise.resolve(settings),
+    api.userApi.getSettings.mockResolvedValue({ spendAlertDollars: 20, conversationRetentionDays: 365 });
+    api.userApi.updateSettings.mockImplementation((settings: object) =>
+      Promise.resolve({ spendAlertDollars: 20, conversationRetentionDays: 365, ...settings }),
     );
   });
 
@@ -85,9 +85,85 @@ describe('SettingsDialog', () => {
     });
   });
 
-  it('opens on the Account tab with the e-mail, among four tabs', () => {
+  describe('conversation retention (Privacy tab)', () => {
+    const select = () => screen.findByRole('combobox', { name: "Keep visitors' conversations for" });
+
+    it('shows the saved retention (1 year by default) and saves the one chosen, Forever as null', async () => {
+      const user = userEvent.setup();
+      renderDialog();
+      await user.click(screen.getByRole('tab', { name: 'Privacy' }));
+      await waitFor(async () => expect(await select()).toHaveTextContent('1 year'));
+      await user.click(await select());
+      expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual([
+        '30 days',
+        '90 days',
+        '1 year',
+        'Forever',
+      ]);
+      await user.click(screen.getByRole('option', { name: '30 days' }));
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      expect(api.userApi.updateSettings).toHaveBeenCalledWith({ conversationRetentionDays: 30 });
+      expect(await screen.findByText('Privacy settings saved.')).toBeInTheDocument();
+
+      await user.click(await select());
+      await user.click(screen.getByRole('option', { name: 'Forever' }));
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      expect(api.userApi.updateSettings).toHaveBeenLastCalledWith({ conversationRetentionDays: null });
+      await waitFor(async () => expect(await select()).toHaveTextContent('Forever'));
+    });
+
+    it('shows a saved "forever" as Forever', async () => {
+      api.userApi.getSettings.mockResolvedValue({ spendAlertDollars: 20, conversationRetentionDays: null });
+      const user = userEvent.setup();
+      renderDialog();
+      await user.click(screen.getByRole('tab', { name: 'Privacy' }));
+      await waitFor(async () => expect(await select()).toHaveTextContent('Forever'));
+    });
+
+    it('keeps the select disabled while loading, and says when loading or saving failed', async () => {
+      let resolve: (value: unknown) => void = () => undefined;
+      api.userApi.getSettings.mockReturnValueOnce(new Promise((done) => (resolve = done)));
+      const user = userEvent.setup();
+      renderDialog();
+      await user.click(screen.getByRole('tab', { name: 'Privacy' }));
+      expect(await select()).toHaveAttribute('aria-disabled', 'true');
+      expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
+      resolve({ spendAlertDollars: 20, conversationRetentionDays: 90 });
+      await waitFor(async () => expect(await select()).toHaveTextContent('90 days'));
+
+      api.userApi.updateSettings.mockRejectedValueOnce(
+        new ApiError(
+          400,
+          'VALIDATION_FAILED',
+          'Invalid conversationRetentionDays: must be 30, 90, 365, or null (forever).',
+          true,
+        ),
+      );
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      expect(
+        await screen.findByText('Invalid conversationRetentionDays: must be 30, 90, 365, or null (forever).'),
+      ).toBeInTheDocument();
+      expect(await screen.findByText('Error saving privacy settings.')).toBeInTheDocument();
+    });
+
+    it('says so when the settings cannot be fetched', async () => {
+      api.userApi.getSettings.mockImplementation(failure);
+      const user = userEvent.setup();
+      renderDialog();
+      await user.click(screen.getByRole('tab', { name: 'Privacy' }));
+      expect(await screen.findByText('Error fetching your privacy settings.')).toBeInTheDocument();
+    });
+  });
+
+  it('opens on the Account tab with the e-mail, among five tabs', () => {
     renderDialog();
-    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Account', 'Usage', 'Logs', 'Delete']);
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
+      'Account',
+      'Usage',
+      'Logs',
+      'Privacy',
+      'Delete',
+    ]);
     expect(screen.getByRole('tab', { name: 'Account' })).toHaveAttribute('aria-selected', 'true');
     expect(screen.getByText('owner@example.com')).toBeInTheDocument();
   });

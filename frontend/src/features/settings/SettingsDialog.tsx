@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { AccountTab } from './AccountTab';
 import { DeleteAccountTab } from './DeleteAccountTab';
 import { LogsTab } from './LogsTab';
+import { PrivacyTab } from './PrivacyTab';
 import { UsageTab } from './UsageTab';
 
 export interface SettingsDialogProps {
@@ -19,17 +20,18 @@ export interface SettingsDialogProps {
   email: string;
 }
 
-export type SettingsTab = 'account' | 'usage' | 'logs' | 'delete';
+export type SettingsTab = 'account' | 'usage' | 'logs' | 'privacy' | 'delete';
 
 const TABS: Array<{ value: SettingsTab; label: string }> = [
   { value: 'account', label: 'Account' },
   { value: 'usage', label: 'Usage' },
   { value: 'logs', label: 'Logs' },
+  { value: 'privacy', label: 'Privacy' },
   { value: 'delete', label: 'Delete' },
 ];
 
 /**
- * The settings modal (docs/product.md#settings-modal): Account, Usage, Logs, Delete; opens on Account. A tab's
+ * The settings modal (docs/product.md#settings-modal): Account, Usage, Logs, Privacy, Delete; opens on Account. A tab's
  * data is fetched when the tab is shown, so reopening the modal shows fresh figures.
  */
 export function SettingsDialog({ open, onClose, email }: SettingsDialogProps) {
@@ -75,6 +77,7 @@ export function SettingsDialog({ open, onClose, email }: SettingsDialogProps) {
           {tab === 'account' && <AccountTab email={email} />}
           {tab === 'usage' && <UsageTab />}
           {tab === 'logs' && <LogsTab />}
+          {tab === 'privacy' && <PrivacyTab />}
           {tab === 'delete' && <DeleteAccountTab />}
         </Box>
       </DialogContent>
