@@ -10,6 +10,15 @@ describe('legal pages', () => {
       expect(screen.getByRole('heading', { level: 2, name: new RegExp(heading) })).toBeInTheDocument();
     }
     expect(screen.getByText(/one cookie: a session cookie/)).toBeInTheDocument();
+    // What a bot stores about visitors, and the retention owners choose.
+    expect(screen.getByRole('heading', { level: 2, name: /What a bot stores about its visitors/ })).toBeInTheDocument();
+    const stored = screen.getByText(/we store the messages of the conversation/);
+    expect(stored).toHaveTextContent(/the address of the page the chat happened on/);
+    expect(stored).toHaveTextContent(/an anonymous visitor identifier/);
+    expect(stored).toHaveTextContent(/never store a visitor’s whole IP address/);
+    expect(
+      screen.getByText(/30, 90 or 365 days after the conversation’s last message, or forever; 365 days unless/),
+    ).toBeInTheDocument();
     expect(screen.getAllByRole('link', { name: 'support@botsmith.dev' })[0]).toHaveAttribute(
       'href',
       'mailto:support@botsmith.dev',

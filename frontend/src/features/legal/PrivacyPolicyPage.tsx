@@ -41,6 +41,13 @@ const sections: LegalSection[] = [
     ],
   },
   {
+    heading: 'What a bot stores about its visitors',
+    body: [
+      'When a visitor chats with a bot, we store the messages of the conversation (the visitor’s and the bot’s), any rating the visitor gives an answer, the address of the page the chat happened on, and an anonymous visitor identifier that our server makes up at random, so that the conversation can continue. We do not store a visitor’s name or e-mail address unless the visitor writes it in a message, and we never store a visitor’s whole IP address with a conversation.',
+      'Each owner chooses how long their bots’ conversations are kept: 30, 90 or 365 days after the conversation’s last message, or forever; 365 days unless the owner chooses otherwise. Every day we delete the conversations that are older, with their messages. The usage records we bill from hold no message text and are kept.',
+    ],
+  },
+  {
     heading: 'How we use it',
     body: [
       'We use this data to run the Service: to sign you in, to answer chat messages, to count and bill usage, to enforce the budgets and rate limits you and we set, to send account e-mails (verification, password reset, billing notices), to keep the Service secure, and to answer your support requests. We do not sell personal data, and we do not use your bots’ conversations to build advertising profiles.',
@@ -73,7 +80,7 @@ const sections: LegalSection[] = [
   {
     heading: 'How long we keep it',
     body: [
-      'We keep your account, bots, documents and chat logs for as long as your account exists, so that you can see your usage and download your logs. Server logs are kept for a short period for security purposes.',
+      'We keep your account, bots and documents for as long as your account exists, and your bots’ chat logs for as long as the retention you chose in Settings > Privacy (365 days after a conversation’s last message unless you choose 30 days, 90 days or forever), so that you can see your usage and download your logs. Server logs are kept for a short period for security purposes.',
       'When you delete your account, we delete your bots, uploaded files, documents and sessions. We keep the records of your billable usage and payments for as long as tax and accounting law requires; your final usage for the month is still charged on the 3rd.',
     ],
   },
@@ -117,7 +124,7 @@ export function PrivacyPolicyPage() {
   return (
     <LegalPage
       title="Privacy Policy"
-      lastUpdated="22 November 2026"
+      lastUpdated="25 November 2026"
       intro="We collect as little as we need to run your bots and bill you fairly, and we never sell it."
       sections={sections}
     />
