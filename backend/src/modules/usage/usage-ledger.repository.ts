@@ -31,15 +31,21 @@ export function toOwnerBillingRow(row: OwnerBillingColumns): OwnerBillingRow {
   };
 }
 
-export interface NewUsageEvent {
+/** One answered message's price and tokens: what a charge is made from. */
+export interface AnsweredMessageUsage {
   ownerId: number;
   botId: number | null;
   messageId: number | null;
+  /** The bot's tier (the price), and the upstream model actually called. */
   modelTier: string;
   upstreamModel: string;
+  /** The tier's price from MODEL_CATALOGUE, in cents; never a client-sent value. */
   priceCents: number;
   promptTokens: number;
   completionTokens: number;
+}
+
+export interface NewUsageEvent extends AnsweredMessageUsage {
   creditsCents: number;
   billableCents: number;
   periodStart: string;

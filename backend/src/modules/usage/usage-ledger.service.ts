@@ -3,22 +3,17 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from '../../database/transaction.js';
 import { AppError } from '../../common/app-error.js';
 import { isoDate, periodStartFor } from '../../common/billing-period.js';
-import { UsageLedgerRepository, type OwnerBillingRow, type UnreportedUsage } from './usage-ledger.repository.js';
+import {
+  UsageLedgerRepository,
+  type AnsweredMessageUsage,
+  type OwnerBillingRow,
+  type UnreportedUsage,
+} from './usage-ledger.repository.js';
 import { UsersService } from '../users/users.service.js';
 
 export type { OwnerBillingRow, UnreportedUsage };
 
-export interface ChargeInput {
-  ownerId: number;
-  botId: number | null;
-  messageId: number | null;
-  /** The bot's tier (the price), and the upstream model actually called. */
-  modelTier: string;
-  upstreamModel: string;
-  /** The tier's price from MODEL_CATALOGUE, in cents; never a client-sent value. */
-  priceCents: number;
-  promptTokens: number;
-  completionTokens: number;
+export interface ChargeInput extends AnsweredMessageUsage {
   /** When the answer completed; defaults to now. Decides the billing period. */
   at?: Date;
 }
@@ -61,20 +56,14 @@ export class UsageLedgerService {
     if (!Number.isInteger(input.priceCents) || input.priceCents < 0) {
       throw new Error(`priceCents must be a non-negative integer, got ${input.priceCents}`);
     }
-    const at = input.at ?? new Date();
+    const { at: completedAt, ...usage } = input;
+    const at = completedAt ?? new Date();
     const spent = await this.users.spendCredits(input.ownerId, input.priceCents, tx);
     if (!spent) throw AppError.notFound('The bot owner no longer exists.');
     const creditsCents = spent.isSystem ? input.priceCents : spent.takenCents;
     const billableCents = input.priceCents - creditsCents;
     const usageEventId = await this.ledger.insert(tx, {
-      ownerId: input.ownerId,
-      botId: input.botId,
-      messageId: input.messageId,
-      modelTier: input.modelTier,
-      upstreamModel: input.upstreamModel,
-      priceCents: input.priceCents,
-      promptTokens: input.promptTokens,
-      completionTokens: input.completionTokens,
+      ...usage,
       creditsCents,
       billableCents,
       periodStart: isoDate(periodStartFor(at)),
