@@ -11,6 +11,8 @@ export interface PublicBot extends BotAppearance {
   id: number;
   name: string;
   customGreeting: string;
+  /** Questions shown as tappable chips under the greeting until the first message. */
+  starterQuestions: string[];
   /** The tier id; the widget sends it back, and the server never trusts it. */
   model: ModelTier;
   modelLabel: string;
@@ -37,6 +39,7 @@ export interface BotResponse extends BotAppearance {
   apiKey: string;
   prompt: string;
   customGreeting: string;
+  starterQuestions: string[];
   model: ModelTier;
   categoryId: number | null;
   allowedDomain: string;

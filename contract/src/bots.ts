@@ -119,6 +119,12 @@ export const BOT_DEFAULTS = {
 /** The demo bot on the landing page: bot 1, which the server seeds on first start. */
 export const DEMO_BOT_ID = 1;
 
+/**
+ * Questions a visitor can tap to start (docs/product.md#starter-questions): at most `count` per
+ * bot, each at most `length` characters, shown under the greeting until the first message.
+ */
+export const STARTER_QUESTIONS_LIMITS = { count: 4, length: 80 } as const;
+
 /** The longest text of each bot field the dashboard edits, sized to their columns. */
 export const BOT_TEXT_LIMITS = {
   name: 100,

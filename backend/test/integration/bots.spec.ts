@@ -47,6 +47,31 @@ const VALIDATION_TABLE: { field: string; accepted: [unknown, unknown][]; refused
     refused: [null, 7, 'g'.repeat(1001)],
   },
   {
+    field: 'starterQuestions',
+    accepted: [
+      [
+        ['  What are your opening hours?  ', 'Do you deliver?'],
+        ['What are your opening hours?', 'Do you deliver?'],
+      ],
+      [
+        ['a', 'b', 'c', 'q'.repeat(80)],
+        ['a', 'b', 'c', 'q'.repeat(80)],
+      ],
+      [[], []],
+    ],
+    refused: [
+      null,
+      'Do you deliver?',
+      { 0: 'Do you deliver?' },
+      ['a', 'b', 'c', 'd', 'e'],
+      ['q'.repeat(81)],
+      ['Fine', '   '],
+      ['Do you deliver?', 'do you DELIVER?'],
+      ['Fine', 7],
+      [['nested']],
+    ],
+  },
+  {
     field: 'model',
     accepted: [
       ['gpt-3.5-turbo', 'gpt-3.5-turbo'],
@@ -264,6 +289,7 @@ describe('bots API', () => {
         temperature: 0.3,
         // Not "no limit": a script can call any public bot, so a new one starts with a budget.
         usageLimitDollars: 10,
+        starterQuestions: [],
       });
       expect(first.apiKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(second.apiKey).toMatch(/^[A-Za-z0-9_-]{43}$/);

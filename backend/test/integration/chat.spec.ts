@@ -90,6 +90,7 @@ describe('GET /api/widget/bots/{id}: the public face', () => {
       id: bot.id,
       name: 'Acme Helper',
       customGreeting: 'Hi! How can I help you today?',
+      starterQuestions: [],
       modelLabel: 'GPT-4 Omni',
       hidden: false,
       placeholderText: 'Type your message here...',
@@ -101,6 +102,19 @@ describe('GET /api/widget/bots/{id}: the public face', () => {
     }
     expect(response.body.bot.ownerId).toBeUndefined();
     expect(response.body.bot.usageLimitDollars).toBeUndefined();
+  });
+
+  it('gives the starter questions the owner saved, in their order', async () => {
+    const owner = await createUser(t);
+    const bot = await createChatBot(t, owner.id);
+    const questions = ['What are your opening hours?', 'Do you deliver to Ireland?'];
+    await t.dataSource.query(`UPDATE bots SET starter_questions = $2::jsonb WHERE id = $1`, [
+      bot.id,
+      JSON.stringify(questions),
+    ]);
+    const response = await t.http().get(`/api/widget/bots/${bot.id}`);
+    expect(response.status).toBe(200);
+    expect(response.body.bot.starterQuestions).toEqual(questions);
   });
 
   it('answers 404 for an unknown bot and 400 for an id that is not a whole number', async () => {

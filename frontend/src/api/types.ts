@@ -51,7 +51,10 @@ export interface BotSummary {
 }
 
 /** The field groups the edit-bot modal saves, one per tab (docs/product.md#edit-bot-modal, PUT /api/bots/{id}). */
-export type BotDetailsUpdate = Pick<Bot, 'name' | 'customGreeting' | 'model' | 'categoryId' | 'allowedDomain'>;
+export type BotDetailsUpdate = Pick<
+  Bot,
+  'name' | 'customGreeting' | 'starterQuestions' | 'model' | 'categoryId' | 'allowedDomain'
+>;
 export type BotStylingUpdate = Pick<
   Bot,
   | 'bubbleColor'

@@ -8,6 +8,7 @@ export function makeBot(overrides: Partial<Bot> = {}): Bot {
     id: 7,
     name: 'Support Bot',
     apiKey: 'k'.repeat(43),
+    starterQuestions: [],
     model: 'gpt-3.5-turbo',
     categoryId: null,
     document: null,

@@ -13,6 +13,7 @@ import { PassageEmbeddings1797100000000 } from './1797100000000-passage-embeddin
 import { SearchVectorInline1797500000000 } from './1797500000000-search-vector-inline.js';
 import { ConversationsInbox1797600000000 } from './1797600000000-conversations-inbox.js';
 import { ConversationRetention1797700000000 } from './1797700000000-conversation-retention.js';
+import { StarterQuestions1797800000000 } from './1797800000000-starter-questions.js';
 
 /** Migrations in the order they run. Listed by hand so the ESM build needs no glob loading. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   SearchVectorInline1797500000000,
   ConversationsInbox1797600000000,
   ConversationRetention1797700000000,
+  StarterQuestions1797800000000,
 ];

@@ -17,6 +17,8 @@ export class BotEntity {
 
   @Column({ type: 'text' }) prompt!: string;
   @Column({ name: 'custom_greeting', type: 'text' }) customGreeting!: string;
+  /** Up to four questions a visitor can tap to start (docs/product.md#starter-questions). */
+  @Column({ name: 'starter_questions', type: 'jsonb', default: () => "'[]'::jsonb" }) starterQuestions!: string[];
   @Column({ type: 'varchar', length: 32 }) model!: ModelTier;
   @Column({ name: 'allowed_domain', type: 'varchar', length: 253 }) allowedDomain!: string;
 

@@ -21,6 +21,7 @@ import {
   BOT_TEXT_LIMITS,
   MAX_TOKENS_RANGE,
   MODEL_TIERS,
+  STARTER_QUESTIONS_LIMITS,
   TEMPERATURE_RANGE,
   USAGE_LIMIT_DOLLARS_MAX,
   WIDGET_POSITIONS,
@@ -46,6 +47,37 @@ function IsGradient(options?: ValidationOptions): PropertyDecorator {
     options,
   );
 }
+
+/** What is wrong with a list of starter questions (already trimmed), or null. */
+export function starterQuestionsProblem(value: unknown): string | null {
+  const { count, length } = STARTER_QUESTIONS_LIMITS;
+  if (!Array.isArray(value) || value.some((question) => typeof question !== 'string')) {
+    return 'Invalid starterQuestions: must be a list of questions (texts)';
+  }
+  const questions = value as string[];
+  if (questions.length > count) return `Invalid starterQuestions: at most ${count} questions`;
+  if (questions.some((question) => question === '')) return 'Invalid starterQuestions: a question cannot be empty';
+  if (questions.some((question) => question.length > length)) {
+    return `Invalid starterQuestions: each question must be at most ${length} characters`;
+  }
+  const distinct = new Set(questions.map((question) => question.toLocaleLowerCase()));
+  if (distinct.size < questions.length) return 'Invalid starterQuestions: each question must be different';
+  return null;
+}
+
+function AreStarterQuestions(): PropertyDecorator {
+  return ValidateBy({
+    name: 'areStarterQuestions',
+    validator: {
+      validate: (value: unknown) => starterQuestionsProblem(value) === null,
+      defaultMessage: (args) => starterQuestionsProblem(args?.value) ?? 'Invalid starterQuestions',
+    },
+  });
+}
+
+/** Each question trimmed; anything else is left for the validator to name. */
+const trimEach = ({ value }: { value: unknown }) =>
+  Array.isArray(value) ? value.map((item: unknown) => (typeof item === 'string' ? item.trim() : item)) : value;
 
 function IsRadius(): PropertyDecorator {
   return ValidateBy({
@@ -97,6 +129,11 @@ export class UpdateBotDto {
   })
   @IsString({ message: 'Invalid customGreeting: must be text' })
   customGreeting?: string;
+
+  @present
+  @Transform(trimEach)
+  @AreStarterQuestions()
+  starterQuestions?: string[];
 
   @present
   @IsIn(MODEL_TIERS, { message: `Invalid model: must be one of ${MODEL_TIERS.join(', ')}` })

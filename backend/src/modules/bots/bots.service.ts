@@ -31,6 +31,7 @@ const GRADIENT_FIELDS = [
 const PLAIN_FIELDS = [
   'name',
   'customGreeting',
+  'starterQuestions',
   'model',
   'categoryId',
   'bannerDisclaimer',
@@ -74,6 +75,7 @@ export class BotsService {
   async create(ownerId: number, name: string): Promise<{ id: number; name: string }> {
     const bot = await this.bots.create({
       ...BOT_DEFAULTS,
+      starterQuestions: [],
       usageLimitDollars: this.config.defaultBotBudgetDollars,
       ownerId,
       categoryId: null,
@@ -241,6 +243,7 @@ export class BotsService {
       apiKey: bot.apiKey,
       prompt: bot.prompt,
       customGreeting: bot.customGreeting,
+      starterQuestions: bot.starterQuestions,
       model: bot.model,
       categoryId: bot.categoryId,
       allowedDomain: bot.allowedDomain,

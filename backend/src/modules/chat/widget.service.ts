@@ -32,6 +32,7 @@ export function toPublicBot(bot: BotEntity, hidden: boolean): PublicBot {
     id: bot.id,
     name: bot.name,
     customGreeting: bot.customGreeting,
+    starterQuestions: bot.starterQuestions,
     model: bot.model,
     modelLabel: MODEL_CATALOGUE[bot.model]?.label ?? bot.model,
     hidden,

@@ -12,6 +12,7 @@ import type { Bot, BotDetailsUpdate, BotModel, Category } from '../../api/types'
 import { BOT_LIMITS, isBareDomain, MODEL_OPTIONS } from './botOptions';
 import { detailsOf, serverMessage } from './botForms';
 import { SaveBar } from './SaveBar';
+import { savedStarterQuestions, StarterQuestionsField, starterQuestionsError } from './StarterQuestionsField';
 
 export interface DetailsTabProps {
   bot: Bot;
@@ -21,7 +22,7 @@ export interface DetailsTabProps {
 
 const NO_CATEGORY = 'none';
 
-/** The Details tab: name, greeting, model, category and allowed domain. */
+/** The Details tab: name, greeting, starter questions, model, category and allowed domain. */
 export function DetailsTab({ bot, categories, onSaved }: DetailsTabProps) {
   const { enqueueSnackbar } = useSnackbar();
   const [form, setForm] = useState<BotDetailsUpdate>(() => detailsOf(bot));
@@ -33,15 +34,20 @@ export function DetailsTab({ bot, categories, onSaved }: DetailsTabProps) {
   const domainError = isBareDomain(form.allowedDomain)
     ? null
     : 'Enter the domain only, without http://, a path or a port (for example shop.example.com).';
+  const questionsError = starterQuestionsError(form.starterQuestions);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    if (nameError || domainError) return;
+    if (nameError || domainError || questionsError) return;
     setSaving(true);
     setError(null);
     try {
-      const { bot: saved } = await botsApi.update(bot.id, { ...form, name: form.name.trim() });
+      const { bot: saved } = await botsApi.update(bot.id, {
+        ...form,
+        name: form.name.trim(),
+        starterQuestions: savedStarterQuestions(form.starterQuestions),
+      });
       onSaved(saved);
       setForm(detailsOf(saved));
       enqueueSnackbar('Bot details updated successfully!', { variant: 'success' });
@@ -74,6 +80,11 @@ export function DetailsTab({ bot, categories, onSaved }: DetailsTabProps) {
           multiline
           minRows={2}
           slotProps={{ htmlInput: { maxLength: BOT_LIMITS.greetingMax } }}
+        />
+        <StarterQuestionsField
+          questions={form.starterQuestions}
+          onChange={(starterQuestions) => setForm({ ...form, starterQuestions })}
+          errorText={touched ? questionsError : null}
         />
         <TextField
           select

@@ -121,6 +121,7 @@ describe('EditBotDialog', () => {
       expect(api.botsApi.update).toHaveBeenCalledWith(7, {
         name: 'Concierge',
         customGreeting: 'Welcome!',
+        starterQuestions: [],
         model: 'gpt-4o',
         categoryId: 4,
         allowedDomain: 'shop.example.com',
@@ -135,6 +136,41 @@ describe('EditBotDialog', () => {
       await userEvent.click(screen.getByRole('button', { name: 'Save Details' }));
       expect(screen.getByText('Bot name is required.')).toBeInTheDocument();
       expect(screen.getByText(/without http:\/\//)).toBeInTheDocument();
+      expect(api.botsApi.update).not.toHaveBeenCalled();
+    });
+
+    it('adds up to four starter questions and saves them trimmed, blank rows left out', async () => {
+      renderDialog();
+      api.botsApi.update.mockImplementation((_id: number, changes: Partial<Bot>) =>
+        Promise.resolve({ bot: makeBot({ ...changes }) }),
+      );
+      const add = await screen.findByRole('button', { name: 'Add a starter question' });
+      for (let i = 0; i < 4; i += 1) fireEvent.click(add);
+      expect(add).toBeDisabled();
+      fireEvent.change(screen.getByLabelText('Starter question 1'), { target: { value: '  Do you deliver?  ' } });
+      fireEvent.change(screen.getByLabelText('Starter question 3'), { target: { value: 'When do you open?' } });
+      expect(screen.getByLabelText('Starter question 1')).toHaveAttribute('maxLength', '80');
+      await userEvent.click(screen.getByRole('button', { name: 'Save Details' }));
+
+      expect(await screen.findByText('Bot details updated successfully!')).toBeInTheDocument();
+      expect(api.botsApi.update).toHaveBeenCalledWith(
+        7,
+        expect.objectContaining({ starterQuestions: ['Do you deliver?', 'When do you open?'] }),
+      );
+      // The form shows what was saved: two rows, and room to add more.
+      expect(screen.queryByLabelText('Starter question 3')).not.toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Add a starter question' })).toBeEnabled();
+    });
+
+    it('removes a saved starter question and refuses two that are the same, sending nothing', async () => {
+      renderDialog(makeBot({ starterQuestions: ['Do you deliver?', 'When do you open?'] }));
+      expect(await screen.findByLabelText('Starter question 2')).toHaveValue('When do you open?');
+      await userEvent.click(screen.getByRole('button', { name: 'Remove starter question 1' }));
+      expect(screen.getByLabelText('Starter question 1')).toHaveValue('When do you open?');
+      await userEvent.click(screen.getByRole('button', { name: 'Add a starter question' }));
+      fireEvent.change(screen.getByLabelText('Starter question 2'), { target: { value: 'when do you OPEN? ' } });
+      await userEvent.click(screen.getByRole('button', { name: 'Save Details' }));
+      expect(screen.getByText('Each starter question must be different.')).toBeInTheDocument();
       expect(api.botsApi.update).not.toHaveBeenCalled();
     });
 

@@ -5,6 +5,7 @@ export function detailsOf(bot: Bot): BotDetailsUpdate {
   return {
     name: bot.name,
     customGreeting: bot.customGreeting,
+    starterQuestions: [...bot.starterQuestions],
     model: bot.model,
     categoryId: bot.categoryId,
     allowedDomain: bot.allowedDomain,
