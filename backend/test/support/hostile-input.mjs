@@ -270,6 +270,7 @@ export const FUZZ_ROUTES = {
   'POST /api/billing/webhook': { session: 'none' },
   'POST /api/chat': { session: 'none', fields: ['botId', 'prompt', 'chatHistory', 'model'] },
   'POST /api/chat/feedback': { session: 'none', fields: ['botId', 'messageId', 'rating', 'comment'] },
+  'DELETE /api/chat/conversations/current': { session: 'none', fields: ['botId'] },
   'GET /api/widget/bots/:id': { session: 'none' },
   // The API reference (SwaggerModule): the document, Swagger UI's page and its generated script.
   'GET /api/openapi.json': { session: 'none' },

@@ -2,17 +2,18 @@ import { ApiBearerAuth, ApiHeader, ApiOperation, ApiProduces, ApiSecurity, ApiTa
 import { ApiErrors, JSON_BODY, RATE_LIMITED } from '../../common/openapi/api-errors.decorator.js';
 import { ApiAnswer, arrayOf, int, nullable, obj, str } from '../../common/openapi/schemas.js';
 import { SECURITY } from '../../common/openapi/security.js';
-import { Body, Controller, HttpCode, Logger, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Logger, Post, Req, Res } from '@nestjs/common';
 import type { ChatAnswerResponse } from '@botsmith/contract';
 import type { Request, Response } from 'express';
 import { AppError } from '../../common/app-error.js';
 import { isServiceOutage, serviceUnavailable } from '../../common/outage.js';
 import { Public } from '../../common/public.decorator.js';
 import { SkipOriginCheck } from '../../common/skip-origin-check.decorator.js';
-import { ChatRequestDto, FeedbackRequestDto } from './chat.dto.js';
+import { ChatRequestDto, DeleteConversationRequestDto, FeedbackRequestDto } from './chat.dto.js';
 import { FeedbackService } from './feedback.service.js';
 import { ChatService, type AnswerSink, type ChatCaller } from './chat.service.js';
 import { EventStream } from './sse.js';
+import { VisitorConversationsService } from './visitor-conversations.service.js';
 import { VISITOR_TOKEN_HEADER } from './widget-cors.js';
 
 /**
@@ -38,6 +39,7 @@ export class ChatController {
   constructor(
     private readonly chat: ChatService,
     private readonly feedbackService: FeedbackService,
+    private readonly visitorConversations: VisitorConversationsService,
   ) {}
 
   @Public()
@@ -152,6 +154,32 @@ export class ChatController {
   })
   async feedback(@Body() body: FeedbackRequestDto, @Req() req: Request): Promise<void> {
     await this.feedbackService.rate(body, callerOf(req));
+  }
+
+  @Public()
+  @SkipOriginCheck()
+  @Delete('conversations/current')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'A visitor deletes their own conversation with a bot, messages and ratings included',
+    description:
+      "Identified as for POST /api/chat (the visitor's X-Visitor-Token, or the bot's API key and X-Visitor-Id). " +
+      "404 when the caller has no conversation with the bot (another visitor's token is a new visitor). " +
+      'The usage ledger keeps its rows. See docs/product.md#retention-and-visitor-privacy.',
+  })
+  @ApiSecurity({})
+  @ApiBearerAuth(SECURITY.botApiKey)
+  @ApiHeader({ name: 'X-Page-Url', required: false, description: "The page's origin and path (the widget sends it)." })
+  @ApiHeader({ name: 'X-Visitor-Token', required: false, description: "The visitor's token (widget)." })
+  @ApiHeader({ name: 'X-Visitor-Id', required: false, description: "With the bot's API key: who the visitor is." })
+  @ApiAnswer(204, 'Deleted.')
+  @ApiErrors(JSON_BODY, RATE_LIMITED, {
+    401: ['INVALID_API_KEY'],
+    403: ['DOMAIN_NOT_ALLOWED'],
+    404: ['BOT_NOT_FOUND', 'CONVERSATION_NOT_FOUND'],
+  })
+  async deleteConversation(@Body() body: DeleteConversationRequestDto, @Req() req: Request): Promise<void> {
+    await this.visitorConversations.deleteCurrent(body, callerOf(req));
   }
 }
 

@@ -135,3 +135,12 @@ export class FeedbackRequestDto implements FeedbackRequest {
   })
   comment?: string;
 }
+
+/** DELETE /api/chat/conversations/current: which bot the visitor's conversation is with. */
+export class DeleteConversationRequestDto {
+  @Transform(toId)
+  @IsInt({ message: 'botId must be a whole number' })
+  @Min(1, { message: 'botId must be a whole number' })
+  @Max(MAX_ID, { message: 'botId must be a whole number' })
+  botId!: number;
+}

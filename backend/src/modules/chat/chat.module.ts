@@ -19,6 +19,7 @@ import { CHAT_THROTTLER_STORAGE, ChatRateLimiter } from './rate-limit/chat-rate-
 import { ChatThrottlerStorage } from './rate-limit/chat-throttler-storage.js';
 import { WidgetController } from './widget.controller.js';
 import { VisitorTokens } from './visitor-token.js';
+import { VisitorConversationsService } from './visitor-conversations.service.js';
 import { WidgetService } from './widget.service.js';
 
 /** The model adapter: the OpenAI SDK when OPENAI_API_KEY is set, else the offline demo model. */
@@ -43,6 +44,7 @@ export function createLlm(config: AppConfig): LlmPort {
     ChatService,
     FeedbackService,
     FeedbackRepository,
+    VisitorConversationsService,
     WidgetService,
     ConversationRetentionRepository,
     ConversationRetentionService,

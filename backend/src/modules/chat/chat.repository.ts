@@ -246,6 +246,23 @@ export class ChatRepository {
   }
 
   /**
+   * Deletes the visitor's conversations with the bot, with their messages and ratings (ON DELETE
+   * CASCADE; the usage ledger keeps its rows, no longer pointing at them); returns how many. A
+   * message being logged holds the conversation's key-share lock, so this waits for it.
+   */
+  async deleteVisitorConversations(botId: number, visitorId: string): Promise<number> {
+    // Counted by a SELECT: TypeORM answers a bare DELETE ... RETURNING with [rows, affected].
+    const [row] = await this.dataSource.query<Array<{ deleted: number }>>(
+      `WITH gone AS (
+         DELETE FROM conversations WHERE bot_id = $1::integer AND visitor_id = $2::varchar RETURNING id
+       )
+       SELECT COUNT(*)::int AS deleted FROM gone`,
+      [botId, visitorId],
+    );
+    return Number(row?.deleted ?? 0);
+  }
+
+  /**
    * The owner's chat log, removed at account deletion inside its transaction. The usage ledger
    * (`usage_events`) is NOT touched: the period's billable usage is still billed on the 3rd (its
    * message_id becomes NULL).

@@ -21,7 +21,7 @@ export function widgetCors(req: Request, res: Response, next: NextFunction): voi
   res.setHeader('Access-Control-Expose-Headers', `Retry-After, ${VISITOR_TOKEN_HEADER}`);
   res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
   if (req.method !== 'OPTIONS') return next();
-  res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+  res.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
   res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
   res.setHeader('Access-Control-Max-Age', '600');
   res.status(204).end();

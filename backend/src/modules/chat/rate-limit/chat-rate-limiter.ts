@@ -19,6 +19,12 @@ const MINUTE_MS = 60_000;
  * most, even changing their mind; the per-IP limit holds a script that sends no visitor token.
  */
 export const FEEDBACK_RATE_LIMITS = { visitorPerMinute: 30, ipPerMinute: 120 } as const;
+/**
+ * A visitor deleting their conversation (DELETE /api/chat/conversations/current): once is the
+ * normal case; the per-IP limit holds a script that tries tokens or ids one after another.
+ */
+export const DELETION_RATE_LIMITS = { visitorPerMinute: 5, ipPerMinute: 20 } as const;
+const TOO_MANY_DELETIONS = 'Too many requests to delete a conversation right now. Please wait a moment and try again.';
 const TOO_MANY_MESSAGES = 'Too many messages right now. Please wait a moment and try again.';
 const TOO_MANY_RATINGS = 'Too many ratings right now. Please wait a moment and try again.';
 
@@ -53,6 +59,18 @@ export class ChatRateLimiter {
       TOO_MANY_RATINGS,
     );
     await this.check('feedback-ip', `${botId}:${network}`, FEEDBACK_RATE_LIMITS.ipPerMinute, TOO_MANY_RATINGS);
+  }
+
+  /** Counts one request to delete the visitor's conversation, per visitor and per client network; 429 as `hit`. */
+  async hitDeletion(botId: number, visitorKey: string, ip: string): Promise<void> {
+    const network = clientNetworkKey(ip);
+    await this.check(
+      'deletion-visitor',
+      `${botId}:${visitorKey}`,
+      DELETION_RATE_LIMITS.visitorPerMinute,
+      TOO_MANY_DELETIONS,
+    );
+    await this.check('deletion-ip', `${botId}:${network}`, DELETION_RATE_LIMITS.ipPerMinute, TOO_MANY_DELETIONS);
   }
 
   private async check(name: string, key: string, limit: number, sentence: string): Promise<void> {
