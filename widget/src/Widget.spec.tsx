@@ -102,6 +102,49 @@ describe('Widget', () => {
     expect(document.querySelectorAll('.assistant')).toHaveLength(2);
   });
 
+  describe('starter questions', () => {
+    const questions = ['What are your opening hours?', 'Do you deliver?'];
+    const chips = () => screen.queryAllByRole('button', { name: /opening hours|deliver/ });
+
+    it('shows them under the greeting; a tap sends that question, keeps the draft, and they go', async () => {
+      const s = streamingFetch();
+      vi.stubGlobal('fetch', s.fetchMock);
+      render(<Widget {...props({ bot: { ...bot, starterQuestions: questions } })} />);
+      expect(chips().map((chip) => chip.textContent)).toEqual(questions);
+      typeText('half-typed');
+      fireEvent.click(screen.getByRole('button', { name: 'Do you deliver?' }));
+
+      await waitFor(() => expect(s.fetchMock).toHaveBeenCalledTimes(1));
+      const body = JSON.parse((s.fetchMock.mock.calls[0][1] as RequestInit).body as string) as Record<string, unknown>;
+      expect(body.prompt).toBe('Do you deliver?');
+      expect(screen.getByText('Do you deliver?').closest('.user')).toBeTruthy();
+      expect(input().value).toBe('half-typed');
+      expect(chips()).toHaveLength(0);
+      await act(async () => s.done('Yes, every weekday.'));
+      // A new conversation offers them again.
+      fireEvent.click(screen.getByRole('button', { name: 'New conversation' }));
+      expect(chips()).toHaveLength(2);
+    });
+
+    it('does not show them once the conversation has begun, nor for a bot without any', async () => {
+      vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response(JSON.stringify({ message: 'Pong' }))));
+      const first = render(<Widget {...props({ bot: { ...bot, starterQuestions: questions } })} />);
+      typeText('Ping');
+      fireEvent.keyDown(input(), { key: 'Enter' });
+      await screen.findByText('Pong');
+      first.unmount();
+      // Restored from session storage: the conversation goes on without them.
+      render(<Widget {...props({ bot: { ...bot, starterQuestions: questions } })} />);
+      expect(screen.getByText('Pong')).toBeTruthy();
+      expect(chips()).toHaveLength(0);
+      cleanup();
+      sessionStorage.clear();
+      render(<Widget {...props({ bot: { ...bot, starterQuestions: [] } })} />);
+      render(<Widget {...props({ botId: '8', bot: { ...bot, id: 8 } })} />);
+      expect(chips()).toHaveLength(0);
+    });
+  });
+
   it('does not send on Shift+Enter, blank input, or while a reply is pending', async () => {
     const s = streamingFetch();
     vi.stubGlobal('fetch', s.fetchMock);

@@ -65,12 +65,13 @@ export function Widget({ botId, apiOrigin, bot, botError, open, inline, onClose 
     ...messages,
   ];
 
-  async function send(): Promise<void> {
-    if (!canSend(draft, pending)) return;
-    const prompt = outgoing(draft);
+  /** Sends the draft, or a starter question the visitor tapped (the draft then stays). */
+  async function send(text = draft): Promise<void> {
+    if (!canSend(text, pending)) return;
+    const prompt = outgoing(text);
     const chatHistory = chatHistoryFor([...greeting, ...messages]);
     setMessages((ms) => [...ms, { role: 'user', content: prompt }]);
-    setDraft('');
+    if (text == draft) setDraft('');
     setPending(true);
     setStreamed(null);
     setGlow(true);
@@ -165,6 +166,14 @@ export function Widget({ botId, apiOrigin, bot, botError, open, inline, onClose 
         {shown.map((m, i) => (
           <MessageBubble key={i} message={m} onRate={(rating) => void rate(m, rating)} />
         ))}
+        {/* Starter questions: tapped, one is sent as if typed; they go with the first message. */}
+        {messages.length
+          ? null
+          : bot?.starterQuestions?.map((q) => (
+              <button type="button" class="m sq" onClick={() => void send(q)}>
+                {q}
+              </button>
+            ))}
         {pending ? (
           streamed == null ? (
             <TypingDots />

@@ -57,20 +57,17 @@ export async function sendChat(
   onToken: (text: string) => void,
   signal: AbortSignal,
 ): Promise<ChatResult | null> {
+  const { apiOrigin, ...body } = req;
   try {
     const headers = visitorHeaders(req.botId);
     headers.Accept = 'text/event-stream';
-    const res = await fetch(`${req.apiOrigin}/api/chat`, {
+    // The body is the request without the origin: botId, chatHistory, prompt, model.
+    const res = await fetch(`${apiOrigin}/api/chat`, {
       method: 'POST',
-      credentials: credentialsFor(req.apiOrigin),
+      credentials: credentialsFor(apiOrigin),
       signal,
       headers,
-      body: JSON.stringify({
-        botId: req.botId,
-        chatHistory: req.chatHistory,
-        prompt: req.prompt,
-        model: req.model,
-      }),
+      body: JSON.stringify(body),
     });
     // Issued with the answer (a new visitor's first, or after a change of network): keep it.
     const issued = res.headers.get('X-Visitor-Token');

@@ -128,15 +128,15 @@ export function renderMarkdown(src: string): ComponentChild[] {
       flushPara();
       const indent = item[1].replace(/\t/g, '    ').length;
       const entry: ListItem = { text: item[3], sub: [] };
+      // The list this item opens, if it opens one (a first item, or one indented under the last).
+      const opened: List = { ordered: !!item[2], start: +(item[2] ?? 1), indent, items: [] };
       while (stack.length > 1 && indent < stack[stack.length - 1].indent) stack.pop();
       let top = stack[stack.length - 1];
       if (top && indent >= top.indent + 2 && top.items.length) {
-        const sub: List = { ordered: !!item[2], start: +(item[2] ?? 1), indent, items: [] };
-        top.items[top.items.length - 1].sub.push(sub);
-        stack.push(sub);
-        top = sub;
+        top.items[top.items.length - 1].sub.push(opened);
+        stack.push((top = opened));
       }
-      if (!top) stack.push((top = { ordered: !!item[2], start: +(item[2] ?? 1), indent, items: [] }));
+      if (!top) stack.push((top = opened));
       top.items.push(entry);
       continue;
     }
