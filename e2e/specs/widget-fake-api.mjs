@@ -94,6 +94,11 @@ const BOTS = {
   }),
   6: bot(6, { name: 'Flaky', customGreeting: 'My model is down today.' }),
   8: bot(8, { name: 'Iconic', bubbleIcon: '/uploads/icons/owl.svg', bubbleBorderRadius: '12px' }),
+  9: bot(9, {
+    name: 'Corner Cafe',
+    sendButtonColor: solidGradient('#6d4c41'),
+    starterQuestions: ['What are your opening hours?', 'Do you deliver?'],
+  }),
   // Stored values a client must not trust: the widget falls back to its default colours (docs/product.md#colours).
   7: bot(7, {
     name: 'Broken styling',

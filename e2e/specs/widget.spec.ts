@@ -307,6 +307,28 @@ describe('the embeddable widget on a hostile customer site', () => {
     expect(await win.locator('.m').textContent()).toBe('Sweet! What are you craving?');
   });
 
+  it('offers the starter questions under the greeting; a tap sends one and they go', async () => {
+    const { page, errors } = await openPage('bots=9');
+    await launcher(page, '9').click();
+    const win = chatWindow(page, '9');
+    const chip = win.getByRole('button', { name: 'Do you deliver?' });
+    await chip.waitFor({ state: 'visible' });
+    expect(await win.getByRole('button', { name: 'What are your opening hours?' }).isVisible()).toBe(true);
+    // In the bot's styling, whatever the host page's CSS says about buttons.
+    expect(await css(chip, 'border-top-color')).toBe('rgb(109, 76, 65)');
+    expect(await css(chip, 'border-radius')).toBe('16px');
+
+    const before = chatRequests(api).length;
+    await chip.click();
+    await expect.poll(() => sendButton(page, '9').isDisabled(), { timeout: 10_000 }).toBe(false);
+    expect(chatRequests(api).length).toBe(before + 1);
+    expect(await win.locator('.m.user').textContent()).toBe('Do you deliver?');
+    expect(await win.locator('.m.assistant').nth(1).textContent()).toContain('You said Do you deliver?');
+    expect(await win.getByRole('button', { name: 'What are your opening hours?' }).count()).toBe(0);
+    expect(await cspViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
   it("shows a domain refusal in the server's words as an italic bubble and stays usable", async () => {
     const { page, errors } = await openPage('bots=3');
     await launcher(page, '3').click();
