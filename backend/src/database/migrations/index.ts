@@ -14,6 +14,7 @@ import { SearchVectorInline1797500000000 } from './1797500000000-search-vector-i
 import { ConversationsInbox1797600000000 } from './1797600000000-conversations-inbox.js';
 import { ConversationRetention1797700000000 } from './1797700000000-conversation-retention.js';
 import { StarterQuestions1797800000000 } from './1797800000000-starter-questions.js';
+import { ConversationHandoff1797900000000 } from './1797900000000-conversation-handoff.js';
 
 /** Migrations in the order they run. Listed by hand so the ESM build needs no glob loading. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   ConversationsInbox1797600000000,
   ConversationRetention1797700000000,
   StarterQuestions1797800000000,
+  ConversationHandoff1797900000000,
 ];

@@ -25,4 +25,6 @@ export class ConversationEntity {
   @Column({ name: 'unanswered_count', type: 'integer', default: 0 }) unansweredCount!: number;
   @Column({ name: 'up_count', type: 'integer', default: 0 }) upCount!: number;
   @Column({ name: 'down_count', type: 'integer', default: 0 }) downCount!: number;
+  /** Set while a person handles the conversation (lead left, or the owner replied): the bot stays quiet. */
+  @Column({ name: 'handoff_at', type: 'timestamptz', nullable: true }) handoffAt!: Date | null;
 }

@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-export type MessageRole = 'user' | 'assistant' | 'error';
+/** 'agent': a person (the owner or their staff) replying from the inbox during a handoff. */
+export type MessageRole = 'user' | 'assistant' | 'error' | 'agent';
 export type MessageRating = 'up' | 'down';
 
 /** A citation as stored with an answer (the same shape the widget receives). */
