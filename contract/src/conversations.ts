@@ -65,7 +65,7 @@ export interface ConversationsPage {
 
 export interface TranscriptMessage {
   id: number;
-  role: 'user' | 'assistant' | 'error';
+  role: 'user' | 'assistant' | 'error' | 'agent';
   content: string;
   createdAt: string;
   citations: Citation[];

@@ -150,6 +150,7 @@ const ROLE_LABEL: Record<TranscriptMessage['role'], string> = {
   user: 'Visitor',
   assistant: 'Bot',
   error: 'Error',
+  agent: 'You',
 };
 
 function MessageItem({ message, onFix }: { message: TranscriptMessage; onFix?: () => void }) {
