@@ -10,7 +10,7 @@ import {
   type ConnectTarget,
   type Connector,
   type Resolver,
-} from '../../src/modules/knowledge/website/guarded-agent.js';
+} from '../../src/common/outbound/guarded-agent.js';
 import { WebsiteCrawler, type WebsiteCrawlerSettings } from '../../src/modules/knowledge/website/website-crawler.js';
 import { crawlError, page, startTestWebsite, type TestWebsite } from '../support/test-website.js';
 

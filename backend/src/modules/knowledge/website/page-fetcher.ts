@@ -2,8 +2,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { AddressNotAllowedError, type GuardedAgents } from './guarded-agent.js';
-import { STANDARD_PORTS } from './address-policy.js';
+import { AddressNotAllowedError, type GuardedAgents } from '../../../common/outbound/guarded-agent.js';
+import { STANDARD_PORTS } from '../../../common/outbound/address-policy.js';
 
 /**
  * One GET with the crawler's limits: redirects followed by hand (each hop's URL checked, each

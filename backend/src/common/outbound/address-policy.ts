@@ -2,13 +2,14 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * Which network addresses and names the crawler may reach. An owner types any URL; without this
- * rule the crawler would fetch the cloud metadata service, the database or an admin panel on the
- * private network and index the answer into a bot anyone can question.
+ * Which network addresses and names the server may reach on an owner's behalf (the website
+ * crawler, webhook deliveries). An owner types any URL; without this rule the crawler would fetch
+ * the cloud metadata service, the database or an admin panel on the private network and index the
+ * answer into a bot anyone can question, and a webhook would post to them.
  *
  * Private, loopback, link-local, unique-local, carrier-grade NAT, multicast, unspecified,
  * documentation and other reserved ranges are refused unless private addresses are allowed
- * (CRAWL_ALLOW_PRIVATE=true, for tests and intranets). Cloud metadata endpoints are refused
+ * (CRAWL_ALLOW_PRIVATE=true or WEBHOOK_ALLOW_PRIVATE=true, for tests and intranets). Cloud metadata endpoints are refused
  * always: no intranet crawl has a reason to read instance credentials.
  */
 
