@@ -43,6 +43,7 @@ const steps = [
               'database',
               'knowledge-cited-answers',
               'test/integration/conversations.spec.ts',
+              'test/integration/webhooks.spec.ts',
             ],
             { cwd: 'backend', env: { NODE_OPTIONS: '--experimental-vm-modules --no-warnings', TEST_DATABASE_URL: '' } },
           ],

@@ -19,6 +19,7 @@ import { UploadsModule } from './modules/uploads/uploads.module.js';
 import { KnowledgeModule } from './modules/knowledge/knowledge.module.js';
 import { UsageModule } from './modules/usage/usage.module.js';
 import { UsersModule } from './modules/users/users.module.js';
+import { WebhooksModule } from './modules/webhooks/webhooks.module.js';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -45,6 +46,7 @@ export class AppModule {
         ChatModule,
         ConversationsModule,
         CorrectionsModule,
+        WebhooksModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },

@@ -81,6 +81,9 @@ export const ERROR_CODES = [
   'CONVERSATION_NOT_FOUND',
   'MESSAGE_NOT_FOUND',
   'INVALID_CURSOR',
+  // Webhooks
+  'WEBHOOK_NOT_FOUND',
+  'WEBHOOK_LIMIT_REACHED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

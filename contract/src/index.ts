@@ -12,3 +12,4 @@ export * from './api.js';
 export * from './errors.js';
 export * from './conversations.js';
 export * from './knowledge.js';
+export * from './webhooks.js';

@@ -78,6 +78,13 @@ export interface AppConfig {
    * cloud metadata addresses stay refused.
    */
   crawl: { allowPrivate: boolean; userAgent: string };
+  /**
+   * Webhook deliveries (docs/product.md#webhooks). `allowPrivate` (WEBHOOK_ALLOW_PRIVATE=true)
+   * accepts http:// endpoints and private or loopback addresses on any port (tests, local
+   * development); cloud metadata addresses stay refused. `pollMs` (WEBHOOK_POLL_MS): how often this
+   * instance looks for due deliveries, 0 = never (an instance that only serves requests).
+   */
+  webhooks: { allowPrivate: boolean; pollMs: number; timeoutMs: number };
   /** Where the built frontend and widget live; served by the API process. */
   staticRoots: { frontend: string; widget: string };
 }
@@ -166,6 +173,11 @@ export function buildConfig(raw: NodeJS.ProcessEnv = process.env, repoRoot = def
     crawl: {
       allowPrivate: e.CRAWL_ALLOW_PRIVATE === 'true',
       userAgent: `BotsmithBot/1.0 (+${(e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '')})`,
+    },
+    webhooks: {
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
+      pollMs: e.WEBHOOK_POLL_MS ?? 10_000,
+      timeoutMs: 10_000,
     },
     staticRoots: {
       frontend: path.join(repoRoot, 'frontend', 'dist'),

@@ -160,6 +160,11 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsIn(['true', 'false'], { message: 'CRAWL_ALLOW_PRIVATE must be true or false' })
   CRAWL_ALLOW_PRIVATE?: string;
+
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'WEBHOOK_ALLOW_PRIVATE must be true or false' })
+  WEBHOOK_ALLOW_PRIVATE?: string;
+  @IsOptional() @IsInt() @Min(0) @Max(3_600_000) WEBHOOK_POLL_MS?: number;
 }
 
 const NUMERIC_KEYS = new Set([
@@ -179,6 +184,7 @@ const NUMERIC_KEYS = new Set([
   'SOURCES_MAX_BYTES_PER_BOT',
   'SOURCE_JOBS_POLL_MS',
   'SOURCE_JOBS_LEASE_MS',
+  'WEBHOOK_POLL_MS',
 ]);
 
 /** Variables whose values are harmless to repeat in an error (no keys, secrets or URLs). */
@@ -191,6 +197,7 @@ const ECHOED_KEYS = new Set([
   'ALLOW_DEMO_ADAPTERS',
   'TRUST_PROXY',
   'CRAWL_ALLOW_PRIVATE',
+  'WEBHOOK_ALLOW_PRIVATE',
   'OPENAI_EMBEDDING_MODEL',
 ]);
 

@@ -15,6 +15,7 @@ import { ConversationsInbox1797600000000 } from './1797600000000-conversations-i
 import { ConversationRetention1797700000000 } from './1797700000000-conversation-retention.js';
 import { StarterQuestions1797800000000 } from './1797800000000-starter-questions.js';
 import { ConversationHandoff1797900000000 } from './1797900000000-conversation-handoff.js';
+import { Webhooks1798200000000 } from './1798200000000-webhooks.js';
 
 /** Migrations in the order they run. Listed by hand so the ESM build needs no glob loading. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   ConversationRetention1797700000000,
   StarterQuestions1797800000000,
   ConversationHandoff1797900000000,
+  Webhooks1798200000000,
 ];

@@ -4,6 +4,7 @@ import { sessionSecret } from '../../config/session-secret.js';
 import { KnowledgeDataModule } from '../knowledge/knowledge-data.module.js';
 import { KnowledgeSearchService } from '../knowledge/knowledge-search.service.js';
 import { UsageModule } from '../usage/usage.module.js';
+import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { ChatController } from './chat.controller.js';
 import { ChatDataModule } from './chat-data.module.js';
 import { CHUNK_SEARCH, ChatService } from './chat.service.js';
@@ -38,7 +39,7 @@ export function createLlm(config: AppConfig): LlmPort {
 
 /** The widget's public API: the bot's public face and POST /api/chat. */
 @Module({
-  imports: [UsageModule, KnowledgeDataModule, ChatDataModule],
+  imports: [UsageModule, KnowledgeDataModule, ChatDataModule, WebhooksModule],
   controllers: [ChatController, WidgetController],
   providers: [
     ChatService,

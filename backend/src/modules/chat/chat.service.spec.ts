@@ -5,6 +5,7 @@ import type { AppConfig } from '../../config/config.js';
 import type { TransactionRunner } from '../../database/transaction.js';
 import type { BotEntity } from '../bots/bot.entity.js';
 import type { BudgetAlertsService } from '../usage/budget-alerts.service.js';
+import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import type { OwnerBillingState, UsageLedgerService } from '../usage/usage-ledger.service.js';
 import type { BudgetDecision, ChatRepository } from './chat.repository.js';
 import type { LlmPort } from './llm/llm.port.js';
@@ -99,6 +100,7 @@ function chatServiceWith(setup: Setup = {}) {
       return { text: 'Open at eight.', usage: { promptTokens: 10, completionTokens: 4 }, upstreamModel: 'gpt-4o' };
     },
   } as LlmPort;
+  const webhooks = { notify: () => undefined };
   const chunks: ChunkSearch = { searchForAnswer: async () => ({ passages: [], nothingRelevant: false }) };
 
   const service = new ChatService(
@@ -111,6 +113,7 @@ function chatServiceWith(setup: Setup = {}) {
     visitors as unknown as VisitorTokens,
     llm,
     chunks,
+    webhooks as unknown as WebhooksService,
   );
   const ask = (caller: Partial<ChatCaller>) =>
     service.answer(

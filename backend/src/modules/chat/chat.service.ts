@@ -22,6 +22,7 @@ import { ChatRateLimiter } from './rate-limit/chat-rate-limiter.js';
 import { VisitorTokens } from './visitor-token.js';
 import { TransactionRunner } from '../../database/transaction.js';
 import type { StoredCitation } from './message.entity.js';
+import { WebhooksService } from '../webhooks/webhooks.service.js';
 
 /** Where passages come from (full-text search over all of the bot's sources, with their citations). */
 export const CHUNK_SEARCH = Symbol('CHUNK_SEARCH');
@@ -109,6 +110,7 @@ export class ChatService implements OnApplicationShutdown {
     private readonly visitors: VisitorTokens,
     @Inject(LLM) private readonly llm: LlmPort,
     @Inject(CHUNK_SEARCH) private readonly chunks: ChunkSearch,
+    private readonly webhooks: WebhooksService,
   ) {
     this.ownHost = new URL(config.publicUrl).hostname;
   }
@@ -253,7 +255,7 @@ export class ChatService implements OnApplicationShutdown {
     const citations = citationsOf(passages, result.quotedPassage);
     const unanswered = nothingRelevant || saysCannotAnswer(result.text);
     const chargedAt = new Date();
-    const messageId = await this.transactions.run(async (tx) => {
+    const { messageId, conversationId } = await this.transactions.run(async (tx) => {
       await this.repository.lockOwner(tx, bot.ownerId);
       await this.repository.releaseInFlight(reservationId, tx);
       const conversationId = await this.repository.conversationFor(tx, conversation);
@@ -281,10 +283,21 @@ export class ChatService implements OnApplicationShutdown {
         completionTokens: result.usage.completionTokens,
         at: chargedAt,
       });
-      return assistantId;
+      return { messageId: assistantId, conversationId };
     });
     // Committed: the alert check sees this charge, and runs in the background (never fails the answer).
     this.alerts.afterSpend(bot.ownerId, bot.id, chargedAt);
+    if (unanswered) {
+      // Queued in the background: a webhook problem never fails the answer (docs/product.md#webhooks).
+      this.webhooks.notify(bot.ownerId, 'conversation.unanswered', {
+        botId: bot.id,
+        botName: bot.name,
+        conversationId,
+        messageId,
+        question: input.prompt,
+        answer: result.text,
+      });
+    }
     return { message: result.text, messageId, costCents: price, citations };
   }
 

@@ -1,7 +1,8 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { periodStartFor } from '../../common/billing-period.js';
+import { isoDate, periodStartFor } from '../../common/billing-period.js';
 import { ACCOUNT_SPEND_ALERT_STEP_PERCENT, BOT_BUDGET_ALERT_STEPS, MODEL_CATALOGUE } from '../../common/constants.js';
 import { MailService } from '../mail/mail.service.js';
+import { WebhooksService } from '../webhooks/webhooks.service.js';
 import { BudgetAlertsRepository } from './budget-alerts.repository.js';
 
 /**
@@ -42,6 +43,7 @@ export class BudgetAlertsService implements OnApplicationShutdown {
   constructor(
     private readonly repository: BudgetAlertsRepository,
     private readonly mail: MailService,
+    private readonly webhooks: WebhooksService,
   ) {}
 
   /** Starts the check for the bot's and the owner's spend as of `at`; returns at once, never throws. */
@@ -82,6 +84,16 @@ export class BudgetAlertsService implements OnApplicationShutdown {
           spentCents: bot.spendCents,
           budgetDollars: bot.usageLimitDollars,
         });
+        // Claimed once per bot and period, like the mail, so the event goes out once too.
+        if (claimed.includes(100)) {
+          this.webhooks.notify(ownerId, 'bot.budget_reached', {
+            botId,
+            botName: bot.name,
+            budgetDollars: bot.usageLimitDollars,
+            spentCents: bot.spendCents,
+            periodStart: isoDate(periodStart),
+          });
+        }
       }
     }
 

@@ -3,6 +3,7 @@ import { UsageLedgerRepository } from './usage-ledger.repository.js';
 import { UsageLedgerService } from './usage-ledger.service.js';
 import { UsersModule } from '../users/users.module.js';
 import { MailModule } from '../mail/mail.module.js';
+import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { BudgetAlertsRepository } from './budget-alerts.repository.js';
 import { BudgetAlertsService } from './budget-alerts.service.js';
 import { LogsExportService } from './logs-export.service.js';
@@ -19,7 +20,7 @@ import { UsageService } from './usage.service.js';
  * owner's usage figures, histories and logs download.
  */
 @Module({
-  imports: [UsersModule, MailModule],
+  imports: [UsersModule, MailModule, WebhooksModule],
   controllers: [UsageController],
   providers: [
     UsageLedgerRepository,

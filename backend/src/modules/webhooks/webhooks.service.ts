@@ -1,0 +1,237 @@
+import {
+  WEBHOOK_LIMITS,
+  WEBHOOK_TEST_EVENT,
+  type CreatedWebhookResponse,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  type WebhookEventType,
+} from '@botsmith/contract';
+import { HttpStatus, Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { AppError } from '../../common/app-error.js';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { nextAttemptAt } from './webhook-backoff.js';
+import { WebhookSender } from './webhook-sender.js';
+import { newEventId, newWebhookSecret } from './webhook-signature.js';
+import { checkWebhookUrl } from './webhook-url.js';
+import { WebhooksRepository, type ClaimedDelivery, type DeliveryRow } from './webhooks.repository.js';
+
+const NOT_FOUND = 'Webhook not found.';
+
+/** How long a claimed delivery is held by the instance sending it: past the send's own timeout. */
+const CLAIM_LEASE_MS = 2 * 60_000;
+
+/** Deliveries one worker pass claims at a time. */
+const CLAIM_BATCH = 20;
+
+/**
+ * Webhooks (docs/product.md#webhooks): an owner's endpoints, the event queue and its deliveries.
+ *
+ * `publish` queues an event for every endpoint of the owner that wants it, one row per endpoint
+ * (the unique (endpoint, event id) key makes a second publish of the same event id a no-op), and
+ * wakes the worker. `deliverDue` sends what is due: each attempt signed, a 2xx delivers, anything
+ * else is retried with backoff (webhook-backoff.ts) until 24 h after the event, then the delivery
+ * fails for good. A test event is tried once.
+ */
+@Injectable()
+export class WebhooksService implements OnApplicationShutdown {
+  private readonly logger = new Logger('Webhooks');
+  private readonly sender: WebhookSender;
+  private readonly pending = new Set<Promise<void>>();
+  /** Test sends per owner in the current minute (each is a request to the owner's server). */
+  private readonly testCounts = new Map<number, { windowStart: number; count: number }>();
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly repository: WebhooksRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.sender = new WebhookSender({
+      allowPrivate: config.webhooks.allowPrivate,
+      timeoutMs: config.webhooks.timeoutMs,
+      userAgent: `Botsmith-Webhooks/1.0 (+${config.publicUrl})`,
+    });
+  }
+
+  /** The worker asks to be woken when something was queued here. */
+  onQueued(wake: () => void): void {
+    this.wake = wake;
+  }
+
+  async list(ownerId: number): Promise<WebhookEndpoint[]> {
+    const rows = await this.repository.list(ownerId);
+    return rows.map((row) => ({
+      id: row.id,
+      url: row.url,
+      events: row.events,
+      createdAt: row.createdAt.toISOString(),
+      lastDelivery: row.lastDelivery ? deliveryView(row.lastDelivery) : null,
+    }));
+  }
+
+  async create(ownerId: number, url: string, events: WebhookEventType[]): Promise<CreatedWebhookResponse> {
+    const checked = checkWebhookUrl(url, this.config.webhooks.allowPrivate);
+    if ('code' in checked) {
+      throw checked.code === 'URL_INVALID'
+        ? AppError.badRequest(checked.message, 'URL_INVALID')
+        : new AppError(HttpStatus.UNPROCESSABLE_ENTITY, 'URL_NOT_ALLOWED', checked.message);
+    }
+    const secret = newWebhookSecret();
+    const unique = [...new Set(events)];
+    const created = await this.repository.create(
+      ownerId,
+      { url: checked.url, events: unique, secret },
+      WEBHOOK_LIMITS.perOwner,
+    );
+    if (!created) {
+      throw AppError.conflict(
+        `You can have at most ${WEBHOOK_LIMITS.perOwner} webhooks. Delete one to add another.`,
+        'WEBHOOK_LIMIT_REACHED',
+      );
+    }
+    return {
+      webhook: { ...created, createdAt: created.createdAt.toISOString(), lastDelivery: null },
+      secret,
+    };
+  }
+
+  async delete(ownerId: number, id: number): Promise<void> {
+    if (!(await this.repository.delete(ownerId, id))) throw AppError.notFound(NOT_FOUND, 'WEBHOOK_NOT_FOUND');
+  }
+
+  async deliveries(ownerId: number, id: number): Promise<WebhookDelivery[]> {
+    if (!(await this.repository.find(ownerId, id))) throw AppError.notFound(NOT_FOUND, 'WEBHOOK_NOT_FOUND');
+    return (await this.repository.deliveries(id, WEBHOOK_LIMITS.logEntries)).map(deliveryView);
+  }
+
+  /** Sends a `webhook.test` event to the endpoint now and answers how it went. */
+  async test(ownerId: number, id: number, now: Date = new Date()): Promise<WebhookDelivery> {
+    const endpoint = await this.repository.find(ownerId, id);
+    if (!endpoint) throw AppError.notFound(NOT_FOUND, 'WEBHOOK_NOT_FOUND');
+    this.countTest(ownerId, now.getTime());
+    const event = buildEvent(WEBHOOK_TEST_EVENT, { message: 'This is a test event from Botsmith.' }, now);
+    const [deliveryId] = await this.repository.enqueue(ownerId, event, id);
+    const [claimed] = await this.repository.claimDue(now, CLAIM_LEASE_MS, 1, deliveryId);
+    if (claimed) await this.attempt(claimed, now);
+    const row = await this.repository.deliveryById(deliveryId);
+    if (!row) throw AppError.notFound(NOT_FOUND, 'WEBHOOK_NOT_FOUND'); // deleted meanwhile
+    return deliveryView(row);
+  }
+
+  /**
+   * Queues an event for the owner's endpoints that want it; returns how many deliveries were
+   * queued. Throws if the database does; callers that must not fail use `notify`.
+   */
+  async publish(
+    ownerId: number,
+    type: WebhookEventType,
+    data: Record<string, unknown>,
+    options: { eventId?: string; at?: Date } = {},
+  ): Promise<number> {
+    const event = buildEvent(type, data, options.at ?? new Date(), options.eventId);
+    const queued = await this.repository.enqueue(ownerId, event);
+    if (queued.length > 0) this.wake?.();
+    return queued.length;
+  }
+
+  /** `publish` in the background: returns at once and never throws (a failure is logged). */
+  notify(ownerId: number, type: WebhookEventType, data: Record<string, unknown>): void {
+    const publishing: Promise<void> = this.publish(ownerId, type, data)
+      .then(() => undefined)
+      .catch((error: unknown) => {
+        this.logger.error(`Could not queue ${type} for owner ${ownerId}: ${describe(error)}`);
+      })
+      .finally(() => this.pending.delete(publishing));
+    this.pending.add(publishing);
+  }
+
+  /** Resolves when every `notify` started so far has queued its event (tests, shutdown). */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  /** One pass of the worker: claims and sends due deliveries until none is left; returns how many. */
+  async deliverDue(now: Date = new Date()): Promise<number> {
+    let sent = 0;
+    for (;;) {
+      const batch = await this.repository.claimDue(now, CLAIM_LEASE_MS, CLAIM_BATCH);
+      if (batch.length === 0) return sent;
+      await Promise.all(batch.map((claimed) => this.attempt(claimed, now)));
+      sent += batch.length;
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.settled();
+    this.sender.destroy();
+  }
+
+  private async attempt(claimed: ClaimedDelivery, now: Date): Promise<void> {
+    const result = await this.sender.send(claimed.url, claimed.payload, claimed.secret);
+    // `now` is the pass's clock (tests move it ahead); a long pass records the real time.
+    const at = new Date(Math.max(now.getTime(), Date.now()));
+    if (result.ok) {
+      await this.repository.recordAttempt(claimed.id, {
+        at,
+        status: 'delivered',
+        statusCode: result.statusCode,
+        error: null,
+        nextAttemptAt: null,
+      });
+      return;
+    }
+    const next =
+      claimed.type === WEBHOOK_TEST_EVENT ? null : nextAttemptAt(claimed.attempts, at, claimed.eventCreatedAt);
+    await this.repository.recordAttempt(claimed.id, {
+      at,
+      status: next ? 'pending' : 'failed',
+      statusCode: result.statusCode,
+      error: result.error,
+      nextAttemptAt: next,
+    });
+  }
+
+  private countTest(ownerId: number, nowMs: number): void {
+    const entry = this.testCounts.get(ownerId);
+    if (!entry || nowMs - entry.windowStart >= 60_000) {
+      // Old windows go as new ones start, so the map holds only owners active this minute.
+      for (const [owner, counted] of this.testCounts) {
+        if (nowMs - counted.windowStart >= 60_000) this.testCounts.delete(owner);
+      }
+      this.testCounts.set(ownerId, { windowStart: nowMs, count: 1 });
+      return;
+    }
+    if (entry.count >= WEBHOOK_LIMITS.testsPerMinute) {
+      const retryAfter = Math.max(1, Math.ceil((entry.windowStart + 60_000 - nowMs) / 1000));
+      throw new AppError(HttpStatus.TOO_MANY_REQUESTS, 'RATE_LIMITED', 'Too many test events. Please wait a minute.', {
+        'Retry-After': String(retryAfter),
+      });
+    }
+    entry.count += 1;
+  }
+}
+
+function buildEvent(type: string, data: Record<string, unknown>, at: Date, id: string = newEventId()) {
+  const createdAt = at.toISOString();
+  return { id, type, createdAt: at, payload: JSON.stringify({ id, type, createdAt, data }) };
+}
+
+function deliveryView(row: DeliveryRow): WebhookDelivery {
+  const iso = (date: Date | null) => (date ? date.toISOString() : null);
+  return {
+    id: row.id,
+    eventId: row.eventId,
+    type: row.type as WebhookDelivery['type'],
+    status: row.status,
+    statusCode: row.statusCode,
+    attempts: row.attempts,
+    nextAttemptAt: row.status === 'pending' ? iso(row.nextAttemptAt) : null,
+    lastError: row.lastError,
+    createdAt: row.createdAt.toISOString(),
+    lastAttemptAt: iso(row.lastAttemptAt),
+    deliveredAt: iso(row.deliveredAt),
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
