@@ -12,3 +12,4 @@ export { knowledgeApi } from './knowledge';
 export { uploadsApi } from './uploads';
 export { usageApi } from './usage';
 export type * from './types';
+export { webhooksApi } from './webhooks';

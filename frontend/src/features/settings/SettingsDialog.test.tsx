@@ -155,13 +155,14 @@ describe('SettingsDialog', () => {
     });
   });
 
-  it('opens on the Account tab with the e-mail, among five tabs', () => {
+  it('opens on the Account tab with the e-mail, among six tabs', () => {
     renderDialog();
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
       'Account',
       'Usage',
       'Logs',
       'Privacy',
+      'Integrations',
       'Delete',
     ]);
     expect(screen.getByRole('tab', { name: 'Account' })).toHaveAttribute('aria-selected', 'true');

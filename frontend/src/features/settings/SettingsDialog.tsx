@@ -9,6 +9,7 @@ import Tabs from '@mui/material/Tabs';
 import { useState } from 'react';
 import { AccountTab } from './AccountTab';
 import { DeleteAccountTab } from './DeleteAccountTab';
+import { IntegrationsTab } from './IntegrationsTab';
 import { LogsTab } from './LogsTab';
 import { PrivacyTab } from './PrivacyTab';
 import { UsageTab } from './UsageTab';
@@ -20,18 +21,19 @@ export interface SettingsDialogProps {
   email: string;
 }
 
-export type SettingsTab = 'account' | 'usage' | 'logs' | 'privacy' | 'delete';
+export type SettingsTab = 'account' | 'usage' | 'logs' | 'privacy' | 'integrations' | 'delete';
 
 const TABS: Array<{ value: SettingsTab; label: string }> = [
   { value: 'account', label: 'Account' },
   { value: 'usage', label: 'Usage' },
   { value: 'logs', label: 'Logs' },
   { value: 'privacy', label: 'Privacy' },
+  { value: 'integrations', label: 'Integrations' },
   { value: 'delete', label: 'Delete' },
 ];
 
 /**
- * The settings modal (docs/product.md#settings-modal): Account, Usage, Logs, Privacy, Delete; opens on Account. A tab's
+ * The settings modal (docs/product.md#settings-modal): Account, Usage, Logs, Privacy, Integrations, Delete; opens on Account. A tab's
  * data is fetched when the tab is shown, so reopening the modal shows fresh figures.
  */
 export function SettingsDialog({ open, onClose, email }: SettingsDialogProps) {
@@ -78,6 +80,7 @@ export function SettingsDialog({ open, onClose, email }: SettingsDialogProps) {
           {tab === 'usage' && <UsageTab />}
           {tab === 'logs' && <LogsTab />}
           {tab === 'privacy' && <PrivacyTab />}
+          {tab === 'integrations' && <IntegrationsTab />}
           {tab === 'delete' && <DeleteAccountTab />}
         </Box>
       </DialogContent>

@@ -1,0 +1,406 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormGroup from '@mui/material/FormGroup';
+import FormLabel from '@mui/material/FormLabel';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import {
+  WEBHOOK_EVENTS,
+  WEBHOOK_LIMITS,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  type WebhookEventType,
+} from '@botsmith/contract';
+import { useSnackbar } from 'notistack';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { webhooksApi } from '../../api';
+import { serverMessage } from '../bots/botForms';
+
+/** What each event means, as the owner reads it next to its checkbox. */
+export const EVENT_LABELS: Record<WebhookEventType, string> = {
+  'lead.created': 'A visitor leaves their contact details',
+  'conversation.handoff': 'A conversation is handed to a person',
+  'conversation.unanswered': 'The bot cannot answer a question',
+  'bot.budget_reached': 'A bot reaches its monthly budget',
+};
+
+const STATUS_LABELS: Record<WebhookDelivery['status'], string> = {
+  pending: 'Retrying',
+  delivered: 'Delivered',
+  failed: 'Failed',
+};
+
+const STATUS_COLOURS = { pending: 'warning', delivered: 'success', failed: 'error' } as const;
+
+function when(iso: string | null): string {
+  return iso ? new Date(iso).toLocaleString() : '—';
+}
+
+/**
+ * Settings > Integrations (docs/product.md#webhooks): the owner's webhook endpoints, adding one
+ * (its signing secret shown once), a test send, the delivery log and deleting one.
+ */
+export function IntegrationsTab() {
+  const [endpoints, setEndpoints] = useState<WebhookEndpoint[] | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const [secret, setSecret] = useState<string | null>(null);
+
+  // Bumped to read the list again (after a change, or Retry).
+  const [reloads, setReloads] = useState(0);
+  const reload = useCallback(() => setReloads((n) => n + 1), []);
+
+  useEffect(() => {
+    let active = true;
+    webhooksApi.list().then(
+      (answer) => {
+        if (!active) return;
+        setEndpoints(answer.webhooks);
+        setLoadFailed(false);
+      },
+      () => {
+        if (active) setLoadFailed(true);
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [reloads]);
+
+  if (loadFailed) {
+    return (
+      <Alert
+        severity="error"
+        action={
+          <Button
+            color="inherit"
+            size="small"
+            onClick={() => {
+              setLoadFailed(false);
+              setEndpoints(null);
+              reload();
+            }}
+          >
+            Retry
+          </Button>
+        }
+      >
+        Error fetching your webhooks.
+      </Alert>
+    );
+  }
+  if (endpoints === null) {
+    return (
+      <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }}>
+        <CircularProgress aria-label="Loading webhooks" />
+      </Box>
+    );
+  }
+  return (
+    <Stack spacing={3}>
+      <Typography variant="body2" color="textSecondary">
+        Botsmith sends a signed POST to your HTTPS endpoints when these events happen. Failed deliveries are retried for
+        24 hours.
+      </Typography>
+      {secret && <SecretNotice secret={secret} onDone={() => setSecret(null)} />}
+      {endpoints.length === 0 ? (
+        <Typography>No endpoints yet. Add one below.</Typography>
+      ) : (
+        <Stack spacing={2} component="ul" sx={{ listStyle: 'none', p: 0, m: 0 }} aria-label="Webhook endpoints">
+          {endpoints.map((endpoint) => (
+            <EndpointItem key={endpoint.id} endpoint={endpoint} onChanged={reload} />
+          ))}
+        </Stack>
+      )}
+      {endpoints.length < WEBHOOK_LIMITS.perOwner ? (
+        <AddEndpointForm
+          onAdded={(newSecret) => {
+            setSecret(newSecret);
+            reload();
+          }}
+        />
+      ) : (
+        <Alert severity="info">You have {WEBHOOK_LIMITS.perOwner} endpoints, the most allowed.</Alert>
+      )}
+    </Stack>
+  );
+}
+
+function SecretNotice({ secret, onDone }: { secret: string; onDone: () => void }) {
+  const { enqueueSnackbar } = useSnackbar();
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(secret);
+      enqueueSnackbar('Signing secret copied to clipboard!', { variant: 'success' });
+    } catch {
+      enqueueSnackbar('Failed to copy the secret.', { variant: 'error' });
+    }
+  };
+  return (
+    <Alert
+      severity="success"
+      action={
+        <Stack direction="row" spacing={1}>
+          <Button color="inherit" size="small" onClick={() => void copy()}>
+            Copy
+          </Button>
+          <Button color="inherit" size="small" onClick={onDone}>
+            Done
+          </Button>
+        </Stack>
+      }
+    >
+      Endpoint added. Copy its signing secret now: it is not shown again.
+      <Box component="code" data-testid="webhook-secret" sx={{ display: 'block', mt: 1, wordBreak: 'break-all' }}>
+        {secret}
+      </Box>
+    </Alert>
+  );
+}
+
+function AddEndpointForm({ onAdded }: { onAdded: (secret: string) => void }) {
+  const { enqueueSnackbar } = useSnackbar();
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<WebhookEventType[]>([]);
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const toggle = (event: WebhookEventType, on: boolean) =>
+    setEvents((current) => (on ? [...current, event] : current.filter((e) => e !== event)));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    setError(null);
+    try {
+      // Sent in the list's order, whatever order the boxes were ticked in.
+      const created = await webhooksApi.create(
+        url.trim(),
+        WEBHOOK_EVENTS.filter((e) => events.includes(e)),
+      );
+      setUrl('');
+      setEvents([]);
+      onAdded(created.secret);
+    } catch (failure) {
+      setError(serverMessage(failure) ?? 'Error adding the endpoint.');
+      enqueueSnackbar('Error adding the endpoint.', { variant: 'error' });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Box component="form" onSubmit={(e) => void submit(e)} noValidate aria-label="Add endpoint">
+      <Typography variant="subtitle1" component="h3" sx={{ mb: 1 }}>
+        Add endpoint
+      </Typography>
+      <Stack spacing={2}>
+        <TextField
+          label="Endpoint URL"
+          placeholder="https://example.com/botsmith-webhook"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          slotProps={{ htmlInput: { maxLength: WEBHOOK_LIMITS.urlMaxChars } }}
+          fullWidth
+        />
+        <Box component="fieldset" sx={{ border: 0, p: 0, m: 0 }}>
+          <FormLabel component="legend">Events</FormLabel>
+          <FormGroup>
+            {WEBHOOK_EVENTS.map((type) => (
+              <FormControlLabel
+                key={type}
+                control={<Checkbox checked={events.includes(type)} onChange={(e) => toggle(type, e.target.checked)} />}
+                label={
+                  <span>
+                    {EVENT_LABELS[type]}{' '}
+                    <Typography component="code" variant="caption">
+                      {type}
+                    </Typography>
+                  </span>
+                }
+              />
+            ))}
+          </FormGroup>
+        </Box>
+        {error && <Alert severity="error">{error}</Alert>}
+        <Box>
+          <Button type="submit" variant="contained" disabled={saving || !url.trim() || events.length === 0}>
+            {saving ? 'Adding…' : 'Add endpoint'}
+          </Button>
+        </Box>
+      </Stack>
+    </Box>
+  );
+}
+
+function EndpointItem({ endpoint, onChanged }: { endpoint: WebhookEndpoint; onChanged: () => void }) {
+  const { enqueueSnackbar } = useSnackbar();
+  const [testing, setTesting] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [showLog, setShowLog] = useState(false);
+  const [logVersion, setLogVersion] = useState(0);
+
+  const sendTest = async () => {
+    setTesting(true);
+    try {
+      const { delivery } = await webhooksApi.test(endpoint.id);
+      if (delivery.status === 'delivered') {
+        enqueueSnackbar(`Test event delivered (HTTP ${delivery.statusCode}).`, { variant: 'success' });
+      } else {
+        enqueueSnackbar(`Test event failed: ${delivery.lastError ?? 'no answer'}`, { variant: 'error' });
+      }
+      setLogVersion((v) => v + 1);
+      onChanged();
+    } catch (failure) {
+      enqueueSnackbar(serverMessage(failure) ?? 'Error sending the test event.', { variant: 'error' });
+    } finally {
+      setTesting(false);
+    }
+  };
+
+  const remove = async () => {
+    setDeleting(true);
+    try {
+      await webhooksApi.remove(endpoint.id);
+      enqueueSnackbar('Endpoint deleted.', { variant: 'success' });
+      setConfirming(false);
+      onChanged();
+    } catch (failure) {
+      enqueueSnackbar(serverMessage(failure) ?? 'Error deleting the endpoint.', { variant: 'error' });
+    } finally {
+      setDeleting(false);
+    }
+  };
+
+  const last = endpoint.lastDelivery;
+  return (
+    <Paper component="li" variant="outlined" sx={{ p: 2 }} aria-label={endpoint.url}>
+      <Typography sx={{ fontWeight: 600, wordBreak: 'break-all' }}>{endpoint.url}</Typography>
+      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', my: 1, rowGap: 1 }}>
+        {endpoint.events.map((type) => (
+          <Chip key={type} label={type} size="small" />
+        ))}
+      </Stack>
+      <Typography variant="body2" color="textSecondary">
+        {last
+          ? `Last delivery: ${STATUS_LABELS[last.status]}${last.statusCode ? ` (HTTP ${last.statusCode})` : ''}, ${when(last.createdAt)}`
+          : 'No deliveries yet.'}
+      </Typography>
+      <Stack direction="row" spacing={1} sx={{ mt: 1 }}>
+        <Button size="small" onClick={() => void sendTest()} disabled={testing}>
+          {testing ? 'Sending…' : 'Send test'}
+        </Button>
+        <Button size="small" onClick={() => setShowLog((v) => !v)} aria-expanded={showLog}>
+          {showLog ? 'Hide deliveries' : 'Deliveries'}
+        </Button>
+        <Button size="small" color="error" onClick={() => setConfirming(true)}>
+          Delete
+        </Button>
+      </Stack>
+      {showLog && <DeliveryLog endpointId={endpoint.id} version={logVersion} />}
+      <Dialog open={confirming} onClose={() => setConfirming(false)} aria-labelledby={`delete-webhook-${endpoint.id}`}>
+        <DialogTitle id={`delete-webhook-${endpoint.id}`}>Delete this endpoint?</DialogTitle>
+        <DialogContent>
+          <DialogContentText>
+            {endpoint.url} will receive no more events, and its delivery log is deleted.
+          </DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setConfirming(false)}>Cancel</Button>
+          <Button color="error" variant="contained" onClick={() => void remove()} disabled={deleting}>
+            {deleting ? 'Deleting…' : 'Delete endpoint'}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Paper>
+  );
+}
+
+function DeliveryLog({ endpointId, version }: { endpointId: number; version: number }) {
+  const [deliveries, setDeliveries] = useState<WebhookDelivery[] | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    let active = true;
+    webhooksApi.deliveries(endpointId).then(
+      (answer) => {
+        if (!active) return;
+        setDeliveries(answer.deliveries);
+        setFailed(false);
+      },
+      () => {
+        if (active) setFailed(true);
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [endpointId, version]);
+
+  if (failed)
+    return (
+      <Alert severity="error" sx={{ mt: 2 }}>
+        Error fetching the deliveries.
+      </Alert>
+    );
+  if (deliveries === null) return <CircularProgress size={24} sx={{ mt: 2 }} aria-label="Loading deliveries" />;
+  if (deliveries.length === 0) {
+    return (
+      <Typography variant="body2" sx={{ mt: 2 }}>
+        Nothing sent to this endpoint yet.
+      </Typography>
+    );
+  }
+  return (
+    <TableContainer sx={{ mt: 2 }}>
+      <Table size="small" aria-label="Deliveries">
+        <TableHead>
+          <TableRow>
+            <TableCell>Time</TableCell>
+            <TableCell>Event</TableCell>
+            <TableCell>Status</TableCell>
+            <TableCell>HTTP</TableCell>
+            <TableCell>Attempts</TableCell>
+            <TableCell>Next attempt</TableCell>
+            <TableCell>Error</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {deliveries.map((d) => (
+            <TableRow key={d.id}>
+              <TableCell>{when(d.createdAt)}</TableCell>
+              <TableCell>
+                <code>{d.type}</code>
+              </TableCell>
+              <TableCell>
+                <Chip label={STATUS_LABELS[d.status]} color={STATUS_COLOURS[d.status]} size="small" />
+              </TableCell>
+              <TableCell>{d.statusCode ?? '—'}</TableCell>
+              <TableCell>{d.attempts}</TableCell>
+              <TableCell>{when(d.nextAttemptAt)}</TableCell>
+              <TableCell sx={{ wordBreak: 'break-word' }}>{d.lastError ?? ''}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
