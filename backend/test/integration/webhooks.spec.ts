@@ -9,7 +9,7 @@ import { BudgetAlertsService } from '../../src/modules/usage/budget-alerts.servi
 import { WebhookSender } from '../../src/modules/webhooks/webhook-sender.js';
 import { WebhooksService } from '../../src/modules/webhooks/webhooks.service.js';
 import { chargeMessage } from '../support/billing-helpers.js';
-import { createChatBot } from '../support/chat-factories.js';
+import { createChatBot, eventually } from '../support/chat-factories.js';
 import { signedInAgent } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -368,6 +368,19 @@ describe('webhooks (loopback endpoints allowed)', () => {
     expect(receiver.received).toEqual([]);
   });
 
+  it("deletes a deleted account's endpoints and their deliveries", async () => {
+    const leaving = await signedInAgent(t);
+    const created = await create(leaving.agent, { url: receiver.url, events: ['lead.created'] });
+    expect(created.status).toBe(201);
+    await webhooks.publish(leaving.user.id, 'lead.created', {});
+    expect((await leaving.agent.delete('/api/auth/delete-account').set('Origin', t.origin)).status).toBe(200);
+    expect(await t.dataSource.query(`SELECT id FROM webhook_endpoints WHERE owner_id = $1`, [leaving.user.id])).toEqual(
+      [],
+    );
+    expect(await webhooks.deliverDue(new Date())).toBe(0);
+    expect(receiver.received).toEqual([]);
+  });
+
   it('queues conversation.unanswered when the bot cannot answer', async () => {
     const { webhook } = await endpoint(['conversation.unanswered']);
     const bot = await createChatBot(t, ownerId, { name: 'Quiet Bot' });
@@ -382,6 +395,38 @@ describe('webhooks (loopback endpoints allowed)', () => {
     });
     expect(event.data.conversationId).toEqual(expect.any(Number));
     expect((await deliveriesOf(webhook.id))[0]).toMatchObject({ status: 'delivered' });
+  });
+
+  it('queues conversation.unanswered when a visitor rates an answer down, once per answer', async () => {
+    await endpoint(['conversation.unanswered']);
+    const bot = await createChatBot(t, ownerId, { name: 'Rated Bot' });
+    const visitorToken = (await t.http().post('/api/chat').send({ botId: bot.id, prompt: 'Hello?' })).headers[
+      'x-visitor-token'
+    ];
+    await webhooks.settled();
+    await t.dataSource.query(`DELETE FROM webhook_deliveries`);
+    const [answer]: Array<{ id: number }> = await t.dataSource.query(
+      `SELECT m.id FROM messages m JOIN conversations c ON c.id = m.conversation_id
+        WHERE c.bot_id = $1 AND m.role = 'assistant'`,
+      [bot.id],
+    );
+    // The offline model could not answer this one either: flag it as answered first, so the
+    // rating is what flags it.
+    await t.dataSource.query(`UPDATE messages SET unanswered = false WHERE id = $1`, [answer.id]);
+    for (let i = 0; i < 2; i += 1) {
+      const rated = await t
+        .http()
+        .post('/api/chat/feedback')
+        .set('X-Visitor-Token', visitorToken)
+        .send({ botId: bot.id, messageId: answer.id, rating: 'down' });
+      expect(rated.status).toBe(204);
+    }
+    await webhooks.settled();
+    expect(await webhooks.deliverDue(new Date())).toBe(1);
+    expect(JSON.parse(receiver.received[0].body)).toMatchObject({
+      type: 'conversation.unanswered',
+      data: { botId: bot.id, botName: 'Rated Bot', messageId: answer.id, question: 'Hello?' },
+    });
   });
 
   it('queues bot.budget_reached once when a bot reaches its monthly budget', async () => {
@@ -401,6 +446,28 @@ describe('webhooks (loopback endpoints allowed)', () => {
         data: expect.objectContaining({ botId: bot.id, botName: 'Thrifty Bot', budgetDollars: 1 }),
       }),
     ]);
+  });
+});
+
+describe('webhooks worker', () => {
+  it('sends an event queued on this instance at once, without waiting for the next poll', async () => {
+    const t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '3600000' });
+    const receiver = await startReceiver();
+    try {
+      const { agent, user } = await signedInAgent(t);
+      const created = await agent
+        .post('/api/webhooks')
+        .set('Origin', t.origin)
+        .send({ url: receiver.url, events: ['lead.created'] });
+      expect(created.status).toBe(201);
+      await t.app.get(WebhooksService).publish(user.id, 'lead.created', { leadId: 1 });
+      await eventually(async () => receiver.received.length === 1);
+      const [row]: Array<{ status: string }> = await t.dataSource.query(`SELECT status FROM webhook_deliveries`);
+      expect(row.status).toBe('delivered');
+    } finally {
+      await receiver.close();
+      await t.close();
+    }
   });
 });
 

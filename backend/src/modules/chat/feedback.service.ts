@@ -4,6 +4,7 @@ import { ChatService, type ChatCaller } from './chat.service.js';
 import type { FeedbackRequestDto } from './chat.dto.js';
 import { FeedbackRepository } from './feedback.repository.js';
 import { ChatRateLimiter } from './rate-limit/chat-rate-limiter.js';
+import { WebhooksService } from '../webhooks/webhooks.service.js';
 
 const MESSAGE_NOT_FOUND = 'This answer does not exist.';
 
@@ -19,6 +20,7 @@ export class FeedbackService {
     private readonly chat: ChatService,
     private readonly repository: FeedbackRepository,
     private readonly rateLimiter: ChatRateLimiter,
+    private readonly webhooks: WebhooksService,
   ) {}
 
   async rate(input: FeedbackRequestDto, caller: ChatCaller): Promise<void> {
@@ -34,5 +36,16 @@ export class FeedbackService {
       at: new Date(),
     });
     if (!rated) throw AppError.notFound(MESSAGE_NOT_FOUND, 'MESSAGE_NOT_FOUND');
+    if (rated.flagged) {
+      // In the background, as for an answer the bot flagged itself (docs/product.md#webhooks).
+      this.webhooks.notify(rated.ownerId, 'conversation.unanswered', {
+        botId: input.botId,
+        botName: rated.botName,
+        conversationId: rated.conversationId,
+        messageId: input.messageId,
+        question: rated.question,
+        answer: rated.answer,
+      });
+    }
   }
 }
