@@ -347,6 +347,18 @@ describe('webhooks (loopback endpoints allowed)', () => {
     expect(await deliveriesOf(unrelated.webhook.id)).toEqual([]);
   });
 
+  it('sends each delivery once when several workers claim at the same time', async () => {
+    await endpoint(['lead.created']);
+    const at = new Date();
+    for (let i = 0; i < 12; i += 1) await webhooks.publish(ownerId, 'lead.created', { n: i }, { at });
+    // Each pass claims with its own database connection, as another instance would.
+    const passes = await Promise.all([webhooks.deliverDue(at), webhooks.deliverDue(at), webhooks.deliverDue(at)]);
+    expect(passes.reduce((sum, n) => sum + n, 0)).toBe(12);
+    const ids = receiver.received.map((r) => JSON.parse(r.body).id as string);
+    expect(ids).toHaveLength(12);
+    expect(new Set(ids).size).toBe(12);
+  });
+
   it('gives up 24 h after the event', async () => {
     const { webhook } = await endpoint();
     receiver.statuses.push(500, 500, 500);

@@ -185,11 +185,11 @@ export class WebhooksRepository {
 
   /**
    * Claims up to `limit` deliveries due at `now` (or only `onlyId`) for one attempt each: their
-   * `next_attempt_at` moves `leaseMs` ahead, so no other worker takes them while this one sends,
+   * `next_attempt_at` moves to `leaseUntil`, so no other worker takes them while this one sends,
    * and a worker that dies leaves them due again when the lease ends. SKIP LOCKED lets several
    * instances claim at once without waiting on each other or taking the same row.
    */
-  async claimDue(now: Date, leaseMs: number, limit: number, onlyId?: number): Promise<ClaimedDelivery[]> {
+  async claimDue(now: Date, leaseUntil: Date, limit: number, onlyId?: number): Promise<ClaimedDelivery[]> {
     const rows = returnedRows<{
       id: string;
       type: string;
@@ -201,7 +201,7 @@ export class WebhooksRepository {
     }>(
       await this.dataSource.query(
         `UPDATE webhook_deliveries d
-          SET next_attempt_at = $1::timestamptz + ($2::integer * interval '1 millisecond'), attempts = d.attempts + 1
+          SET next_attempt_at = $2, attempts = d.attempts + 1
          FROM webhook_endpoints e
         WHERE e.id = d.endpoint_id
           AND d.id IN (SELECT id FROM webhook_deliveries
@@ -210,7 +210,7 @@ export class WebhooksRepository {
                         ORDER BY next_attempt_at LIMIT $3
                         FOR UPDATE SKIP LOCKED)
        RETURNING d.id, d.type, e.url, e.secret, d.payload, d.event_created_at, d.attempts`,
-        [now, leaseMs, limit, ...(onlyId === undefined ? [] : [onlyId])],
+        [now, leaseUntil, limit, ...(onlyId === undefined ? [] : [onlyId])],
       ),
     );
     return rows.map((row) => ({

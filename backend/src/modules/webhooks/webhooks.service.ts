@@ -110,7 +110,7 @@ export class WebhooksService implements OnApplicationShutdown {
     this.countTest(ownerId, now.getTime());
     const event = buildEvent(WEBHOOK_TEST_EVENT, { message: 'This is a test event from Botsmith.' }, now);
     const [deliveryId] = await this.repository.enqueue(ownerId, event, id);
-    const [claimed] = await this.repository.claimDue(now, CLAIM_LEASE_MS, 1, deliveryId);
+    const [claimed] = await this.repository.claimDue(now, leaseFrom(now), 1, deliveryId);
     if (claimed) await this.attempt(claimed, now);
     const row = await this.repository.deliveryById(deliveryId);
     if (!row) throw AppError.notFound(NOT_FOUND, 'WEBHOOK_NOT_FOUND'); // deleted meanwhile
@@ -153,7 +153,7 @@ export class WebhooksService implements OnApplicationShutdown {
   async deliverDue(now: Date = new Date()): Promise<number> {
     let sent = 0;
     for (;;) {
-      const batch = await this.repository.claimDue(now, CLAIM_LEASE_MS, CLAIM_BATCH);
+      const batch = await this.repository.claimDue(now, leaseFrom(now), CLAIM_BATCH);
       if (batch.length === 0) return sent;
       await Promise.all(batch.map((claimed) => this.attempt(claimed, now)));
       sent += batch.length;
@@ -167,8 +167,7 @@ export class WebhooksService implements OnApplicationShutdown {
 
   private async attempt(claimed: ClaimedDelivery, now: Date): Promise<void> {
     const result = await this.sender.send(claimed.url, claimed.payload, claimed.secret);
-    // `now` is the pass's clock (tests move it ahead); a long pass records the real time.
-    const at = new Date(Math.max(now.getTime(), Date.now()));
+    const at = latest(now);
     if (result.ok) {
       await this.repository.recordAttempt(claimed.id, {
         at,
@@ -208,6 +207,18 @@ export class WebhooksService implements OnApplicationShutdown {
     }
     entry.count += 1;
   }
+}
+
+/**
+ * `now` is the pass's clock (tests move it ahead); later in a long pass the real time is later,
+ * and a lease or an attempt time must not fall behind it.
+ */
+function latest(now: Date): Date {
+  return new Date(Math.max(now.getTime(), Date.now()));
+}
+
+function leaseFrom(now: Date): Date {
+  return new Date(latest(now).getTime() + CLAIM_LEASE_MS);
 }
 
 function buildEvent(type: string, data: Record<string, unknown>, at: Date, id: string = newEventId()) {
