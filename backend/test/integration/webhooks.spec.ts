@@ -1,4 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
@@ -64,7 +67,18 @@ async function startReceiver(): Promise<{
   };
 }
 
-/** The README's verification recipe (README.md#webhook-signatures), as a receiver would run it. */
+/** The README's verification example itself (README.md#webhook-signatures), run as a receiver would. */
+function readmeVerifier(): (rawBody: string, header: string, secret: string) => boolean {
+  const readme = readFileSync(path.join(import.meta.dirname, '..', '..', '..', 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Webhook signatures'));
+  const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!code) throw new Error('README.md has no webhook verification example');
+  expect(code.trim().split('\n').length).toBeLessThanOrEqual(10);
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the README's own text, run as documented
+  return new Function('require', `${code}\nreturn verifyBotsmith;`)(createRequire(import.meta.url)) as never;
+}
+
+/** The same recipe with the clock as a parameter, to check the refusal of old timestamps. */
 function verify(rawBody: string, header: string, secret: string, nowSeconds: number): boolean {
   const { t, v1 } = Object.fromEntries(header.split(',').map((kv) => kv.split('='))) as Record<string, string>;
   if (!t || !v1 || Math.abs(nowSeconds - Number(t)) > 300) return false;
@@ -243,6 +257,10 @@ describe('webhooks (loopback endpoints allowed)', () => {
     expect(headers['content-type']).toBe('application/json');
     const header = headers['botsmith-signature'] as string;
     expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    const verifyBotsmith = readmeVerifier();
+    expect(verifyBotsmith(body, header, secret)).toBe(true);
+    expect(verifyBotsmith(body, header, 'whsec_another')).toBe(false);
+    expect(verifyBotsmith(body.replace('Botsmith', 'Botsmith!'), header, secret)).toBe(false);
     const now = Math.floor(Date.now() / 1000);
     expect(verify(body, header, secret, now)).toBe(true);
     expect(verify(body, header, 'whsec_another', now)).toBe(false);
