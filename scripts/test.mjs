@@ -44,6 +44,7 @@ const steps = [
               'knowledge-cited-answers',
               'test/integration/conversations.spec.ts',
               'test/integration/webhooks.spec.ts',
+              'owner-replies',
             ],
             { cwd: 'backend', env: { NODE_OPTIONS: '--experimental-vm-modules --no-warnings', TEST_DATABASE_URL: '' } },
           ],

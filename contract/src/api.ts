@@ -99,6 +99,8 @@ export interface SettingsResponse {
   spendAlertDollars: number;
   /** Visitors' conversations are deleted this many days after their last message; null = kept forever. */
   conversationRetentionDays: ConversationRetentionDays;
+  /** The name visitors see on the owner's replies (1 to 60 characters; 'Support' until chosen). */
+  agentName: string;
 }
 
 /** GET /api/user/usage. `usageCents` and `monthlyUsageCents` are the same figure (the frontend reads either name). */

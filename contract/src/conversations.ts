@@ -16,9 +16,14 @@ export interface Citation {
 /** What POST /api/chat answers as JSON (the SSE final event carries the same messageId). */
 export interface ChatAnswerResponse {
   message: string;
-  /** The answer's id, for POST /api/chat/feedback. */
-  messageId: number;
+  /** The answer's id, for POST /api/chat/feedback; null when a person handles the conversation (handoff). */
+  messageId: number | null;
   citations?: Citation[];
+  /**
+   * true when a person handles the conversation: the visitor's message was logged for them, the
+   * bot stayed quiet (`message` is '', nothing charged). Absent otherwise.
+   */
+  handoff?: true;
 }
 
 export const MESSAGE_RATINGS = ['up', 'down'] as const;
@@ -55,6 +60,8 @@ export interface ConversationSummary {
   unanswered: boolean;
   /** 'down' if any answer was rated down, else 'up' if any was rated up, else null. */
   rating: MessageRating | null;
+  /** A person handles it (a lead was left or the owner replied): the bot stays quiet until handed back. */
+  handoff: boolean;
 }
 
 /** GET /api/conversations: newest first; pass nextCursor back as `cursor` for the next page. */
@@ -71,12 +78,51 @@ export interface TranscriptMessage {
   citations: Citation[];
   rating: MessageRating | null;
   unanswered: boolean;
+  /** Agent messages only: the display name the visitor was shown (the owner's `agentName` at the time). */
+  name?: string;
 }
 
 /** GET /api/conversations/{id}. */
 export interface ConversationTranscript {
   conversation: ConversationSummary;
   messages: TranscriptMessage[];
+}
+
+/** POST /api/conversations/{id}/reply: the owner answers the visitor in person. */
+export interface OwnerReplyRequest {
+  content: string;
+}
+/** 201 of POST /api/conversations/{id}/reply: the stored agent message, as the transcript shows it. */
+export interface OwnerReplyResponse {
+  message: TranscriptMessage & { role: 'agent'; name: string };
+}
+
+/**
+ * Owner replies and handoff (docs/product.md#owner-replies): the reply's length, the display
+ * name's length and default, and how many replies an owner may send a minute.
+ */
+export const OWNER_REPLY_LIMITS = { contentMaxChars: 4000, agentNameMaxChars: 60, perMinute: 30 } as const;
+/** The name agent messages carry when the owner never chose one. */
+export const DEFAULT_AGENT_NAME = 'Support';
+
+/**
+ * A person's reply as the visitor's widget receives it: each `event: message` of
+ * GET /api/chat/conversations/current/events, and each item of the poll route.
+ */
+export interface AgentMessage {
+  id: number;
+  role: 'agent';
+  content: string;
+  /** The display name chosen by the owner (Settings). */
+  name: string;
+  createdAt: string;
+}
+
+/** GET /api/chat/conversations/current/messages?botId=&after=: the widget's poll where SSE is blocked. */
+export interface AgentMessagesResponse {
+  messages: AgentMessage[];
+  /** A person handles the visitor's conversation (false when there is no conversation yet). */
+  handoff: boolean;
 }
 
 /** GET /api/bots/{id}/questions: similar visitor questions grouped, most asked first. */

@@ -79,6 +79,8 @@ export const ERROR_CODES = [
   'URL_NOT_ALLOWED',
   // Conversations, feedback and corrections
   'CONVERSATION_NOT_FOUND',
+  /** Replying in a conversation whose bot was deleted: its widget is gone, nobody would read it. */
+  'BOT_DELETED',
   'MESSAGE_NOT_FOUND',
   'INVALID_CURSOR',
   // Webhooks

@@ -151,10 +151,11 @@ describe('account spend alert (Settings)', () => {
     expect((await agent.get('/api/user/settings')).body).toEqual({
       spendAlertDollars: 20,
       conversationRetentionDays: 365,
+      agentName: 'Support',
     });
     const saved = await put(agent, { spendAlertDollars: 1 });
     expect(saved.status).toBe(200);
-    expect(saved.body).toEqual({ spendAlertDollars: 1, conversationRetentionDays: 365 });
+    expect(saved.body).toEqual({ spendAlertDollars: 1, conversationRetentionDays: 365, agentName: 'Support' });
 
     const one = await createChatBot(t, user.id, { usageLimitDollars: 0 });
     const two = await createChatBot(t, user.id, { usageLimitDollars: 0 });
@@ -190,6 +191,7 @@ describe('account spend alert (Settings)', () => {
     expect((await put(quiet, { spendAlertDollars: 0 })).body).toEqual({
       spendAlertDollars: 0,
       conversationRetentionDays: 365,
+      agentName: 'Support',
     });
     const quietBot = await createChatBot(t, quietUser.id, { usageLimitDollars: 0 });
     await alreadySpent(t, quietUser.id, quietBot.id, 5000);
@@ -217,10 +219,12 @@ describe('account spend alert (Settings)', () => {
     expect((await agent.get('/api/user/settings')).body).toEqual({
       spendAlertDollars: 20,
       conversationRetentionDays: 365,
+      agentName: 'Support',
     });
     expect((await put(agent, { spendAlertDollars: 1_000_000 })).body).toEqual({
       spendAlertDollars: 1_000_000,
       conversationRetentionDays: 365,
+      agentName: 'Support',
     });
   });
 
@@ -231,10 +235,12 @@ describe('account spend alert (Settings)', () => {
     expect((await b.agent.get('/api/user/settings')).body).toEqual({
       spendAlertDollars: 20,
       conversationRetentionDays: 365,
+      agentName: 'Support',
     });
     expect((await a.agent.get('/api/user/settings')).body).toEqual({
       spendAlertDollars: 75,
       conversationRetentionDays: 365,
+      agentName: 'Support',
     });
     const rows: Array<{ id: number; spend_alert_dollars: number }> = await t.dataSource.query(
       `SELECT id, spend_alert_dollars FROM users WHERE id = ANY($1) ORDER BY id`,
@@ -258,6 +264,7 @@ describe('account spend alert (Settings)', () => {
     expect((await a.agent.get('/api/user/settings')).body).toEqual({
       spendAlertDollars: 75,
       conversationRetentionDays: 365,
+      agentName: 'Support',
     });
   });
 

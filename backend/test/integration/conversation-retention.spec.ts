@@ -73,20 +73,23 @@ describe('conversation retention', () => {
     expect((await agent.get('/api/user/settings')).body).toEqual({
       spendAlertDollars: 20,
       conversationRetentionDays: 365,
+      agentName: 'Support',
     });
     for (const days of [30, 90, null, 365]) {
       const saved = await put(agent, { conversationRetentionDays: days });
       expect(saved.status).toBe(200);
       // The spend alert, absent from the request, keeps its value.
-      expect(saved.body).toEqual({ spendAlertDollars: 20, conversationRetentionDays: days });
+      expect(saved.body).toEqual({ spendAlertDollars: 20, conversationRetentionDays: days, agentName: 'Support' });
     }
     expect((await put(agent, { spendAlertDollars: 5 })).body).toEqual({
       spendAlertDollars: 5,
       conversationRetentionDays: 365,
+      agentName: 'Support',
     });
     expect((await put(agent, { spendAlertDollars: 7, conversationRetentionDays: 90 })).body).toEqual({
       spendAlertDollars: 7,
       conversationRetentionDays: 90,
+      agentName: 'Support',
     });
   });
 
@@ -105,6 +108,7 @@ describe('conversation retention', () => {
     expect((await agent.get('/api/user/settings')).body).toEqual({
       spendAlertDollars: 20,
       conversationRetentionDays: 365,
+      agentName: 'Support',
     });
   });
 

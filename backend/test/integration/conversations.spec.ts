@@ -161,6 +161,7 @@ describe('GET /api/conversations', () => {
         'pageUrl',
         'unanswered',
         'rating',
+        'handoff',
       ].sort(),
     );
     expect(Date.parse(first.lastMessageAt)).toBeGreaterThanOrEqual(Date.parse(first.startedAt));

@@ -16,6 +16,7 @@ import { ConversationRetention1797700000000 } from './1797700000000-conversation
 import { StarterQuestions1797800000000 } from './1797800000000-starter-questions.js';
 import { ConversationHandoff1797900000000 } from './1797900000000-conversation-handoff.js';
 import { Webhooks1798200000000 } from './1798200000000-webhooks.js';
+import { OwnerReplies1798300000000 } from './1798300000000-owner-replies.js';
 
 /** Migrations in the order they run. Listed by hand so the ESM build needs no glob loading. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   StarterQuestions1797800000000,
   ConversationHandoff1797900000000,
   Webhooks1798200000000,
+  OwnerReplies1798300000000,
 ];

@@ -1,6 +1,6 @@
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiProduces, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, JSON_BODY, RATE_LIMITED } from '../../common/openapi/api-errors.decorator.js';
-import { ApiAnswer, arrayOf, int, nullable, obj, str } from '../../common/openapi/schemas.js';
+import { ApiAnswer, arrayOf, bool, int, nullable, obj, str } from '../../common/openapi/schemas.js';
 import { SECURITY } from '../../common/openapi/security.js';
 import { Body, Controller, Delete, HttpCode, Logger, Post, Req, Res } from '@nestjs/common';
 import type { ChatAnswerResponse } from '@botsmith/contract';
@@ -31,6 +31,20 @@ const CITATION = obj({
   url: nullable(str("A website page's address.")),
 });
 
+const ANSWER_FIELDS = obj({
+  message: str("The answer ('' during a handoff)."),
+  messageId: nullable(int("The answer's id, for POST /api/chat/feedback; null during a handoff.")),
+  citations: arrayOf(CITATION),
+});
+/** `handoff` is present (true) only when a person handles the conversation, so it is not required. */
+const CHAT_ANSWER = {
+  ...ANSWER_FIELDS,
+  properties: {
+    ...(ANSWER_FIELDS.properties as Record<string, unknown>),
+    handoff: bool('true: a person handles the conversation; the bot stayed quiet and nothing was charged.'),
+  },
+};
+
 @ApiTags('Widget and chat')
 @Controller('chat')
 export class ChatController {
@@ -50,7 +64,9 @@ export class ChatController {
     description:
       'With `Accept: text/event-stream` the answer streams as server-sent events: `token` {text}, then `done` ' +
       '{message, messageId, costCents, citations}, or `error` {error, code} when the model fails after the stream began. ' +
-      'Refusals before the answer starts are ordinary HTTP errors. See docs/chat-api.md.',
+      'Refusals before the answer starts are ordinary HTTP errors. While a person handles the conversation ' +
+      "the bot stays quiet: `{message: '', messageId: null, citations: [], handoff: true}`, nothing charged. " +
+      'See docs/chat-api.md.',
   })
   @ApiSecurity({})
   @ApiBearerAuth(SECURITY.botApiKey)
@@ -65,11 +81,7 @@ export class ChatController {
   @ApiAnswer(
     200,
     "The answer, with the visitor's token in the X-Visitor-Token response header (widget callers).",
-    obj({
-      message: str('The answer.'),
-      messageId: int("The answer's id, for POST /api/chat/feedback."),
-      citations: arrayOf(CITATION),
-    }),
+    CHAT_ANSWER,
   )
   @ApiErrors(JSON_BODY, RATE_LIMITED, {
     401: ['INVALID_API_KEY'],
@@ -106,6 +118,7 @@ export class ChatController {
           messageId: answer.messageId,
           costCents: answer.costCents,
           citations: answer.citations,
+          ...(answer.handoff ? { handoff: true } : {}),
         });
         stream.end();
       } else {
@@ -114,6 +127,7 @@ export class ChatController {
           message: answer.message,
           messageId: answer.messageId,
           citations: answer.citations,
+          ...(answer.handoff ? { handoff: true as const } : {}),
         };
         res.status(200).json(body);
       }
@@ -183,12 +197,13 @@ export class ChatController {
   }
 }
 
-function header(req: Request, name: string): string | undefined {
+export function header(req: Request, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
-function callerOf(req: Request): ChatCaller {
+/** What the chat's caller checks read from a request (also the replies routes'). */
+export function callerOf(req: Request): ChatCaller {
   return {
     origin: header(req, 'origin'),
     pageUrl: header(req, 'x-page-url'),

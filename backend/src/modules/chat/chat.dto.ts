@@ -144,3 +144,22 @@ export class DeleteConversationRequestDto {
   @Max(MAX_ID, { message: 'botId must be a whole number' })
   botId!: number;
 }
+
+/**
+ * GET /api/chat/conversations/current/events and …/messages: the bot, and the last agent message
+ * the widget has (`after`, a message id; 0 or absent: none).
+ */
+export class AgentMessagesQueryDto {
+  @Transform(toId)
+  @IsInt({ message: 'botId must be a whole number' })
+  @Min(1, { message: 'botId must be a whole number' })
+  @Max(MAX_ID, { message: 'botId must be a whole number' })
+  botId!: number;
+
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (value === '0' ? 0 : toId({ value })))
+  @IsInt({ message: 'after must be a message id (a whole number)' })
+  @Min(0, { message: 'after must be a message id (a whole number)' })
+  @Max(MAX_ID, { message: 'after must be a message id (a whole number)' })
+  after?: number;
+}

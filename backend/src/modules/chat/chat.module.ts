@@ -5,6 +5,8 @@ import { KnowledgeDataModule } from '../knowledge/knowledge-data.module.js';
 import { KnowledgeSearchService } from '../knowledge/knowledge-search.service.js';
 import { UsageModule } from '../usage/usage.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
+import { AgentMessagesController } from './agent-messages.controller.js';
+import { AgentMessagesService } from './agent-messages.service.js';
 import { ChatController } from './chat.controller.js';
 import { ChatDataModule } from './chat-data.module.js';
 import { CHUNK_SEARCH, ChatService } from './chat.service.js';
@@ -40,9 +42,10 @@ export function createLlm(config: AppConfig): LlmPort {
 /** The widget's public API: the bot's public face and POST /api/chat. */
 @Module({
   imports: [UsageModule, KnowledgeDataModule, ChatDataModule, WebhooksModule],
-  controllers: [ChatController, WidgetController],
+  controllers: [ChatController, AgentMessagesController, WidgetController],
   providers: [
     ChatService,
+    AgentMessagesService,
     FeedbackService,
     FeedbackRepository,
     VisitorConversationsService,

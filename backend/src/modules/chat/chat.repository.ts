@@ -28,6 +28,26 @@ export interface LoggedMessage {
   /** An answer the bot could not give (see docs/product.md#conversations). */
   unanswered?: boolean;
   citations?: StoredCitation[] | null;
+  /** Agent messages: the display name the visitor is shown. */
+  agentName?: string | null;
+}
+
+/** A conversation the owner may reply in, locked for the reply's transaction. */
+export interface ReplyTarget {
+  id: number;
+  /** null once the bot is deleted. */
+  botId: number | null;
+  botName: string;
+  pageUrl: string | null;
+  handoffAt: Date | null;
+}
+
+/** An agent message as the visitor's widget receives it. */
+export interface AgentMessageRow {
+  id: number;
+  content: string;
+  name: string;
+  createdAt: Date;
 }
 
 export type BudgetDecision =
@@ -220,13 +240,14 @@ export class ChatRepository {
         m.createdAt,
         m.unanswered ?? false,
         m.citations?.length ? JSON.stringify(m.citations) : null,
+        m.agentName ?? null,
       );
       const n = params.length;
-      const p = (i: number) => `$${n - 9 + i}`;
-      return `(${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}::jsonb)`;
+      const p = (i: number) => `$${n - 10 + i}`;
+      return `(${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}::jsonb, ${p(10)})`;
     });
     const inserted: Array<{ id: number }> = await manager.query(
-      `INSERT INTO messages (conversation_id, owner_id, role, content, model, tokens, cost_cents, created_at, unanswered, citations)
+      `INSERT INTO messages (conversation_id, owner_id, role, content, model, tokens, cost_cents, created_at, unanswered, citations, agent_name)
        VALUES ${rows.join(', ')} RETURNING id`,
       params,
     );
@@ -243,6 +264,117 @@ export class ChatRepository {
     );
     // Serial ids are drawn row by row in VALUES order.
     return inserted.map((r) => Number(r.id)).sort((a, b) => a - b);
+  }
+
+  /**
+   * Whether a person handles the visitor's conversation with the bot (its `handoff_at` is set):
+   * the bot then stays quiet. Read before the visitor's message is logged, under their in-flight lock.
+   */
+  async isHandedOff(botId: number, visitorId: string): Promise<boolean> {
+    const rows: Array<{ handoff: boolean }> = await this.dataSource.query(
+      `SELECT handoff_at IS NOT NULL AS handoff FROM conversations
+        WHERE bot_id = $1::integer AND visitor_id = $2::varchar ORDER BY id DESC LIMIT 1`,
+      [botId, visitorId],
+    );
+    return rows[0]?.handoff === true;
+  }
+
+  /**
+   * The owner's conversation, row-locked for a reply (after `lockOwner`, the order the chat's
+   * charge takes too, so the two cannot deadlock); null when the owner has no such conversation.
+   */
+  async lockReplyTarget(tx: Transaction, ownerId: number, conversationId: number): Promise<ReplyTarget | null> {
+    const manager = entityManagerOf(tx);
+    const rows: Array<{
+      id: number;
+      bot_id: number | null;
+      bot_name: string;
+      page_url: string | null;
+      handoff_at: Date | null;
+    }> = await manager.query(
+      `SELECT id, bot_id, bot_name, page_url, handoff_at FROM conversations
+          WHERE id = $1 AND owner_id = $2 FOR UPDATE`,
+      [conversationId, ownerId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      id: Number(row.id),
+      botId: row.bot_id === null ? null : Number(row.bot_id),
+      botName: row.bot_name,
+      pageUrl: row.page_url,
+      handoffAt: row.handoff_at === null ? null : new Date(row.handoff_at),
+    };
+  }
+
+  /** A person starts handling the conversation (kept if already set). */
+  async startHandoff(tx: Transaction, conversationId: number, at: Date): Promise<void> {
+    await entityManagerOf(tx).query(
+      `UPDATE conversations SET handoff_at = COALESCE(handoff_at, $2::timestamptz) WHERE id = $1`,
+      [conversationId, at],
+    );
+  }
+
+  /** The bot answers again; false when the owner has no such conversation. */
+  async endHandoff(ownerId: number, conversationId: number): Promise<boolean> {
+    const [, count]: [unknown[], number] = await this.dataSource.query(
+      `UPDATE conversations SET handoff_at = NULL WHERE id = $1 AND owner_id = $2`,
+      [conversationId, ownerId],
+    );
+    return count > 0;
+  }
+
+  /**
+   * The visitor's current conversation with the bot (the newest): whether a person handles it,
+   * and its agent messages with an id above `afterId` (at most `limit`, oldest first). `latestId`
+   * is its newest agent message id (0 without one), where a new listener starts: replies to one
+   * conversation are written one at a time (the conversation's row lock), so they commit in id order
+   * and none can appear later below an id already seen.
+   */
+  async agentMessagesOf(
+    botId: number,
+    visitorId: string,
+    afterId: number,
+    limit: number,
+  ): Promise<{ exists: boolean; handoff: boolean; latestId: number; messages: AgentMessageRow[] }> {
+    const rows: Array<{
+      handoff: boolean;
+      latest_id: number | null;
+      id: number | null;
+      content: string | null;
+      agent_name: string | null;
+      created_at: Date | null;
+    }> = await this.dataSource.query(
+      `WITH c AS (
+         SELECT id, handoff_at FROM conversations
+          WHERE bot_id = $1::integer AND visitor_id = $2::varchar ORDER BY id DESC LIMIT 1
+       )
+       SELECT c.handoff_at IS NOT NULL AS handoff,
+              (SELECT MAX(x.id) FROM messages x WHERE x.conversation_id = c.id AND x.role = 'agent') AS latest_id,
+              m.id, m.content, m.agent_name, m.created_at
+         FROM c
+         LEFT JOIN LATERAL (
+           SELECT id, content, agent_name, created_at FROM messages
+            WHERE conversation_id = c.id AND role = 'agent' AND id > $3::integer
+            ORDER BY id LIMIT $4::integer
+         ) m ON true
+        ORDER BY m.id`,
+      [botId, visitorId, afterId, limit],
+    );
+    if (rows.length === 0) return { exists: false, handoff: false, latestId: 0, messages: [] };
+    return {
+      exists: true,
+      handoff: rows[0].handoff === true,
+      latestId: Number(rows[0].latest_id ?? 0),
+      messages: rows
+        .filter((r) => r.id !== null)
+        .map((r) => ({
+          id: Number(r.id),
+          content: r.content ?? '',
+          name: r.agent_name ?? '',
+          createdAt: new Date(r.created_at!),
+        })),
+    };
   }
 
   /**

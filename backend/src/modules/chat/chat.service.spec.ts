@@ -59,6 +59,8 @@ function chatServiceWith(setup: Setup = {}) {
   const repository = {
     findServableBot: async () => (bot ? { bot, ownerIsSystem: setup.ownerIsSystem ?? false } : null),
     acquireInFlight: async () => 'reservation-1',
+    // No conversation is handed to a person here (test/integration/owner-replies.spec.ts covers it).
+    isHandedOff: async () => false,
     releaseInFlight: async (id: string) => {
       calls.released.push(id);
     },

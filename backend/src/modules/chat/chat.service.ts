@@ -59,11 +59,13 @@ export interface AnswerSink {
 
 export interface ChatAnswer {
   message: string;
-  /** The logged answer's id, for POST /api/chat/feedback. */
-  messageId: number;
+  /** The logged answer's id, for POST /api/chat/feedback; null during a handoff (no answer). */
+  messageId: number | null;
   costCents: number;
   /** The sources the answer drew on. */
   citations: Citation[];
+  /** A person handles the conversation: the message was logged for them and the bot stayed quiet. */
+  handoff?: true;
 }
 
 /** The visitor's sentence for each refusal; the code says which (docs/product.md#error-codes). */
@@ -161,6 +163,14 @@ export class ChatService implements OnApplicationShutdown {
         throw error;
       };
       try {
+        // A person handles this conversation (docs/product.md#owner-replies): the message is
+        // theirs to read, the bot stays quiet, and nothing is charged, so the owner's billing
+        // state and the bot's budget do not apply.
+        if (await this.repository.isHandedOff(bot.id, visitorId)) {
+          await this.logForPerson(conversation, input.prompt, reservationId, receivedAt);
+          sink.start(visitor.token);
+          return { message: '', messageId: null, costCents: 0, citations: [], handoff: true };
+        }
         // The house demo bot's prompt is the product's own public description of itself: a
         // retrieval model may quote it. An owner's prompt is never handed to one.
         const publicText = found.ownerIsSystem ? bot.prompt : undefined;
@@ -358,6 +368,22 @@ export class ChatService implements OnApplicationShutdown {
       this.logger.error(`Bot ${botId}: document search failed: ${describeError(error)}`);
       return { passages: [], nothingRelevant: false };
     }
+  }
+
+  /** Logs the visitor's message alone (no answer, no charge) and frees their in-flight lock. */
+  private async logForPerson(
+    conversation: ConversationKey,
+    prompt: string,
+    reservationId: string,
+    at: Date,
+  ): Promise<void> {
+    await this.transactions.run(async (tx) => {
+      await this.repository.releaseInFlight(reservationId, tx);
+      const conversationId = await this.repository.conversationFor(tx, conversation);
+      await this.repository.logMessages(tx, conversationId, conversation.ownerId, [
+        { role: 'user', content: prompt, createdAt: at },
+      ]);
+    });
   }
 
   private async logRefusal(conversation: ConversationKey, prompt: string, said: string, at: Date): Promise<void> {

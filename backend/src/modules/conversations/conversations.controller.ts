@@ -1,8 +1,15 @@
 import { ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Controller, Delete, Get, HttpCode, Logger, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Logger, Post, Query, Res, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
-import type { ConversationsPage, ConversationTranscript } from '@botsmith/contract';
-import { ApiErrors, GATED, ID_IN_PATH, SAME_SITE } from '../../common/openapi/api-errors.decorator.js';
+import type { ConversationsPage, ConversationTranscript, OwnerReplyResponse } from '@botsmith/contract';
+import {
+  ApiErrors,
+  GATED,
+  ID_IN_PATH,
+  JSON_BODY,
+  RATE_LIMITED,
+  SAME_SITE,
+} from '../../common/openapi/api-errors.decorator.js';
 import { ApiAnswer, ApiFileAnswer, arrayOf, bool, int, nullable, obj, str } from '../../common/openapi/schemas.js';
 import { SECURITY } from '../../common/openapi/security.js';
 import { CurrentUser, type SessionUser } from '../../common/current-user.decorator.js';
@@ -12,6 +19,8 @@ import { sendWorkbook, XLSX_CONTENT_TYPE } from '../usage/logs-export.service.js
 import { ConversationFiltersDto, ConversationsPageQueryDto } from './conversations.dto.js';
 import { ConversationsExportService } from './conversations-export.service.js';
 import { ConversationsService } from './conversations.service.js';
+import { OwnerReplyDto } from './owner-replies.dto.js';
+import { OwnerRepliesService } from './owner-replies.service.js';
 
 const RATING = nullable(str("'up' or 'down'"));
 const SUMMARY = obj({
@@ -25,17 +34,27 @@ const SUMMARY = obj({
   pageUrl: nullable(str()),
   unanswered: bool('Any answer in it the bot could not give.'),
   rating: { ...RATING, description: "'down' if any answer was rated down, else 'up' if any was rated up." },
+  handoff: bool('A person handles it (lead left or owner replied): the bot stays quiet until handed back.'),
 });
 const CITATION = obj({ sourceId: int(), name: str(), page: nullable(int()), url: nullable(str()) });
-const MESSAGE = obj({
+const MESSAGE_FIELDS = obj({
   id: int(),
-  role: str("'user', 'assistant' or 'error'"),
+  role: str("'user', 'assistant', 'error' or 'agent' (the owner's reply)"),
   content: str(),
   createdAt: str('ISO 8601'),
   citations: arrayOf(CITATION),
   rating: RATING,
   unanswered: bool(),
 });
+/** `name` comes with agent messages only. */
+const MESSAGE = {
+  ...MESSAGE_FIELDS,
+  properties: {
+    ...(MESSAGE_FIELDS.properties as Record<string, unknown>),
+    name: str('Agent messages only: the display name the visitor saw.'),
+  },
+};
+const AGENT_MESSAGE = { ...MESSAGE, required: [...(MESSAGE_FIELDS.required as string[]), 'name'] };
 const FILTERS = { 400: ['VALIDATION_FAILED', 'INVALID_CHARACTERS'], 404: ['BOT_NOT_FOUND'] };
 const NOT_FOUND = { 404: ['CONVERSATION_NOT_FOUND'] };
 
@@ -50,6 +69,7 @@ export class ConversationsController {
   constructor(
     private readonly conversations: ConversationsService,
     private readonly exports: ConversationsExportService,
+    private readonly replies: OwnerRepliesService,
   ) {}
 
   @Get()
@@ -94,5 +114,33 @@ export class ConversationsController {
   @HttpCode(204)
   async delete(@CurrentUser() user: SessionUser, @IdParam('id') id: number): Promise<void> {
     await this.conversations.delete(user.id, id);
+  }
+
+  @Post(':id/reply')
+  @ApiOperation({
+    summary: "Replies to the conversation's visitor in person; a person now handles it (the bot stays quiet)",
+    description:
+      "Stored as an 'agent' message with the owner's display name (Settings), never charged. The visitor's widget " +
+      'receives it (GET /api/chat/conversations/current/events), and so does their e-mail if they left one in a lead. ' +
+      'See docs/product.md#owner-replies.',
+  })
+  @ApiAnswer(201, 'The stored reply.', obj({ message: AGENT_MESSAGE }))
+  @ApiErrors(GATED, SAME_SITE, JSON_BODY, ID_IN_PATH, NOT_FOUND, RATE_LIMITED, { 409: ['BOT_DELETED'] })
+  @HttpCode(201)
+  reply(
+    @CurrentUser() user: SessionUser,
+    @IdParam('id') id: number,
+    @Body() body: OwnerReplyDto,
+  ): Promise<OwnerReplyResponse> {
+    return this.replies.reply(user.id, id, body.content);
+  }
+
+  @Post(':id/handback')
+  @ApiOperation({ summary: 'Hands the conversation back to the bot: it answers the visitor again' })
+  @ApiAnswer(204, 'Handed back.')
+  @ApiErrors(GATED, SAME_SITE, ID_IN_PATH, NOT_FOUND)
+  @HttpCode(204)
+  async handBack(@CurrentUser() user: SessionUser, @IdParam('id') id: number): Promise<void> {
+    await this.replies.handBack(user.id, id);
   }
 }

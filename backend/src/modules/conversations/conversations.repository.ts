@@ -38,6 +38,7 @@ export interface ConversationRow {
   unansweredCount: number;
   upCount: number;
   downCount: number;
+  handoff: boolean;
 }
 
 export interface MessageRow {
@@ -48,6 +49,8 @@ export interface MessageRow {
   citations: StoredCitation[] | null;
   rating: MessageRating | null;
   unanswered: boolean;
+  /** Agent messages: the display name the visitor saw. */
+  agentName: string | null;
 }
 
 /** One row of the export: a message with its conversation (message null for a conversation without any). */
@@ -72,6 +75,7 @@ type RawConversation = {
   unanswered_count: number;
   up_count: number;
   down_count: number;
+  handoff: boolean;
 };
 
 type RawMessage = {
@@ -82,12 +86,14 @@ type RawMessage = {
   citations: StoredCitation[] | string | null;
   rating: MessageRating | null;
   unanswered: boolean;
+  agent_name: string | null;
 };
 
 const CONVERSATION_COLUMNS = `
   c.id, c.bot_id, COALESCE(b.name, c.bot_name) AS bot_name, c.created_at, c.last_message_at,
   to_char(c.last_message_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at,
-  c.message_count, c.preview, c.page_url, c.unanswered_count, c.up_count, c.down_count`;
+  c.message_count, c.preview, c.page_url, c.unanswered_count, c.up_count, c.down_count,
+  c.handoff_at IS NOT NULL AS handoff`;
 
 function toConversation(r: RawConversation): ConversationRow {
   return {
@@ -103,6 +109,7 @@ function toConversation(r: RawConversation): ConversationRow {
     unansweredCount: Number(r.unanswered_count),
     upCount: Number(r.up_count),
     downCount: Number(r.down_count),
+    handoff: r.handoff === true,
   };
 }
 
@@ -116,6 +123,7 @@ function toMessage(r: RawMessage & { message_id: number }): MessageRow {
     citations,
     rating: r.rating,
     unanswered: r.unanswered === true,
+    agentName: r.agent_name ?? null,
   };
 }
 
@@ -184,7 +192,7 @@ export class ConversationsRepository {
     const page = this.pageQuery(selection, hits, after, limit);
     const rows = await this.runPage<RawConversation & RawMessage>(selection, hits, {
       sql: `SELECT p.*, m.id AS message_id, m.role, m.content, m.created_at AS message_created_at, m.citations,
-              m.rating, m.unanswered
+              m.rating, m.unanswered, m.agent_name
          FROM (${page.sql}) p
          LEFT JOIN messages m ON m.conversation_id = p.id AND m.owner_id = $1
         ORDER BY p.last_message_at DESC, p.id DESC, m.created_at, m.id`,
@@ -210,7 +218,7 @@ export class ConversationsRepository {
   async findMessages(ownerId: number, conversationId: number): Promise<MessageRow[]> {
     const rows: Array<RawMessage & { message_id: number }> = await this.dataSource.query(
       `SELECT m.id AS message_id, m.role, m.content, m.created_at AS message_created_at, m.citations, m.rating,
-              m.unanswered
+              m.unanswered, m.agent_name
          FROM messages m
         WHERE m.conversation_id = $1 AND m.owner_id = $2
         ORDER BY m.created_at, m.id`,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   CONVERSATIONS_PAGE,
+  DEFAULT_AGENT_NAME,
   type Citation,
   type ConversationSummary,
   type ConversationsPage,
@@ -43,6 +44,7 @@ export function toSummary(row: ConversationRow): ConversationSummary {
     pageUrl: row.pageUrl,
     unanswered: row.unansweredCount > 0,
     rating: row.downCount > 0 ? 'down' : row.upCount > 0 ? 'up' : null,
+    handoff: row.handoff,
   };
 }
 
@@ -61,6 +63,7 @@ function toTranscriptMessage(row: MessageRow): TranscriptMessage {
     citations,
     rating: row.rating,
     unanswered: row.unanswered,
+    ...(row.role === 'agent' ? { name: row.agentName ?? DEFAULT_AGENT_NAME } : {}),
   };
 }
 

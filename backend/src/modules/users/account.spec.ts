@@ -15,6 +15,7 @@ describe('toAccount', () => {
       creditsCents: 500,
       spendAlertDollars: 20,
       conversationRetentionDays: 365,
+      agentName: null,
       isSystem: false,
       createdAt: new Date(0),
       lastLoginAt: null,

@@ -24,6 +24,7 @@ export function toAccount(user: UserEntity): Account {
     creditsCents: user.creditsCents,
     spendAlertDollars: user.spendAlertDollars,
     conversationRetentionDays: user.conversationRetentionDays,
+    agentName: user.agentName,
     isSystem: user.isSystem,
     createdAt: user.createdAt,
     lastLoginAt: user.lastLoginAt,

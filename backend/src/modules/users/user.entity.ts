@@ -37,6 +37,9 @@ export class UserEntity {
   @Column({ name: 'conversation_retention_days', type: 'integer', nullable: true, default: 365 })
   conversationRetentionDays!: number | null;
 
+  /** The name visitors see on the owner's replies; null = DEFAULT_AGENT_NAME ('Support'). */
+  @Column({ name: 'agent_name', type: 'varchar', length: 60, nullable: true }) agentName!: string | null;
+
   /** The system account that owns the landing page's demo bot; never billed. */
   @Column({ name: 'is_system', type: 'boolean', default: false }) isSystem!: boolean;
 

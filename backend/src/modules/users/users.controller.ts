@@ -13,6 +13,7 @@ const SETTINGS = obj({
   conversationRetentionDays: nullable(
     int("Visitors' conversations are deleted this many days after their last message: 30, 90 or 365; null = forever."),
   ),
+  agentName: str("The name visitors see on the owner's replies (1 to 60 characters; 'Support' until chosen)."),
 });
 const ME = obj({
   id: int(),
@@ -53,10 +54,10 @@ export class UsersController {
 
   @Put('settings')
   @ApiOperation({
-    summary: 'Saves the spend alert and the conversation retention',
+    summary: "Saves the spend alert, the conversation retention and the name on the owner's replies",
     description:
       'Only the fields sent change. `spendAlertDollars`: whole dollars per billing period, 0 = no mail. ' +
-      '`conversationRetentionDays`: 30, 90, 365 or null (forever).',
+      '`conversationRetentionDays`: 30, 90, 365 or null (forever). `agentName`: 1 to 60 characters.',
   })
   @ApiAnswer(200, 'The saved settings.', SETTINGS)
   @ApiErrors(SIGNED_IN, SAME_SITE, JSON_BODY)

@@ -1,20 +1,25 @@
 export type { SettingsResponse } from '@botsmith/contract';
 import { ApiProperty } from '@nestjs/swagger';
-import { CONVERSATION_RETENTION_CHOICES, type ConversationRetentionDays } from '@botsmith/contract';
-import { IsIn, IsInt, Max, Min, ValidateIf } from 'class-validator';
+import { CONVERSATION_RETENTION_CHOICES, OWNER_REPLY_LIMITS, type ConversationRetentionDays } from '@botsmith/contract';
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsNotEmpty, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { SPEND_ALERT_DOLLARS_MAX } from '../../common/constants.js';
 
 const WHOLE_DOLLARS = 'Invalid spendAlertDollars: must be a whole number of dollars, 0 or more';
 const RETENTION = 'Invalid conversationRetentionDays: must be 30, 90, 365, or null (forever)';
+const AGENT_NAME = `Invalid agentName: must be text of 1 to ${OWNER_REPLY_LIMITS.agentNameMaxChars} characters`;
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 /** PUT /api/user/settings: the fields to change (at least one); an absent field keeps its value. */
 export class UpdateSettingsDto {
   /**
    * The account spend per billing period the owner is mailed about (at each 50 % step); 0 = no mail.
-   * Required unless the request changes the retention alone, so an empty body is still refused.
+   * Required unless the request changes the retention or the agent name alone, so an empty body is still refused.
    */
   @ValidateIf(
-    (dto: UpdateSettingsDto) => dto.spendAlertDollars !== undefined || dto.conversationRetentionDays === undefined,
+    (dto: UpdateSettingsDto) =>
+      dto.spendAlertDollars !== undefined ||
+      (dto.conversationRetentionDays === undefined && dto.agentName === undefined),
   )
   @Max(SPEND_ALERT_DOLLARS_MAX, { message: `Invalid spendAlertDollars: must be at most ${SPEND_ALERT_DOLLARS_MAX}` })
   @Min(0, { message: WHOLE_DOLLARS })
@@ -26,4 +31,12 @@ export class UpdateSettingsDto {
   @ValidateIf((dto: UpdateSettingsDto) => dto.conversationRetentionDays !== undefined)
   @IsIn(CONVERSATION_RETENTION_CHOICES, { message: RETENTION })
   conversationRetentionDays?: ConversationRetentionDays;
+
+  /** The name visitors see on the owner's replies (docs/product.md#owner-replies), trimmed. */
+  @ValidateIf((dto: UpdateSettingsDto) => dto.agentName !== undefined)
+  @Transform(trim)
+  @MaxLength(OWNER_REPLY_LIMITS.agentNameMaxChars, { message: AGENT_NAME })
+  @IsNotEmpty({ message: AGENT_NAME })
+  @IsString({ message: AGENT_NAME })
+  agentName?: string;
 }

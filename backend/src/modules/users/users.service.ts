@@ -1,4 +1,4 @@
-import type { ConversationRetentionDays, MeResponse } from '@botsmith/contract';
+import { DEFAULT_AGENT_NAME, type ConversationRetentionDays, type MeResponse } from '@botsmith/contract';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error.js';
 import type { Transaction } from '../../database/transaction.js';
@@ -24,14 +24,22 @@ export class UsersService {
     return {
       spendAlertDollars: user.spendAlertDollars,
       conversationRetentionDays: user.conversationRetentionDays as ConversationRetentionDays,
+      agentName: user.agentName ?? DEFAULT_AGENT_NAME,
     };
+  }
+
+  /** The name the owner's replies carry (docs/product.md#owner-replies); null for no active account. */
+  async agentNameOf(id: number): Promise<string | null> {
+    const user = await this.users.findActiveById(id);
+    return user ? (user.agentName ?? DEFAULT_AGENT_NAME) : null;
   }
 
   /** Saves the fields the request carries; an absent field keeps its value. */
   async updateSettings(id: number, dto: UpdateSettingsDto): Promise<SettingsResponse> {
-    const fields: Partial<Pick<SettingsResponse, 'spendAlertDollars' | 'conversationRetentionDays'>> = {};
+    const fields: Partial<Pick<SettingsResponse, 'spendAlertDollars' | 'conversationRetentionDays' | 'agentName'>> = {};
     if (dto.spendAlertDollars !== undefined) fields.spendAlertDollars = dto.spendAlertDollars;
     if (dto.conversationRetentionDays !== undefined) fields.conversationRetentionDays = dto.conversationRetentionDays;
+    if (dto.agentName !== undefined) fields.agentName = dto.agentName;
     if (!(await this.users.updateActive(id, fields))) throw AppError.unauthorized();
     return this.settings(id);
   }

@@ -37,6 +37,7 @@ function summary(over: Partial<ConversationSummary> = {}): ConversationSummary {
     pageUrl: 'https://shop.example/faq',
     unanswered: false,
     rating: null,
+    handoff: false,
     ...over,
   };
 }

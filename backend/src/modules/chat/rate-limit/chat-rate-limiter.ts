@@ -24,6 +24,13 @@ export const FEEDBACK_RATE_LIMITS = { visitorPerMinute: 30, ipPerMinute: 120 } a
  * normal case; the per-IP limit holds a script that tries tokens or ids one after another.
  */
 export const DELETION_RATE_LIMITS = { visitorPerMinute: 5, ipPerMinute: 20 } as const;
+/**
+ * A visitor's widget reading a person's replies (GET /api/chat/conversations/current/messages
+ * every 5 s where server-sent events are blocked, or the events stream reconnecting every 5
+ * minutes): 30 a minute leaves room for a few tabs; the per-IP limit holds a script.
+ */
+export const AGENT_MESSAGES_RATE_LIMITS = { visitorPerMinute: 30, ipPerMinute: 300 } as const;
+const TOO_MANY_READS = 'Too many requests for replies right now. Please wait a moment and try again.';
 const TOO_MANY_DELETIONS = 'Too many requests to delete a conversation right now. Please wait a moment and try again.';
 const TOO_MANY_MESSAGES = 'Too many messages right now. Please wait a moment and try again.';
 const TOO_MANY_RATINGS = 'Too many ratings right now. Please wait a moment and try again.';
@@ -71,6 +78,18 @@ export class ChatRateLimiter {
       TOO_MANY_DELETIONS,
     );
     await this.check('deletion-ip', `${botId}:${network}`, DELETION_RATE_LIMITS.ipPerMinute, TOO_MANY_DELETIONS);
+  }
+
+  /** Counts one read of a person's replies (poll or events stream), per visitor and per client network; 429 as `hit`. */
+  async hitAgentMessages(botId: number, visitorKey: string, ip: string): Promise<void> {
+    const network = clientNetworkKey(ip);
+    await this.check(
+      'agent-visitor',
+      `${botId}:${visitorKey}`,
+      AGENT_MESSAGES_RATE_LIMITS.visitorPerMinute,
+      TOO_MANY_READS,
+    );
+    await this.check('agent-ip', `${botId}:${network}`, AGENT_MESSAGES_RATE_LIMITS.ipPerMinute, TOO_MANY_READS);
   }
 
   private async check(name: string, key: string, limit: number, sentence: string): Promise<void> {
