@@ -66,7 +66,15 @@ const shared: UserConfig = {
     target: 'es2020',
     // Modern CSS as written: an older target makes lightningcss expand system-ui into a long font list.
     cssTarget: ['chrome100', 'firefox100', 'safari15'],
-    minify: true,
+    // Terser over the default minifier: its extra passes and unsafe-but-sound-here rewrites
+    // (the widget never relies on Function.length, getters with side effects or arrow `this`)
+    // win about 300 B gzip across the two files, which is what fits the language packs and the
+    // conversation menu inside the budgets (bench/widget-size.mjs).
+    minify: 'terser',
+    terserOptions: {
+      ecma: 2020,
+      compress: { passes: 3, unsafe: true, unsafe_arrows: true, pure_getters: true },
+    },
     cssMinify: true,
     modulePreload: false,
     reportCompressedSize: true,
