@@ -2,7 +2,7 @@
  * Request and response bodies of the HTTP API (docs/product.md#http-api): what the server
  * returns and what the dashboard and the widget read.
  */
-import type { BotAppearance } from './bots.js';
+import type { BotAppearance, WidgetLanguageChoice } from './bots.js';
 import type { ConversationRetentionDays } from './account.js';
 import type { ModelTier } from './pricing.js';
 
@@ -13,6 +13,8 @@ export interface PublicBot extends BotAppearance {
   customGreeting: string;
   /** Questions shown as tappable chips under the greeting until the first message. */
   starterQuestions: string[];
+  /** The language of the widget's own texts: 'auto' follows the visitor's browser. */
+  widgetLanguage: WidgetLanguageChoice;
   /** The tier id; the widget sends it back, and the server never trusts it. */
   model: ModelTier;
   modelLabel: string;
@@ -40,6 +42,7 @@ export interface BotResponse extends BotAppearance {
   prompt: string;
   customGreeting: string;
   starterQuestions: string[];
+  widgetLanguage: WidgetLanguageChoice;
   model: ModelTier;
   categoryId: number | null;
   allowedDomain: string;

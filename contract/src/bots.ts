@@ -125,6 +125,26 @@ export const DEMO_BOT_ID = 1;
  */
 export const STARTER_QUESTIONS_LIMITS = { count: 4, length: 80 } as const;
 
+/**
+ * The languages the widget speaks by itself (docs/product.md#widget-languages): its own texts,
+ * never the owner's. 'auto' (the default) follows the visitor's browser (navigator.languages).
+ */
+export const WIDGET_LANGUAGES = ['en', 'es', 'fr', 'de', 'pt', 'it', 'nl', 'ja'] as const;
+export type WidgetLanguage = (typeof WIDGET_LANGUAGES)[number];
+export type WidgetLanguageChoice = 'auto' | WidgetLanguage;
+export const WIDGET_LANGUAGE_CHOICES: readonly WidgetLanguageChoice[] = ['auto', ...WIDGET_LANGUAGES];
+/** Each language by its own name, as the Details tab lists them. */
+export const WIDGET_LANGUAGE_NAMES: Record<WidgetLanguage, string> = {
+  en: 'English',
+  es: 'Español',
+  fr: 'Français',
+  de: 'Deutsch',
+  pt: 'Português',
+  it: 'Italiano',
+  nl: 'Nederlands',
+  ja: '日本語',
+};
+
 /** The longest text of each bot field the dashboard edits, sized to their columns. */
 export const BOT_TEXT_LIMITS = {
   name: 100,

@@ -32,9 +32,10 @@ export {
   STARTER_QUESTIONS_LIMITS,
   TEMPERATURE_RANGE,
   USAGE_LIMIT_DOLLARS_MAX,
+  WIDGET_LANGUAGE_CHOICES,
   WIDGET_POSITIONS,
 } from '@botsmith/contract';
-export type { Animation, ModelTier, ModelTierInfo, WidgetPosition } from '@botsmith/contract';
+export type { Animation, ModelTier, ModelTierInfo, WidgetLanguageChoice, WidgetPosition } from '@botsmith/contract';
 
 /**
  * The upstream model each tier calls by default. gpt-3.5-turbo and gpt-4-turbo were shut

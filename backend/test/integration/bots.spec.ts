@@ -47,6 +47,15 @@ const VALIDATION_TABLE: { field: string; accepted: [unknown, unknown][]; refused
     refused: [null, 7, 'g'.repeat(1001)],
   },
   {
+    field: 'widgetLanguage',
+    accepted: [
+      ['de', 'de'],
+      ['ja', 'ja'],
+      ['auto', 'auto'],
+    ],
+    refused: [null, '', 'DE', 'de-DE', 'ar', 'auto ', 7, ['de']],
+  },
+  {
     field: 'starterQuestions',
     accepted: [
       [
@@ -290,6 +299,7 @@ describe('bots API', () => {
         // Not "no limit": a script can call any public bot, so a new one starts with a budget.
         usageLimitDollars: 10,
         starterQuestions: [],
+        widgetLanguage: 'auto',
       });
       expect(first.apiKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(second.apiKey).toMatch(/^[A-Za-z0-9_-]{43}$/);

@@ -9,6 +9,7 @@ export function makeBot(overrides: Partial<Bot> = {}): Bot {
     name: 'Support Bot',
     apiKey: 'k'.repeat(43),
     starterQuestions: [],
+    widgetLanguage: 'auto',
     model: 'gpt-3.5-turbo',
     categoryId: null,
     document: null,

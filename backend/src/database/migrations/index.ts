@@ -17,6 +17,7 @@ import { StarterQuestions1797800000000 } from './1797800000000-starter-questions
 import { ConversationHandoff1797900000000 } from './1797900000000-conversation-handoff.js';
 import { Webhooks1798200000000 } from './1798200000000-webhooks.js';
 import { OwnerReplies1798300000000 } from './1798300000000-owner-replies.js';
+import { WidgetLanguage1798350000000 } from './1798350000000-widget-language.js';
 
 /** Migrations in the order they run. Listed by hand so the ESM build needs no glob loading. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   ConversationHandoff1797900000000,
   Webhooks1798200000000,
   OwnerReplies1798300000000,
+  WidgetLanguage1798350000000,
 ];

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { Animation, ModelTier, WidgetPosition } from '../../common/constants.js';
+import type { Animation, ModelTier, WidgetLanguageChoice, WidgetPosition } from '../../common/constants.js';
 
 /** Relations are plain id columns: repositories join explicitly, and ESM needs no import cycles. */
 @Entity('bots')
@@ -19,6 +19,8 @@ export class BotEntity {
   @Column({ name: 'custom_greeting', type: 'text' }) customGreeting!: string;
   /** Up to four questions a visitor can tap to start (docs/product.md#starter-questions). */
   @Column({ name: 'starter_questions', type: 'jsonb', default: () => "'[]'::jsonb" }) starterQuestions!: string[];
+  /** The language of the widget's own texts; 'auto' follows the visitor's browser (docs/product.md#widget-languages). */
+  @Column({ name: 'widget_language', type: 'varchar', length: 8, default: 'auto' }) widgetLanguage!: WidgetLanguageChoice;
   @Column({ type: 'varchar', length: 32 }) model!: ModelTier;
   @Column({ name: 'allowed_domain', type: 'varchar', length: 253 }) allowedDomain!: string;
 

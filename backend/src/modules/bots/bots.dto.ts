@@ -24,9 +24,11 @@ import {
   STARTER_QUESTIONS_LIMITS,
   TEMPERATURE_RANGE,
   USAGE_LIMIT_DOLLARS_MAX,
+  WIDGET_LANGUAGE_CHOICES,
   WIDGET_POSITIONS,
   type Animation,
   type ModelTier,
+  type WidgetLanguageChoice,
   type WidgetPosition,
 } from '../../common/constants.js';
 
@@ -134,6 +136,12 @@ export class UpdateBotDto {
   @Transform(trimEach)
   @AreStarterQuestions()
   starterQuestions?: string[];
+
+  @present
+  @IsIn(WIDGET_LANGUAGE_CHOICES, {
+    message: `Invalid widgetLanguage: must be one of ${WIDGET_LANGUAGE_CHOICES.join(', ')}`,
+  })
+  widgetLanguage?: WidgetLanguageChoice;
 
   @present
   @IsIn(MODEL_TIERS, { message: `Invalid model: must be one of ${MODEL_TIERS.join(', ')}` })

@@ -32,6 +32,7 @@ const PLAIN_FIELDS = [
   'name',
   'customGreeting',
   'starterQuestions',
+  'widgetLanguage',
   'model',
   'categoryId',
   'bannerDisclaimer',
@@ -76,6 +77,7 @@ export class BotsService {
     const bot = await this.bots.create({
       ...BOT_DEFAULTS,
       starterQuestions: [],
+      widgetLanguage: 'auto',
       usageLimitDollars: this.config.defaultBotBudgetDollars,
       ownerId,
       categoryId: null,
@@ -244,6 +246,7 @@ export class BotsService {
       prompt: bot.prompt,
       customGreeting: bot.customGreeting,
       starterQuestions: bot.starterQuestions,
+      widgetLanguage: bot.widgetLanguage,
       model: bot.model,
       categoryId: bot.categoryId,
       allowedDomain: bot.allowedDomain,

@@ -41,6 +41,15 @@ describe('the model input', () => {
     ]);
   });
 
+  it("asks for answers in the visitor's language unless the owner's instructions name one, after the owner's prompt", () => {
+    const system = buildModelInput({ ...base, passages: [] })[0].content;
+    const rule = system.indexOf("Answer in the language of the visitor's last message");
+    expect(rule).toBeGreaterThan(system.indexOf('Instructions from the website owner'));
+    expect(system).toContain("unless the owner's instructions say which language to use");
+    // The unanswered sentence must stay recognisable whatever the language.
+    expect(system.slice(rule)).toContain(`"${CANNOT_ANSWER_SENTENCE}", write that sentence word for word`);
+  });
+
   it("labels a source's passages with its name and page or address, its name unable to break the label", () => {
     const system = buildModelInput({
       ...base,

@@ -33,6 +33,7 @@ export function toPublicBot(bot: BotEntity, hidden: boolean): PublicBot {
     name: bot.name,
     customGreeting: bot.customGreeting,
     starterQuestions: bot.starterQuestions,
+    widgetLanguage: bot.widgetLanguage,
     model: bot.model,
     modelLabel: MODEL_CATALOGUE[bot.model]?.label ?? bot.model,
     hidden,

@@ -7,6 +7,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useSnackbar } from 'notistack';
 import { useState, type FormEvent } from 'react';
+import { WIDGET_LANGUAGES, WIDGET_LANGUAGE_NAMES, type WidgetLanguageChoice } from '@botsmith/contract';
 import { botsApi } from '../../api';
 import type { Bot, BotDetailsUpdate, BotModel, Category } from '../../api/types';
 import { BOT_LIMITS, isBareDomain, MODEL_OPTIONS } from './botOptions';
@@ -22,7 +23,7 @@ export interface DetailsTabProps {
 
 const NO_CATEGORY = 'none';
 
-/** The Details tab: name, greeting, starter questions, model, category and allowed domain. */
+/** The Details tab: name, greeting, starter questions, widget language, model, category and allowed domain. */
 export function DetailsTab({ bot, categories, onSaved }: DetailsTabProps) {
   const { enqueueSnackbar } = useSnackbar();
   const [form, setForm] = useState<BotDetailsUpdate>(() => detailsOf(bot));
@@ -86,6 +87,20 @@ export function DetailsTab({ bot, categories, onSaved }: DetailsTabProps) {
           onChange={(starterQuestions) => setForm({ ...form, starterQuestions })}
           errorText={touched ? questionsError : null}
         />
+        <TextField
+          select
+          label="Widget language"
+          value={form.widgetLanguage}
+          onChange={(event) => setForm({ ...form, widgetLanguage: event.target.value as WidgetLanguageChoice })}
+          helperText="The language of the widget's own buttons and messages. Your greeting, banner and placeholder stay as you wrote them."
+        >
+          <MenuItem value="auto">Automatic (the visitor's browser language)</MenuItem>
+          {WIDGET_LANGUAGES.map((language) => (
+            <MenuItem key={language} value={language} lang={language}>
+              {WIDGET_LANGUAGE_NAMES[language]}
+            </MenuItem>
+          ))}
+        </TextField>
         <TextField
           select
           label="Model"

@@ -122,6 +122,7 @@ describe('EditBotDialog', () => {
         name: 'Concierge',
         customGreeting: 'Welcome!',
         starterQuestions: [],
+        widgetLanguage: 'auto',
         model: 'gpt-4o',
         categoryId: 4,
         allowedDomain: 'shop.example.com',
@@ -160,6 +161,32 @@ describe('EditBotDialog', () => {
       // The form shows what was saved: two rows, and room to add more.
       expect(screen.queryByLabelText('Starter question 3')).not.toBeInTheDocument();
       expect(screen.getByRole('button', { name: 'Add a starter question' })).toBeEnabled();
+    });
+
+    it('fixes the widget language (each named in its own language) or leaves it automatic', async () => {
+      renderDialog();
+      api.botsApi.update.mockImplementation((_id: number, changes: Partial<Bot>) =>
+        Promise.resolve({ bot: makeBot({ ...changes }) }),
+      );
+      const select = await screen.findByRole('combobox', { name: /Widget language/ });
+      expect(select).toHaveTextContent("Automatic (the visitor's browser language)");
+      await userEvent.click(select);
+      const options = await screen.findAllByRole('option');
+      expect(options.map((option) => option.textContent)).toEqual([
+        "Automatic (the visitor's browser language)",
+        'English',
+        'Español',
+        'Français',
+        'Deutsch',
+        'Português',
+        'Italiano',
+        'Nederlands',
+        '日本語',
+      ]);
+      await userEvent.click(screen.getByRole('option', { name: 'Deutsch' }));
+      await userEvent.click(screen.getByRole('button', { name: 'Save Details' }));
+      expect(await screen.findByText('Bot details updated successfully!')).toBeInTheDocument();
+      expect(api.botsApi.update).toHaveBeenCalledWith(7, expect.objectContaining({ widgetLanguage: 'de' }));
     });
 
     it('removes a saved starter question and refuses two that are the same, sending nothing', async () => {

@@ -6,6 +6,7 @@ export function detailsOf(bot: Bot): BotDetailsUpdate {
     name: bot.name,
     customGreeting: bot.customGreeting,
     starterQuestions: [...bot.starterQuestions],
+    widgetLanguage: bot.widgetLanguage,
     model: bot.model,
     categoryId: bot.categoryId,
     allowedDomain: bot.allowedDomain,
