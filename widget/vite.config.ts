@@ -1,29 +1,31 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { minifySync } from 'rolldown/experimental';
 import { defaultClientConditions, defineConfig, type Plugin, type UserConfig } from 'vite';
 
 /**
- * The widget is built in two passes (`npm run build` runs both), because an IIFE cannot be
- * code-split and a host page must download as little as possible up front:
+ * The widget is built in passes (`npm run build` runs build.mjs, which runs them all), because an
+ * IIFE cannot be code-split and a host page must download as little as possible up front:
  *
- *  1. `vite build --mode window`: the chat window (src/window.tsx: Preact, the Markdown renderer,
- *     the streaming client, its CSS as a string) as one ES module named by its content hash,
- *     dist/widget-assets/window-<hash>.js, served immutable for a year. It exports `mount`.
- *  2. `vite build --mode loader`: dist/widget.js (src/index.ts), a dependency-free IIFE served
- *     with a short cache. The window chunk's file name is baked in through `__WINDOW_CHUNK__`,
- *     and the loader imports it with `import()` on the launcher's first hover, focus or click.
+ *  1. `--mode window-<language>`, once per file in src/lang/: the chat window (src/window.tsx:
+ *     Preact, the Markdown renderer, the streaming client, its CSS as a string, and the widget's
+ *     own texts in that language through the `#texts` alias) as one ES module named by its
+ *     content hash, dist/widget-assets/window-<language>-<hash>.js, served immutable for a year.
+ *     It exports `mount`. A visitor downloads one language, inside the window, and nothing else.
+ *  2. `--mode loader`: dist/widget.js (src/index.ts), a dependency-free IIFE served with a short
+ *     cache. The window chunks' file names are baked in through `__WINDOW_CHUNKS__`, and the
+ *     loader imports the visitor's with `import()` on the launcher's first hover, focus or click.
  *
  * Each pass also writes dist/size-<pass>.json (what every module adds, minified and gzipped on
- * its own), read by bench/widget-size.mjs. Neither JSON is under a served path.
+ * its own), read by bench/widget-size.mjs. No JSON is under a served path.
  */
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const dist = `${root}dist`;
 
 /** Records each module's share of the entry chunk for the size report. */
-function sizeReport(pass: 'window' | 'loader'): Plugin {
+function sizeReport(pass: string): Plugin {
   return {
     name: 'botsmith-size-report',
     apply: 'build',
@@ -67,13 +69,21 @@ const shared: UserConfig = {
     // Modern CSS as written: an older target makes lightningcss expand system-ui into a long font list.
     cssTarget: ['chrome100', 'firefox100', 'safari15'],
     // Terser over the default minifier: its extra passes and unsafe-but-sound-here rewrites
-    // (the widget never relies on Function.length, getters with side effects or arrow `this`)
-    // win about 300 B gzip across the two files, which is what fits the language packs and the
+    // (the widget never relies on Function.length, getters with side effects, arrow `this`,
+    // `new` on a method or comparisons of objects with NaN-producing valueOf)
+    // win about 300 B gzip across loader and window, part of what fits the languages and the
     // conversation menu inside the budgets (bench/widget-size.mjs).
     minify: 'terser',
     terserOptions: {
       ecma: 2020,
-      compress: { passes: 3, unsafe: true, unsafe_arrows: true, pure_getters: true },
+      compress: {
+        passes: 4,
+        unsafe: true,
+        unsafe_arrows: true,
+        unsafe_comps: true,
+        unsafe_methods: true,
+        pure_getters: true,
+      },
     },
     cssMinify: true,
     modulePreload: false,
@@ -81,28 +91,41 @@ const shared: UserConfig = {
   },
 };
 
-function windowConfig(): UserConfig {
+function windowConfig(language: string): UserConfig {
   return {
     ...shared,
-    plugins: [sizeReport('window')],
+    resolve: { ...shared.resolve, alias: { '#texts': `${root}src/lang/${language}.ts` } },
+    plugins: [sizeReport(`window-${language}`)],
     build: {
       ...shared.build,
-      emptyOutDir: true,
+      // The first language's pass empties dist/ (build.mjs runs English first).
+      emptyOutDir: language == 'en',
       rolldownOptions: {
         input: `${root}src/window.tsx`,
         preserveEntrySignatures: 'exports-only',
-        output: { format: 'es', entryFileNames: 'widget-assets/window-[hash].js' },
+        output: { format: 'es', entryFileNames: `widget-assets/window-${language}-[hash].js` },
       },
     },
   };
 }
 
+/** The languages built: one file per language in src/lang/. */
+export function widgetLanguages(): string[] {
+  return readdirSync(`${root}src/lang`)
+    .filter((name) => /^[a-z]{2}\.ts$/.test(name))
+    .map((name) => name.slice(0, 2));
+}
+
 function loaderConfig(): UserConfig {
-  const windowReport = JSON.parse(readFileSync(`${dist}/size-window.json`, 'utf8')) as { file: string };
+  const chunks: Record<string, string> = {};
+  for (const language of widgetLanguages()) {
+    const report = JSON.parse(readFileSync(`${dist}/size-window-${language}.json`, 'utf8')) as { file: string };
+    chunks[language] = report.file;
+  }
   return {
     ...shared,
     plugins: [sizeReport('loader')],
-    define: { __WINDOW_CHUNK__: JSON.stringify(windowReport.file) },
+    define: { __WINDOW_CHUNKS__: JSON.stringify(chunks) },
     build: {
       ...shared.build,
       emptyOutDir: false,
@@ -115,7 +138,10 @@ function loaderConfig(): UserConfig {
 }
 
 export default defineConfig(({ mode }) => {
-  if (mode == 'window') return windowConfig();
+  const language = /^window-([a-z]{2})$/.exec(mode)?.[1];
+  if (language && widgetLanguages().includes(language)) return windowConfig(language);
   if (mode == 'loader') return loaderConfig();
-  throw new Error('Build the widget with `npm run build` (two passes: --mode window, then --mode loader).');
+  throw new Error(
+    'Build the widget with `npm run build` (build.mjs: --mode window-<language> for each, then --mode loader).',
+  );
 });

@@ -3,6 +3,7 @@
  * returns and what the dashboard and the widget read.
  */
 import type { BotAppearance, WidgetLanguageChoice } from './bots.js';
+import type { WidgetTheme } from './widget-theme.js';
 import type { ConversationRetentionDays } from './account.js';
 import type { ModelTier } from './pricing.js';
 
@@ -20,6 +21,8 @@ export interface PublicBot extends BotAppearance {
   modelLabel: string;
   /** True when the bot cannot answer now: its monthly budget is used up, or its owner cannot be served. */
   hidden: boolean;
+  /** The widget's CSS custom properties, computed from the styling fields by widgetTheme. */
+  theme: WidgetTheme;
 }
 
 /** A message of a conversation as POST /api/chat takes its history. */

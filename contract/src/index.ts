@@ -13,3 +13,4 @@ export * from './errors.js';
 export * from './conversations.js';
 export * from './knowledge.js';
 export * from './webhooks.js';
+export * from './widget-theme.js';

@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { BOT_DEFAULTS, solidGradient } from '@botsmith/contract';
+import { BOT_DEFAULTS, solidGradient, widgetTheme } from '@botsmith/contract';
 
 const DIST = path.resolve(process.argv[2] ?? 'widget/dist');
 const FIRST_TOKEN_DELAY_MS = 250;
@@ -41,6 +41,9 @@ function bot(id, over) {
     ...over,
   };
   b.sendButtonColor1 = b.sendButtonColor;
+  // Like the real face: the default placeholder is left to the widget, in the visitor's language.
+  if (b.placeholderText == BOT_DEFAULTS.placeholderText) b.placeholderText = '';
+  b.theme = widgetTheme(b);
   return b;
 }
 
@@ -129,7 +132,7 @@ async function handle(url, req, res, body) {
   res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
   res.setHeader('Access-Control-Expose-Headers', 'Retry-After, X-Visitor-Token');
   if (req.method == 'OPTIONS') {
-    res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+    res.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
     res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Accept, X-Page-Url, X-Visitor-Token');
     res.writeHead(204).end();
     return;
@@ -183,6 +186,13 @@ async function handle(url, req, res, body) {
       await sleep(TOKEN_DELAY_MS);
     }
     res.end(`event: done\ndata: ${JSON.stringify({ message, costCents: 4 })}\n\n`);
+    return;
+  }
+  // The visitor's "Delete this conversation": like the real server, only with a visitor token.
+  if (url.pathname == '/api/chat/conversations/current' && req.method == 'DELETE') {
+    if (!req.headers['x-visitor-token'])
+      return json(res, 404, { error: 'Conversation not found.', code: 'CONVERSATION_NOT_FOUND' });
+    res.writeHead(204).end();
     return;
   }
   json(res, 404, { error: 'Not found.', code: 'NOT_FOUND' });

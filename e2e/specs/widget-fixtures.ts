@@ -83,6 +83,9 @@ new PerformanceObserver(function (list) {
     if (m.name.indexOf('botsmith:') == 0) console.log(m.name);
   });
 }).observe({ type: 'mark', buffered: true });
+document.addEventListener('click', function (e) {
+  if (e.target && e.target.id == 'host-open' && window.Botsmith) window.Botsmith.open();
+});
 `;
 
 export interface HostSite {
@@ -91,8 +94,9 @@ export interface HostSite {
 }
 
 /**
- * The customer's site. `/page?bots=1,2&mode=preview|inline&head=1` (any path) embeds one snippet
- * per bot id, the same id twice allowed. Its CSP allows scripts and connections to the API's origin
+ * The customer's site. `/page?bots=1,2&mode=preview|inline&head=1&dir=rtl` (any path) embeds one
+ * snippet per bot id, the same id twice allowed; its own "Chat with us" button (#host-open) opens
+ * the chat through `window.Botsmith` (host.js). Its CSP allows scripts and connections to the API's origin
  * only, no inline script or style at all, and requires Trusted Types.
  */
 export async function startHostSite(apiOrigin: string): Promise<HostSite> {
@@ -129,11 +133,12 @@ export async function startHostSite(apiOrigin: string): Promise<HostSite> {
       .join('\n');
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': csp });
     res.end(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="en"${url.searchParams.get('dir') == 'rtl' ? ' dir="rtl"' : ''}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Customer site</title><link rel="stylesheet" href="/hostile.css"><script src="/host.js"></script>
 ${inHead ? snippets : ''}</head>
 <body><h1>A customer's site</h1><p>Content the widget must not disturb.</p>
 <a href="/other?bots=${ids.join(',')}">Another page</a>
+<button type="button" id="host-open">Chat with us</button>
 ${inHead ? '' : snippets}
 </body></html>`);
   });

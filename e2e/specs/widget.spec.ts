@@ -1,6 +1,7 @@
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { widgetTheme } from '@botsmith/contract';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { REPO_ROOT } from '../support/app-server.js';
@@ -480,19 +481,19 @@ describe('the embeddable widget on a hostile customer site', () => {
     const { page, errors } = await openPage('bots=1&mode=preview');
     const win = chatWindow(page, '1');
     await win.waitFor({ state: 'visible' });
-    await page.evaluate(() =>
-      window.dispatchEvent(
-        new CustomEvent('botsmith:preview', {
-          detail: {
-            bannerColor: 'linear-gradient(to top, #000000, #000000)',
-            bubbleColor: 'linear-gradient(to right, #ff0000, #ff0000)',
-            customGreeting: 'Unsaved greeting',
-            animation: 'shake',
-            widgetPosition: 'left',
-          },
-        }),
-      ),
-    );
+    // As the dashboard sends it (useWidgetPreview): the unsaved fields and the theme they make.
+    const styling = {
+      bannerColor: 'linear-gradient(to top, #000000, #000000)',
+      bubbleColor: 'linear-gradient(to right, #ff0000, #ff0000)',
+    };
+    const detail = {
+      ...styling,
+      theme: widgetTheme(styling),
+      customGreeting: 'Unsaved greeting',
+      animation: 'shake',
+      widgetPosition: 'left',
+    };
+    await page.evaluate((d) => window.dispatchEvent(new CustomEvent('botsmith:preview', { detail: d })), detail);
     expect(await css(win.locator('.b'), 'background-image')).toBe(
       'linear-gradient(to top, rgb(0, 0, 0), rgb(0, 0, 0))',
     );
@@ -530,7 +531,7 @@ describe('the embeddable widget on a hostile customer site', () => {
     expect(errors).toEqual([]);
   });
 
-  it('defines no global variable on the host page', async () => {
+  it('defines one global, Botsmith, which the host page uses to open, ask and close', async () => {
     const names = async (query: string) => {
       const { page } = await openPage(query);
       if (query.includes('bots=1')) {
@@ -541,7 +542,100 @@ describe('the embeddable widget on a hostile customer site', () => {
     };
     const without = new Set(await names('bots='));
     const added = (await names('bots=1')).filter((n) => !without.has(n));
-    expect(added).toEqual([]);
+    expect(added).toEqual(['Botsmith']);
+
+    const { page, errors } = await openPage('bots=5');
+    await launcher(page, '5').waitFor();
+    // The site's own "Chat with us" button (its script calls window.Botsmith.open()).
+    await page.dispatchEvent('#host-open', 'click');
+    const win = chatWindow(page, '5');
+    await win.waitFor({ state: 'visible' });
+    expect(await launcher(page, '5').getAttribute('aria-expanded')).toBe('true');
+
+    const before = chatRequests(api).length;
+    await page.evaluate(() =>
+      (window as unknown as { Botsmith: { send(t: string): void } }).Botsmith.send('Asked by the page'),
+    );
+    await expect.poll(() => sendButton(page, '5').isDisabled(), { timeout: 10_000 }).toBe(false);
+    expect(chatRequests(api).length).toBe(before + 1);
+    expect(await win.locator('.m.user').textContent()).toBe('Asked by the page');
+
+    await page.evaluate(() => (window as unknown as { Botsmith: { close(): void } }).Botsmith.close());
+    await win.waitFor({ state: 'hidden' });
+    // Removed with the widget's script tag.
+    await page.evaluate(() => document.querySelector('script[data-bot-id]')?.remove());
+    await expect.poll(() => page.evaluate(() => 'Botsmith' in window)).toBe(false);
+    expect(await cspViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it("speaks German to a German browser and loads only the German window; the owner's texts stay", async () => {
+    const context = await browser.newContext({ ...DESKTOP, locale: 'de-DE' });
+    contexts.push(context);
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    const chunksBefore = api.requests.filter((r) => r.path.startsWith('/widget-assets/')).length;
+    await page.goto(`${site.origin}/page?bots=9`);
+    await launcher(page, '9').click();
+    const win = chatWindow(page, '9');
+    await win.waitFor({ state: 'visible' });
+    expect(await win.getAttribute('aria-label')).toBe('Chat mit Corner Cafe');
+    expect(await messageBox(page, '9').getAttribute('placeholder')).toBe('Schreiben Sie hier Ihre Nachricht...');
+    expect(await win.getByRole('button', { name: 'Neue Unterhaltung' }).isVisible()).toBe(true);
+    // The owner's starter questions, as written.
+    expect(await win.getByRole('button', { name: 'Do you deliver?' }).isVisible()).toBe(true);
+    const chunks = api.requests.filter((r) => r.path.startsWith('/widget-assets/')).slice(chunksBefore);
+    expect(chunks.map((r) => r.path)).toEqual([expect.stringMatching(/^\/widget-assets\/window-de-[\w-]+\.js$/)]);
+    await win.getByRole('button', { name: 'Nachricht senden' }).waitFor();
+    expect(await cspViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('mirrors itself on a right-to-left page', async () => {
+    const { page, errors } = await openPage('bots=5&dir=rtl');
+    await launcher(page, '5').click();
+    await send(page, '5', 'Hello');
+    await expect.poll(() => sendButton(page, '5').isDisabled(), { timeout: 10_000 }).toBe(false);
+    const win = chatWindow(page, '5');
+    expect(await css(win, 'direction')).toBe('rtl');
+    const user = await win.locator('.m.user').boundingBox();
+    const answer = await win.locator('.m.assistant').nth(1).boundingBox();
+    const box = await win.boundingBox();
+    // The visitor's bubble on the left, the bot's on the right; the banner's buttons on the left.
+    expect(user!.x - box!.x).toBeLessThan(40);
+    expect(box!.x + box!.width - (answer!.x + answer!.width)).toBeLessThan(40);
+    const close = await win.getByRole('button', { name: 'Close chat' }).boundingBox();
+    const title = await win.locator('.t strong').boundingBox();
+    expect(close!.x).toBeLessThan(title!.x);
+    // Still in the owner's corner (bottom right).
+    expect(box!.x + box!.width).toBeGreaterThan(DESKTOP.viewport!.width - 60);
+    expect(errors).toEqual([]);
+  });
+
+  it("deletes this visitor's conversation from its menu, on the server and in the browser", async () => {
+    const { page, errors } = await openPage('bots=5');
+    await launcher(page, '5').click();
+    await send(page, '5', 'Forget me');
+    await expect.poll(() => sendButton(page, '5').isDisabled(), { timeout: 10_000 }).toBe(false);
+    const win = chatWindow(page, '5');
+    await win.getByRole('button', { name: 'More options' }).click();
+    await win.getByRole('menuitem', { name: 'Delete this conversation' }).click();
+    await expect.poll(() => win.locator('.m').count()).toBe(1);
+    expect(await win.locator('.m').textContent()).toBe('Sweet! What are you craving?');
+    const deletion = api.requests
+      .filter((r) => r.method == 'DELETE' && r.path == '/api/chat/conversations/current')
+      .at(-1);
+    expect(JSON.parse(deletion!.body)).toEqual({ botId: '5' });
+    expect(deletion!.headers['x-visitor-token']).toBe('v1.fake-visitor-of-bot-5');
+
+    // Gone from the browser too: the next page starts afresh.
+    await page.getByRole('link', { name: 'Another page' }).click();
+    await page.waitForURL(/\/other/);
+    await launcher(page, '5').click();
+    await chatWindow(page, '5').waitFor({ state: 'visible' });
+    expect(await chatWindow(page, '5').locator('.m').count()).toBe(1);
+    expect(await cspViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
   });
 
   it('saves screenshots of the open widget in three stylings', async () => {

@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PublicBot, WindowProps } from './lib/types';
+import EN from './lang/en';
+import type { PublicBot } from './lib/types';
 import { Widget } from './Widget';
 
 const bot: Partial<PublicBot> = {
@@ -14,7 +15,7 @@ const bot: Partial<PublicBot> = {
   widgetBubbleColor: 'linear-gradient(to right, #ff9800, #ff9800)',
 };
 
-function props(over: Partial<WindowProps> = {}): WindowProps {
+function props(over: Partial<Parameters<typeof Widget>[0]> = {}): Parameters<typeof Widget>[0] {
   return {
     botId: '7',
     apiOrigin: 'https://api.example',
@@ -23,6 +24,7 @@ function props(over: Partial<WindowProps> = {}): WindowProps {
     open: true,
     inline: false,
     onClose: vi.fn(),
+    t: EN,
     ...over,
   };
 }
@@ -66,14 +68,6 @@ describe('Widget', () => {
   it('falls back to the default placeholder', () => {
     render(<Widget {...props({ bot: { ...bot, placeholderText: '' } })} />);
     expect(input().placeholder).toBe('Type your message here...');
-  });
-
-  it('sets the window colours as CSS variables', () => {
-    render(<Widget {...props()} />);
-    const w = screen.getByRole('dialog');
-    expect(w.style.getPropertyValue('--user')).toBe('linear-gradient(to right, #ff9800, #ff9800)');
-    expect(w.style.getPropertyValue('--user-fg')).toBe('#000000');
-    expect(w.style.getPropertyValue('--asst')).toBe('#f1f0f0');
   });
 
   it('sends on Enter, streams the reply, then re-enables the send button', async () => {
@@ -450,9 +444,14 @@ describe('Widget', () => {
     });
   });
 
-  it("shows 'Error fetching bot details.' when the bot could not be loaded", () => {
-    render(<Widget {...props({ bot: null, botError: 'Error fetching bot details.' })} />);
+  it("shows 'Error fetching bot details.' when the bot could not be loaded and the server said nothing", () => {
+    render(<Widget {...props({ bot: null, botError: '' })} />);
     expect(screen.getByText('Error fetching bot details.').classList.contains('error')).toBe(true);
+  });
+
+  it("shows the server's reason when the bot could not be loaded", () => {
+    render(<Widget {...props({ bot: null, botError: 'Bot not found.' })} />);
+    expect(screen.getByText('Bot not found.').classList.contains('error')).toBe(true);
   });
 
   it('keeps the conversation in session storage and starts a new one on request', async () => {
@@ -480,6 +479,103 @@ describe('Widget', () => {
     expect(onClose).toHaveBeenCalledTimes(2);
     rerender(<Widget {...props({ onClose, inline: true })} />);
     expect(screen.queryByRole('button', { name: 'Close chat' })).toBeNull();
+  });
+
+  describe('the conversation menu', () => {
+    const menuButton = () => screen.getByRole('button', { name: 'More options' });
+
+    async function chatOnce() {
+      vi.stubGlobal(
+        'fetch',
+        vi.fn().mockResolvedValue(new Response(JSON.stringify({ message: 'Pong', messageId: 3 }))),
+      );
+      render(<Widget {...props()} />);
+      typeText('Ping');
+      fireEvent.keyDown(input(), { key: 'Enter' });
+      await screen.findByText('Pong');
+    }
+
+    it('opens with its item focused and closes on Escape, before Escape closes the window', () => {
+      const onClose = vi.fn();
+      render(<Widget {...props({ onClose })} />);
+      expect(menuButton().getAttribute('aria-expanded')).toBe('false');
+      fireEvent.click(menuButton());
+      expect(menuButton().getAttribute('aria-expanded')).toBe('true');
+      const item = screen.getByRole('menuitem', { name: 'Delete this conversation' });
+      expect(item.ownerDocument.activeElement).toBe(item);
+      fireEvent.keyDown(item, { key: 'Escape' });
+      expect(screen.queryByRole('menu')).toBeNull();
+      expect(onClose).not.toHaveBeenCalled();
+      fireEvent.keyDown(input(), { key: 'Escape' });
+      expect(onClose).toHaveBeenCalledTimes(1);
+    });
+
+    it("deletes the conversation on the server as this visitor, then clears the browser's copy", async () => {
+      await chatOnce();
+      sessionStorage.setItem('botsmith:token:7', 'tok-7');
+      const fetchMock = vi.fn().mockResolvedValue(new Response(null, { status: 204 }));
+      vi.stubGlobal('fetch', fetchMock);
+      fireEvent.click(menuButton());
+      fireEvent.click(screen.getByRole('menuitem', { name: 'Delete this conversation' }));
+      await waitFor(() => expect(screen.queryByText('Ping')).toBeNull());
+      const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+      expect(url).toBe('https://api.example/api/chat/conversations/current');
+      expect(init.method).toBe('DELETE');
+      expect(JSON.parse(init.body as string)).toEqual({ botId: '7' });
+      expect((init.headers as Record<string, string>)['X-Visitor-Token']).toBe('tok-7');
+      expect(sessionStorage.getItem('botsmith:chat:7')).toBeNull();
+      expect(screen.getByText('Hi! How can I help you today?')).toBeTruthy();
+    });
+
+    it('clears the browser copy when the server has nothing of it (404)', async () => {
+      await chatOnce();
+      vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response('{}', { status: 404 })));
+      fireEvent.click(menuButton());
+      fireEvent.click(screen.getByRole('menuitem', { name: 'Delete this conversation' }));
+      await waitFor(() => expect(screen.queryByText('Ping')).toBeNull());
+    });
+
+    it('keeps the conversation and says so when the server could not delete it', async () => {
+      await chatOnce();
+      vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('offline')));
+      fireEvent.click(menuButton());
+      fireEvent.click(screen.getByRole('menuitem', { name: 'Delete this conversation' }));
+      expect(await screen.findByText('The conversation could not be deleted. Please try again.')).toBeTruthy();
+      expect(screen.getByText('Ping')).toBeTruthy();
+      expect(sessionStorage.getItem('botsmith:chat:7')).toContain('Ping');
+    });
+  });
+
+  it("sends what the host page asked for (Botsmith.send), once per request, the visitor's draft kept", async () => {
+    const fetchMock = vi
+      .fn()
+      .mockImplementation(() => Promise.resolve(new Response(JSON.stringify({ message: 'Sure.' }))));
+    vi.stubGlobal('fetch', fetchMock);
+    const { rerender } = render(<Widget {...props()} />);
+    typeText('half-typed');
+    const ask = { text: 'Where is my order?' };
+    rerender(<Widget {...props({ ask })} />);
+    await screen.findByText('Sure.');
+    expect(screen.getByText('Where is my order?').classList.contains('user')).toBe(true);
+    expect(input().value).toBe('half-typed');
+    rerender(<Widget {...props({ ask })} />);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    rerender(<Widget {...props({ ask: { text: 'Where is my order?' } })} />);
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+  });
+
+  it("speaks the language it is given, the owner's texts as written", async () => {
+    const de = (await import('./lang/de')).default;
+    render(<Widget {...props({ t: de, bot: { ...bot, placeholderText: '' } })} />);
+    expect(screen.getByRole('dialog', { name: 'Chat mit Support Bot' })).toBeTruthy();
+    const box = screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Nachricht' });
+    expect(box.placeholder).toBe('Schreiben Sie hier Ihre Nachricht...');
+    expect(screen.getByRole('button', { name: 'Neue Unterhaltung' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Nachricht senden' })).toBeTruthy();
+    // The greeting is the owner's.
+    expect(screen.getByText('Hi! How can I help you today?')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Weitere Optionen' }));
+    expect(screen.getByRole('menuitem', { name: 'Diese Unterhaltung löschen' })).toBeTruthy();
   });
 
   it('is hidden while closed', () => {

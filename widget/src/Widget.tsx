@@ -1,22 +1,24 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { CloseIcon, NewChatIcon, SendIcon } from './components/Icons';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { CloseIcon, MoreIcon, NewChatIcon, SendIcon } from './components/Icons';
 import { MessageBubble } from './components/MessageBubble';
 import { TypingDots } from './components/TypingDots';
 import type { MessageRating } from '@botsmith/contract';
-import { sendChat, sendFeedback } from './lib/api';
+import { deleteConversation, sendChat, sendFeedback } from './lib/api';
 import { CHAT_LIMITS, chatHistoryFor } from './lib/history';
 import { canSend, enterAction, outgoing } from './lib/input';
-import { DEFAULT_PLACEHOLDER } from './lib/messages';
+import type { Texts } from './lib/i18n';
 import { loadConversation, saveConversation } from './lib/storage';
-import { windowVars } from './lib/theme';
 import type { ChatMessage, WindowProps } from './lib/types';
 
 /** Timings of the chat window (docs/product.md#widget-messages). */
 const GLOW_MS = 400;
 const SCROLLBAR_IDLE_MS = 1500;
 
-/** The chat window: banner, conversation, input. Rendered by the loader inside its shadow root. */
-export function Widget({ botId, apiOrigin, bot, botError, open, inline, onClose }: WindowProps) {
+/**
+ * The chat window: banner (with the conversation's menu), conversation, input. Rendered by the
+ * loader inside its shadow root, with the widget's own texts in the visitor's language (`t`).
+ */
+export function Widget({ botId, apiOrigin, bot, botError, open, inline, onClose, ask, t }: WindowProps & { t: Texts }) {
   const [messages, setMessages] = useState<ChatMessage[]>(() => loadConversation(botId));
   const [draft, setDraft] = useState('');
   const [pending, setPending] = useState(false);
@@ -24,6 +26,7 @@ export function Widget({ botId, apiOrigin, bot, botError, open, inline, onClose 
   const [streamed, setStreamed] = useState<string | null>(null);
   const [glow, setGlow] = useState(false);
   const [scrollIdle, setScrollIdle] = useState(true);
+  const [menu, setMenu] = useState(false);
   const logRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const inFlightRef = useRef<AbortController | null>(null);
@@ -58,10 +61,18 @@ export function Widget({ botId, apiOrigin, bot, botError, open, inline, onClose 
     [],
   );
 
+  // The host page's Botsmith.send(text): each call is a new object, sent once; `send` reads the
+  // state of the render it belongs to, which is the current one when `ask` changes.
+  useEffect(() => {
+    if (ask) void send(ask.text);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [ask]);
+
   const greeting: ChatMessage[] = bot?.customGreeting ? [{ role: 'assistant', content: bot.customGreeting }] : [];
   const shown: ChatMessage[] = [
     ...greeting,
-    ...(bot ? [] : [{ role: 'error' as const, content: botError }]),
+    // The server's reason, or the widget's own when it gave none.
+    ...(bot ? [] : [{ role: 'error' as const, content: botError || t.botFailed }]),
     ...messages,
   ];
 
@@ -115,6 +126,14 @@ export function Widget({ botId, apiOrigin, bot, botError, open, inline, onClose 
     inputRef.current?.focus();
   }
 
+  /** "Delete this conversation": gone on the server first, then here; kept if the server refused. */
+  async function remove(): Promise<void> {
+    setMenu(false);
+    inFlightRef.current?.abort();
+    if (await deleteConversation(apiOrigin, botId)) newConversation();
+    else setMessages((ms) => [...ms, { role: 'error', content: t.removeFailed }]);
+  }
+
   function onScroll(): void {
     setScrollIdle(false);
     clearTimeout(timersRef.current.scroll);
@@ -122,16 +141,17 @@ export function Widget({ botId, apiOrigin, bot, botError, open, inline, onClose 
   }
 
   const name = bot?.name || 'Chat';
-  const vars = useMemo(() => windowVars(bot ?? {}), [bot]);
   return (
     <div
       class={inline ? 'w inline' : 'w'}
-      style={vars}
       role="dialog"
-      aria-label={`Chat with ${name}`}
+      aria-label={t.chatWith.replace('%s', name)}
       hidden={!open}
       onKeyDown={(e) => {
-        if (e.key == 'Escape' && !inline) onClose();
+        // Escape closes the menu first, then the window.
+        if (e.key != 'Escape') return;
+        if (menu) setMenu(false);
+        else if (!inline) onClose();
       }}
     >
       <div class="b">
@@ -139,32 +159,49 @@ export function Widget({ botId, apiOrigin, bot, botError, open, inline, onClose 
           <strong>{name}</strong>
           {bot?.bannerDisclaimer ? <small>{bot.bannerDisclaimer}</small> : null}
         </div>
+        <button type="button" class="ib" aria-label={t.newChat} title={t.newChat} onClick={newConversation}>
+          <NewChatIcon />
+        </button>
         <button
           type="button"
           class="ib"
-          aria-label="New conversation"
-          title="New conversation"
-          onClick={newConversation}
+          aria-label={t.menu}
+          title={t.menu}
+          aria-haspopup="menu"
+          aria-expanded={menu}
+          onClick={() => setMenu(!menu)}
         >
-          <NewChatIcon />
+          <MoreIcon />
         </button>
         {inline ? null : (
-          <button type="button" class="ib" aria-label="Close chat" title="Close chat" onClick={onClose}>
+          <button type="button" class="ib" aria-label={t.close} title={t.close} onClick={onClose}>
             <CloseIcon />
           </button>
         )}
+        {menu ? (
+          <div
+            class="mn"
+            role="menu"
+            // Closes when focus leaves it (a click elsewhere, Tab).
+            onFocusOut={(e) => e.currentTarget.contains(e.relatedTarget as Node) || setMenu(false)}
+          >
+            <button type="button" role="menuitem" ref={(b) => b?.focus()} onClick={() => void remove()}>
+              {t.remove}
+            </button>
+          </div>
+        ) : null}
       </div>
       <div
         ref={logRef}
         class={scrollIdle ? 'log idle' : 'log'}
         role="log"
         aria-live="polite"
-        aria-label="Conversation"
+        aria-label={t.log}
         tabIndex={0}
         onScroll={onScroll}
       >
         {shown.map((m, i) => (
-          <MessageBubble key={i} message={m} onRate={(rating) => void rate(m, rating)} />
+          <MessageBubble key={i} message={m} onRate={(rating) => void rate(m, rating)} t={t} />
         ))}
         {/* Starter questions: tapped, one is sent as if typed; they go with the first message. */}
         {messages.length
@@ -176,9 +213,9 @@ export function Widget({ botId, apiOrigin, bot, botError, open, inline, onClose 
             ))}
         {pending ? (
           streamed == null ? (
-            <TypingDots />
+            <TypingDots label={t.typing} />
           ) : (
-            <MessageBubble message={{ role: 'assistant', content: streamed }} streaming />
+            <MessageBubble message={{ role: 'assistant', content: streamed }} streaming t={t} />
           )
         ) : null}
       </div>
@@ -193,8 +230,8 @@ export function Widget({ botId, apiOrigin, bot, botError, open, inline, onClose 
           ref={inputRef}
           rows={1}
           maxLength={CHAT_LIMITS.promptMaxChars}
-          aria-label="Message"
-          placeholder={bot?.placeholderText || DEFAULT_PLACEHOLDER}
+          aria-label={t.input}
+          placeholder={bot?.placeholderText || t.placeholder}
           value={draft}
           onInput={(e) => setDraft(e.currentTarget.value)}
           onKeyDown={(e) => {
@@ -204,7 +241,7 @@ export function Widget({ botId, apiOrigin, bot, botError, open, inline, onClose 
             if (action == 'send') void send();
           }}
         />
-        <button type="submit" class={glow ? 's glow' : 's'} aria-label="Send message" disabled={pending}>
+        <button type="submit" class={glow ? 's glow' : 's'} aria-label={t.send} disabled={pending}>
           <SendIcon />
         </button>
       </form>

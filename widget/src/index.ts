@@ -14,7 +14,9 @@
  * /widget page: the window alone, open, fixed bottom right). In every mode the widget goes away
  * when its script tag is removed. See widget/README.md.
  *
- * It defines no global at all (see loader/shadow.ts for how widgets find each other).
+ * Its one global is `window.Botsmith` (open, close, send), defined by the page's first floating
+ * widget for the host page's own buttons; widgets find each other through the DOM
+ * (loader/shadow.ts).
  *
  * This file only wires the parts under loader/, one job each, imported in the order a widget
  * comes to life (which is also their order in widget.js): safe (nothing throws into the page),
@@ -29,13 +31,16 @@ import { apiOrigin, botId, discover, mode, script } from './loader/discovery';
 import { bot, receive } from './loader/bot';
 import { createHost, host, wrap } from './loader/shadow';
 import { createLauncher } from './loader/launcher';
-import { loadWindow, open, setOpen, unmountWindow } from './loader/chat-window';
+import { hostApi, loadWindow, open, setOpen, unmountWindow } from './loader/chat-window';
 import { PREVIEW_EVENT, onPreview } from './loader/preview';
 import { fetchBot } from './lib/api';
 
 let watcher: MutationObserver | undefined;
 
+type HostWindow = { Botsmith?: typeof hostApi };
+
 function destroy(): void {
+  if ((window as HostWindow).Botsmith == hostApi) delete (window as HostWindow).Botsmith;
   unmountWindow();
   watcher?.disconnect();
   removeEventListener(PREVIEW_EVENT, onPreview);
@@ -61,6 +66,7 @@ const mount = safe(() => {
   watcher = new MutationObserver(safe(() => script.isConnected || destroy()));
   watcher.observe(document, { childList: true, subtree: true });
   if (mode == 'preview') addEventListener(PREVIEW_EVENT, onPreview);
+  else if (mode == 'float') (window as HostWindow).Botsmith ??= hostApi;
 });
 
 try {

@@ -1,13 +1,15 @@
 import { render } from 'preact';
+import texts from '#texts';
 import type { MountWindow } from './lib/types';
 import css from './styles/window.css?inline';
 import { Widget } from './Widget';
 
 /**
- * Entry of the lazily loaded chunk (dist/widget-assets/window-<hash>.js). The loader imports it
- * on the launcher's first hover, focus or click and calls `mount` once per widget instance.
+ * Entry of the lazily loaded chunk (dist/widget-assets/window-<language>-<hash>.js), built once
+ * per language (build.mjs). The loader imports the one for the visitor's language on the
+ * launcher's first hover, focus or click and calls `mount` once per widget instance.
  */
 export const mount: MountWindow = (el, addCss) => {
   addCss(css);
-  return (props) => render(props ? <Widget {...props} /> : null, el);
+  return (props) => render(props ? <Widget {...props} t={texts} /> : null, el);
 };

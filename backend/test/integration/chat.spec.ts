@@ -93,7 +93,8 @@ describe('GET /api/widget/bots/{id}: the public face', () => {
       starterQuestions: [],
       modelLabel: 'GPT-4 Omni',
       hidden: false,
-      placeholderText: 'Type your message here...',
+      // The default placeholder is the widget's to say, in the visitor's language.
+      placeholderText: '',
       sendButtonColor1: bot.sendButtonColor,
       widgetPosition: 'right',
     });

@@ -57,6 +57,7 @@ export const PUBLIC_BOT_KEYS = [
   'model',
   'modelLabel',
   'hidden',
+  'theme',
   ...Object.keys(APPEARANCE_FIELDS),
 ].sort();
 

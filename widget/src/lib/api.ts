@@ -1,4 +1,4 @@
-import { BOT_FETCH_FAILED, GENERIC_ERROR, SEND_FAILED, SERVICE_UNAVAILABLE } from './messages';
+import texts from '#texts';
 import { readCitations } from './citations';
 import { createSseParser } from './sse';
 import { saveVisitorToken, visitorToken } from './storage';
@@ -21,7 +21,10 @@ async function errorText(res: Response, fallback: string): Promise<string> {
 
 export type BotResult = { bot: Partial<PublicBot>; error?: undefined } | { bot?: undefined; error: string };
 
-/** The bot's public face, or the server's error text ('Error fetching bot details.' if none). */
+/**
+ * The bot's public face, or the server's error text; '' when there is none (the window then
+ * shows 'Error fetching bot details.' in the visitor's language).
+ */
 export async function fetchBot(apiOrigin: string, botId: string): Promise<BotResult> {
   try {
     const res = await fetch(`${apiOrigin}/api/widget/bots/${encodeURIComponent(botId)}`, {
@@ -30,9 +33,9 @@ export async function fetchBot(apiOrigin: string, botId: string): Promise<BotRes
     // A body that is not JSON (a proxy's error page) lands in the catch below.
     const body = (await res.json()) as { bot?: Partial<PublicBot>; error?: unknown };
     if (res.ok && body.bot) return { bot: body.bot };
-    return { error: typeof body.error == 'string' && body.error ? body.error : BOT_FETCH_FAILED };
+    return { error: typeof body.error == 'string' ? body.error : '' };
   } catch {
-    return { error: BOT_FETCH_FAILED };
+    return { error: '' };
   }
 }
 
@@ -72,21 +75,12 @@ export async function sendChat(
     // Issued with the answer (a new visitor's first, or after a change of network): keep it.
     const issued = res.headers.get('X-Visitor-Token');
     if (issued) saveVisitorToken(req.botId, issued);
-    if (!res.ok) return { error: await errorText(res, res.status == 503 ? SERVICE_UNAVAILABLE : SEND_FAILED) };
-    if (!(res.headers.get('Content-Type') || '').includes('text/event-stream')) {
-      const body = (await res.json()) as {
-        message?: unknown;
-        messageId?: unknown;
-        citations?: unknown;
-        error?: unknown;
-      };
-      if (typeof body.message == 'string')
-        return { message: body.message, citations: readCitations(body.citations), id: body.messageId as number };
-      return { error: typeof body.error == 'string' && body.error ? body.error : GENERIC_ERROR };
-    }
+    if (!res.ok) return { error: await errorText(res, res.status == 503 ? texts.unavailable : texts.sendFailed) };
+    if (!(res.headers.get('Content-Type') || '').includes('text/event-stream'))
+      return answerOf((await res.json()) as AnswerBody);
     return await readStream(res, onToken);
   } catch {
-    return signal.aborted ? null : { error: SEND_FAILED };
+    return signal.aborted ? null : { error: texts.sendFailed };
   }
 }
 
@@ -117,13 +111,41 @@ export async function sendFeedback(apiOrigin: string, botId: string, messageId: 
   }
 }
 
+/**
+ * Deletes the visitor's conversations with the bot on the server (DELETE
+ * /api/chat/conversations/current); true once nothing is left there, including when there was
+ * nothing to delete (404: the visitor never sent a message, or it is already gone).
+ */
+export async function deleteConversation(apiOrigin: string, botId: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${apiOrigin}/api/chat/conversations/current`, {
+      method: 'DELETE',
+      credentials: credentialsFor(apiOrigin),
+      headers: visitorHeaders(botId),
+      body: JSON.stringify({ botId }),
+    });
+    return res.ok || res.status == 404;
+  } catch {
+    return false;
+  }
+}
+
+type AnswerBody = { message?: unknown; messageId?: unknown; citations?: unknown; error?: unknown };
+
+/** A whole answer (a JSON reply, or the stream's `done` or `error` event): the answer, or its error text. */
+function answerOf(body: AnswerBody): ChatResult {
+  return typeof body.message == 'string'
+    ? { message: body.message, citations: readCitations(body.citations), id: body.messageId as number }
+    : { error: typeof body.error == 'string' && body.error ? body.error : texts.error };
+}
+
 async function readStream(res: Response, onToken: (text: string) => void): Promise<ChatResult> {
   // Assigned inside the parser callback; the cast keeps TypeScript from narrowing it to null here.
   let result = null as ChatResult | null;
   let streamed = '';
   const parser = createSseParser((event, data) => {
     if (result) return;
-    let body: { text?: unknown; message?: unknown; messageId?: unknown; citations?: unknown; error?: unknown };
+    let body: AnswerBody & { text?: unknown };
     try {
       body = JSON.parse(data) as typeof body;
     } catch {
@@ -133,13 +155,10 @@ async function readStream(res: Response, onToken: (text: string) => void): Promi
       streamed += body.text;
       onToken(body.text);
     } else if (event == 'done') {
-      result = {
-        message: typeof body.message == 'string' ? body.message : streamed,
-        citations: readCitations(body.citations),
-        id: body.messageId as number,
-      };
+      // The tokens make the answer if the final event leaves the whole text out.
+      result = answerOf({ message: streamed, ...body });
     } else if (event == 'error') {
-      result = { error: typeof body.error == 'string' && body.error ? body.error : GENERIC_ERROR };
+      result = answerOf({ error: body.error });
     }
   });
   const decoder = new TextDecoder();
@@ -157,5 +176,5 @@ async function readStream(res: Response, onToken: (text: string) => void): Promi
   parser.push(decoder.decode());
   parser.end();
   // A stream that ends without its final event lost the rest of the reply.
-  return result ?? { error: GENERIC_ERROR };
+  return result ?? { error: texts.error };
 }

@@ -35,6 +35,11 @@ export interface WindowProps {
   /** The `/widget` page: always open, no close control. */
   inline: boolean;
   onClose: () => void;
+  /**
+   * A message the host page asked to send (`Botsmith.send(text)`); a new object for each call,
+   * so the same text twice is sent twice.
+   */
+  ask?: { text: string };
 }
 
 /** The chat window chunk's only export: mounts into `el` and returns a re-render function. */

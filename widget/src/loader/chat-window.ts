@@ -1,9 +1,16 @@
 import type { MountWindow, WindowProps } from '../lib/types';
 import { bot, botError } from './bot';
-import { apiOrigin, botId, chunkUrl, mode } from './discovery';
+import { pickLanguage } from '../lib/i18n';
+import { apiOrigin, botId, mode, script } from './discovery';
 import { button, paint } from './launcher';
 import { mark, report, safe } from './safe';
 import { addCss, panel } from './shadow';
+
+/**
+ * The chat window chunk of each language, relative to widget.js; set at build time (build.mjs).
+ * One is imported: the language the owner fixed, else the visitor's (lib/i18n.ts).
+ */
+declare const __WINDOW_CHUNKS__: Record<string, string>;
 
 /** Whether the chat window is open (the preview and inline modes open it at once, index.ts). */
 export let open = false;
@@ -11,6 +18,8 @@ export let open = false;
 let removed = false;
 let renderWindow: ReturnType<MountWindow> | undefined;
 let loading: Promise<void> | undefined;
+/** The host page's last Botsmith.send(text), handed to the window (a new object per call). */
+let ask: { text: string } | undefined;
 
 const onClose = safe(() => {
   setOpen(false);
@@ -28,13 +37,15 @@ export function drawWindow(): void {
     open,
     inline: mode == 'inline',
     onClose,
+    ask,
   } satisfies WindowProps);
   if (open) requestAnimationFrame(() => mark('open'));
 }
 
 /** Imports the window chunk (once; again after a failure) and mounts it into the panel. */
 export function loadWindow(): Promise<void> {
-  return (loading ??= import(/* @vite-ignore */ chunkUrl).then(
+  const chunk = __WINDOW_CHUNKS__[pickLanguage(bot?.widgetLanguage, navigator.languages || [], __WINDOW_CHUNKS__)];
+  return (loading ??= import(/* @vite-ignore */ new URL(chunk, script.src).href).then(
     (m: { mount: MountWindow }) => {
       if (!removed) renderWindow = m.mount(panel, addCss);
     },
@@ -53,6 +64,20 @@ export function setOpen(value: boolean): void {
   if (renderWindow) drawWindow();
   else if (open) void loadWindow().then(safe(drawWindow));
 }
+
+/**
+ * The one global the widget defines (docs/product.md#the-widgets-api-for-host-pages), for the
+ * first floating widget of the page: a host page may open it from its own button, close it,
+ * or send a message as if the visitor had typed it.
+ */
+export const hostApi = {
+  open: safe(() => setOpen(true)),
+  close: safe(() => setOpen(false)),
+  send: safe((text: unknown) => {
+    ask = { text: String(text) };
+    setOpen(true);
+  }),
+};
 
 /** The widget is being removed: the window goes for good, and a chunk still on its way is not mounted. */
 export function unmountWindow(): void {

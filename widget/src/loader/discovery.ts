@@ -1,6 +1,3 @@
-/** The chat window chunk's file name, relative to widget.js; set at build time (vite.config.ts). */
-declare const __WINDOW_CHUNK__: string;
-
 /** float: a launcher on a customer's page; preview: the dashboard's live preview; inline: the /widget page. */
 export type Mode = 'float' | 'preview' | 'inline';
 
@@ -10,8 +7,6 @@ export let botId: string;
 export let mode: Mode;
 /** The API's origin: the one widget.js was loaded from. */
 export let apiOrigin: string;
-/** The chat window chunk's address, beside widget.js. */
-export let chunkUrl: string;
 
 /** Reads the script tag this run of widget.js came from; `botId` stays empty when it names none. */
 export function discover(): void {
@@ -23,5 +18,4 @@ export function discover(): void {
   if (!botId) return;
   mode = data.inline == 'true' ? 'inline' : data.preview == 'true' ? 'preview' : 'float';
   apiOrigin = new URL(script.src).origin;
-  chunkUrl = new URL(__WINDOW_CHUNK__, script.src).href;
 }

@@ -1,5 +1,4 @@
-import { ANIMATIONS } from '@botsmith/contract';
-import { iconUrl, launcherVars } from '../lib/theme';
+import { iconUrl } from '../lib/theme';
 import { bot, side } from './bot';
 import { apiOrigin } from './discovery';
 import { CHAT_ICON, CLOSE_ICON, icon } from './icons';
@@ -32,14 +31,17 @@ export function createLauncher(prefetch: () => void, toggle: () => void): HTMLBu
 /** Shows the bot's styling and whether the window is open: colours, side, animation, label, icon. */
 export function paint(open: boolean): void {
   const b = bot ?? {};
-  const vars = launcherVars(b);
-  for (const k in vars) wrap.style.setProperty(k, vars[k]);
+  // The colours of launcher and window, computed by the API (the face's `theme`) or, in the
+  // preview, by the dashboard; custom properties inherit into the window chunk's markup.
+  const vars = b.theme || {};
+  for (const k in vars) wrap.style.setProperty(k, vars[k as keyof typeof vars]);
   // The preview may move the widget to the other side.
   const at = (host!.dataset.side = side());
   wrap.className = `bs ${at}${open ? ' open' : ''}`;
   if (!button) return;
-  // styles/launcher.css has one class per animation.
-  const cls = 'l a-' + (ANIMATIONS.includes(b.animation!) ? b.animation : 'none');
+  // styles/launcher.css has one class per animation; a name it does not know animates nothing,
+  // and a class name cannot do more than that, so the value needs no checking here.
+  const cls = 'l a-' + (b.animation || 'none');
   if (button.className != cls) {
     button.className = cls;
     // Restart the animation so the preview shows each newly chosen one.

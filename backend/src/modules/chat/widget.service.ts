@@ -1,4 +1,4 @@
-import type { PublicBot } from '@botsmith/contract';
+import { BOT_DEFAULTS, widgetTheme, type PublicBot } from '@botsmith/contract';
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error.js';
 import { periodStartFor } from '../../common/billing-period.js';
@@ -38,5 +38,9 @@ export function toPublicBot(bot: BotEntity, hidden: boolean): PublicBot {
     modelLabel: MODEL_CATALOGUE[bot.model]?.label ?? bot.model,
     hidden,
     ...toAppearance(bot),
+    // The product's default placeholder is no owner's text: empty, the widget says it in the
+    // visitor's language (docs/product.md#widget-languages).
+    placeholderText: bot.placeholderText === BOT_DEFAULTS.placeholderText ? '' : bot.placeholderText,
+    theme: widgetTheme(toAppearance(bot)),
   };
 }

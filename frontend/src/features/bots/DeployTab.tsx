@@ -94,9 +94,47 @@ export function DeployTab({ bot, onSaved }: DeployTabProps) {
           </Box>
         </>
       )}
+      <HostApiSection />
       <Divider />
       <ApiKeySection bot={bot} onSaved={onSaved} />
     </Stack>
+  );
+}
+
+/** What a host page can call on the widget (docs/product.md#the-widgets-api-for-host-pages). */
+export const HOST_API_EXAMPLE = `<button type="button" onclick="window.Botsmith?.open()">Chat with us</button>
+<button type="button" onclick="window.Botsmith?.send('Where is my order?')">Track my order</button>`;
+
+/** How the owner's own page can open, close or send through the widget. */
+function HostApiSection() {
+  return (
+    <Box>
+      <Typography variant="subtitle1" component="h4" sx={{ fontWeight: 600 }}>
+        Open the chat from your own buttons
+      </Typography>
+      <Typography variant="body2" color="textSecondary" sx={{ mb: 1 }}>
+        Once the snippet is on a page, the page can call <code>window.Botsmith.open()</code>,{' '}
+        <code>window.Botsmith.close()</code> and <code>window.Botsmith.send(text)</code>, which opens the chat and asks
+        the question for the visitor. For example:
+      </Typography>
+      <Box
+        component="pre"
+        aria-label="Host page example"
+        tabIndex={0}
+        sx={{
+          m: 0,
+          p: 2,
+          borderRadius: 2,
+          bgcolor: 'grey.100',
+          fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+          fontSize: '0.8125rem',
+          whiteSpace: 'pre-wrap',
+          wordBreak: 'break-word',
+        }}
+      >
+        <code>{HOST_API_EXAMPLE}</code>
+      </Box>
+    </Box>
   );
 }
 

@@ -246,6 +246,11 @@ describe('EditBotDialog', () => {
             botId: 7,
             bubbleColor: 'linear-gradient(to right, #ff0000, #2ecc71)',
             name: 'Support Bot',
+            // The widget paints the theme the dashboard computes, as the API does for the face.
+            theme: expect.objectContaining({
+              '--bubble': 'linear-gradient(to right, #ff0000, #2ecc71)',
+              '--bubble-c': '#ff0000',
+            }),
           }),
         );
         const before = events.length;
@@ -485,6 +490,15 @@ describe('EditBotDialog', () => {
       await user.click(screen.getByRole('button', { name: 'Copy to Clipboard' }));
       expect(writeText).toHaveBeenCalledWith(snippet);
       expect(await screen.findByText('Widget snippet copied to clipboard!')).toBeInTheDocument();
+    });
+
+    it("shows how the owner's page opens the chat or asks a question through window.Botsmith", async () => {
+      renderDialog();
+      await openTab('Deploy');
+      expect(await screen.findByRole('heading', { name: 'Open the chat from your own buttons' })).toBeInTheDocument();
+      const example = screen.getByLabelText('Host page example');
+      expect(example).toHaveTextContent('onclick="window.Botsmith?.open()"');
+      expect(example).toHaveTextContent("window.Botsmith?.send('Where is my order?')");
     });
 
     it("toasts 'Failed to copy snippet.' when the clipboard refuses", async () => {

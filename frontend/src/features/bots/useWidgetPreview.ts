@@ -1,3 +1,4 @@
+import { widgetTheme } from '@botsmith/contract';
 import { useEffect, useRef } from 'react';
 import type { BotStylingUpdate } from '../../api/types';
 
@@ -8,7 +9,9 @@ export const PREVIEW_EVENT = 'botsmith:preview';
 const WIDGET_TAG = 'botsmith-widget';
 
 function push(botId: number, detail: PreviewDetail): void {
-  window.dispatchEvent(new CustomEvent(PREVIEW_EVENT, { detail: { botId, ...detail } }));
+  // The widget paints the face's `theme`: the unsaved styling's is computed here, as the API does.
+  const theme = widgetTheme(detail);
+  window.dispatchEvent(new CustomEvent(PREVIEW_EVENT, { detail: { botId, ...detail, theme } }));
 }
 
 /**

@@ -1,0 +1,24 @@
+/** Español: the widget's own texts (see en.ts). */
+import type { Texts } from '../lib/i18n';
+
+export default {
+  placeholder: 'Escribe tu mensaje aquí...',
+  botFailed: 'No se pudieron cargar los datos del bot.',
+  error: 'Se produjo un error.',
+  sendFailed: 'Se produjo un error al enviar tu mensaje.',
+  unavailable: 'Botsmith no está disponible en este momento. Inténtalo de nuevo en unos instantes.',
+  chatWith: 'Chatear con %s',
+  log: 'Conversación',
+  input: 'Mensaje',
+  send: 'Enviar mensaje',
+  typing: 'El asistente está escribiendo',
+  newChat: 'Nueva conversación',
+  close: 'Cerrar el chat',
+  menu: 'Más opciones',
+  remove: 'Eliminar esta conversación',
+  removeFailed: 'No se pudo eliminar la conversación. Inténtalo de nuevo.',
+  rate: 'Valora esta respuesta',
+  good: 'Buena respuesta',
+  bad: 'Mala respuesta',
+  sources: 'Fuentes',
+} satisfies Texts;

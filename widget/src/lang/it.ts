@@ -1,0 +1,24 @@
+/** Italiano: the widget's own texts (see en.ts). */
+import type { Texts } from '../lib/i18n';
+
+export default {
+  placeholder: 'Scrivi qui il tuo messaggio...',
+  botFailed: 'Impossibile caricare i dati del bot.',
+  error: 'Si è verificato un errore.',
+  sendFailed: "Si è verificato un errore durante l'invio del messaggio.",
+  unavailable: 'Botsmith non è disponibile al momento. Riprova tra poco.',
+  chatWith: 'Chatta con %s',
+  log: 'Conversazione',
+  input: 'Messaggio',
+  send: 'Invia messaggio',
+  typing: "L'assistente sta scrivendo",
+  newChat: 'Nuova conversazione',
+  close: 'Chiudi la chat',
+  menu: 'Altre opzioni',
+  remove: 'Elimina questa conversazione',
+  removeFailed: 'Non è stato possibile eliminare la conversazione. Riprova.',
+  rate: 'Valuta questa risposta',
+  good: 'Risposta utile',
+  bad: 'Risposta non utile',
+  sources: 'Fonti',
+} satisfies Texts;

@@ -1,0 +1,24 @@
+/** 日本語: the widget's own texts (see en.ts). */
+import type { Texts } from '../lib/i18n';
+
+export default {
+  placeholder: 'メッセージを入力...',
+  botFailed: 'ボットの情報を読み込めませんでした。',
+  error: 'エラーが発生しました。',
+  sendFailed: 'メッセージを送信できませんでした。',
+  unavailable: 'Botsmith は一時的に利用できません。しばらくしてからお試しください。',
+  chatWith: '%s とチャット',
+  log: '会話',
+  input: 'メッセージ',
+  send: 'メッセージを送信',
+  typing: 'アシスタントが入力中です',
+  newChat: '新しい会話',
+  close: 'チャットを閉じる',
+  menu: 'その他のオプション',
+  remove: 'この会話を削除',
+  removeFailed: '会話を削除できませんでした。もう一度お試しください。',
+  rate: 'この回答を評価',
+  good: '良い回答',
+  bad: '良くない回答',
+  sources: '出典',
+} satisfies Texts;

@@ -1,0 +1,24 @@
+/** Nederlands: the widget's own texts (see en.ts). */
+import type { Texts } from '../lib/i18n';
+
+export default {
+  placeholder: 'Typ hier je bericht...',
+  botFailed: 'De gegevens van de bot konden niet worden geladen.',
+  error: 'Er is een fout opgetreden.',
+  sendFailed: 'Er is een fout opgetreden bij het verzenden van je bericht.',
+  unavailable: 'Botsmith is even niet bereikbaar. Probeer het zo opnieuw.',
+  chatWith: 'Chat met %s',
+  log: 'Gesprek',
+  input: 'Bericht',
+  send: 'Bericht verzenden',
+  typing: 'De assistent is aan het typen',
+  newChat: 'Nieuw gesprek',
+  close: 'Chat sluiten',
+  menu: 'Meer opties',
+  remove: 'Dit gesprek verwijderen',
+  removeFailed: 'Het gesprek kon niet worden verwijderd. Probeer het opnieuw.',
+  rate: 'Beoordeel dit antwoord',
+  good: 'Goed antwoord',
+  bad: 'Slecht antwoord',
+  sources: 'Bronnen',
+} satisfies Texts;
