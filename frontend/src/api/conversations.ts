@@ -3,6 +3,7 @@ import type {
   ConversationsPage,
   ConversationTranscript,
   CorrectionRequest,
+  OwnerReplyResponse,
   QuestionPeriod,
   QuestionsReport,
 } from '@botsmith/contract';
@@ -46,6 +47,11 @@ export const conversationsApi = {
     }),
   get: (id: number) => apiFetch<ConversationTranscript>(`/api/conversations/${id}`),
   remove: (id: number) => apiFetch<Record<string, never>>(`/api/conversations/${id}`, { method: 'DELETE' }),
+  /** The owner answers the visitor in person; the conversation is handed off (docs/product.md#owner-replies). */
+  reply: (id: number, content: string) =>
+    apiFetch<OwnerReplyResponse>(`/api/conversations/${id}/reply`, { method: 'POST', body: { content } }),
+  /** The bot answers the conversation again. */
+  handBack: (id: number) => apiFetch<Record<string, never>>(`/api/conversations/${id}/handback`, { method: 'POST' }),
   /** The conversations the query finds, as an .xlsx file. */
   exportFile: async (query: ConversationQuery): Promise<DownloadedFile> => {
     const response = await apiRequest(`/api/conversations/export${queryString(query)}`, {

@@ -139,6 +139,9 @@ function ConversationRow({
           <Typography variant="caption" color="textSecondary">
             {conversation.messageCount === 1 ? '1 message' : `${conversation.messageCount} messages`}
           </Typography>
+          {conversation.handoff && (
+            <Chip size="small" color="info" variant="outlined" label="Handoff" sx={{ height: 20 }} />
+          )}
           {conversation.unanswered && (
             <Chip size="small" color="warning" variant="outlined" label="Unanswered" sx={{ height: 20 }} />
           )}

@@ -7,6 +7,7 @@ import { makeBot } from '../../test/fixtures';
 import { renderAtDashboard } from '../../test/render';
 import { stubScreen } from '../../test/stubs';
 import { ConversationsSection } from './ConversationsSection';
+import { HANDOFF_REFRESH_MS } from './TranscriptPane';
 
 configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 30_000 });
@@ -16,6 +17,8 @@ const api = vi.hoisted(() => ({
     list: vi.fn(),
     get: vi.fn(),
     remove: vi.fn(),
+    reply: vi.fn(),
+    handBack: vi.fn(),
     exportFile: vi.fn(),
     unansweredQuestions: vi.fn(),
     correct: vi.fn(),
@@ -312,6 +315,97 @@ describe('ConversationsSection', () => {
       await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
       expect(rows()).toHaveLength(2);
       expect(screen.getByRole('region', { name: 'Transcript' })).toBeInTheDocument();
+    });
+  });
+
+  describe('owner replies and handoff', () => {
+    const HANDED_OFF: ConversationTranscript = {
+      conversation: summary({ handoff: true }),
+      messages: [
+        message({ id: 1, role: 'user', content: 'Can I talk to a person?' }),
+        message({ id: 2, role: 'agent', content: 'Hi, Ana here.', name: 'Ana at Acme' }),
+      ],
+    };
+
+    it('sends a reply with Ctrl+Enter, shows it as yours and marks the conversation handed off', async () => {
+      api.conversationsApi.reply.mockResolvedValue({
+        message: message({ id: 9, role: 'agent', content: 'Happy to help!', name: 'Support' }),
+      });
+      renderInbox('?c=11');
+      const pane = await screen.findByRole('region', { name: 'Transcript' });
+      await within(pane).findAllByRole('listitem');
+      expect(within(pane).queryByText('Handoff')).not.toBeInTheDocument();
+      const box = within(pane).getByLabelText('Reply to the visitor');
+      expect(within(pane).getByRole('button', { name: 'Send reply' })).toBeDisabled();
+      await user.type(box, '  Happy to help!  ');
+      await user.keyboard('{Control>}{Enter}{/Control}');
+      expect(api.conversationsApi.reply).toHaveBeenCalledWith(11, 'Happy to help!');
+      await waitFor(() => expect(within(pane).getAllByRole('listitem')).toHaveLength(5));
+      const mine = within(pane).getAllByRole('listitem')[4];
+      expect(mine).toHaveTextContent('You · Support');
+      expect(mine).toHaveTextContent('Happy to help!');
+      expect(box).toHaveValue('');
+      expect(within(pane).getByText('Handoff')).toBeInTheDocument();
+      expect(within(pane).getByRole('button', { name: 'Hand back to the bot' })).toBeInTheDocument();
+    });
+
+    it("shows the server's reason when a reply is refused, and keeps the draft", async () => {
+      api.conversationsApi.reply.mockImplementation(() => refusal(429, 'Too many replies right now.'));
+      renderInbox('?c=11');
+      const pane = await screen.findByRole('region', { name: 'Transcript' });
+      const box = await within(pane).findByLabelText('Reply to the visitor');
+      await user.type(box, 'Hello');
+      await user.click(within(pane).getByRole('button', { name: 'Send reply' }));
+      expect(await within(pane).findByText('Too many replies right now.')).toBeInTheDocument();
+      expect(box).toHaveValue('Hello');
+      expect(within(pane).getAllByRole('listitem')).toHaveLength(4);
+    });
+
+    it('shows agent messages as yours with their name, the Handoff chip in the list, and hands back to the bot', async () => {
+      api.conversationsApi.list.mockResolvedValue({ conversations: [summary({ handoff: true })], nextCursor: null });
+      api.conversationsApi.get.mockResolvedValue(HANDED_OFF);
+      api.conversationsApi.handBack.mockResolvedValue({});
+      renderInbox('?c=11');
+      await waitFor(() => expect(rows()).toHaveLength(1));
+      expect(within(rows()[0]).getByText('Handoff')).toBeInTheDocument();
+      const pane = screen.getByRole('region', { name: 'Transcript' });
+      const messages = await within(pane).findAllByRole('listitem');
+      expect(messages[1]).toHaveTextContent('You · Ana at Acme');
+      await user.click(within(pane).getByRole('button', { name: 'Hand back to the bot' }));
+      expect(api.conversationsApi.handBack).toHaveBeenCalledWith(11);
+      expect(await screen.findByText('The bot answers this conversation again.')).toBeInTheDocument();
+      await waitFor(() =>
+        expect(within(pane).queryByRole('button', { name: 'Hand back to the bot' })).not.toBeInTheDocument(),
+      );
+    });
+
+    it("reads a handed-off conversation again every few seconds, so the visitor's new messages appear", async () => {
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+      try {
+        api.conversationsApi.get.mockResolvedValueOnce(HANDED_OFF).mockResolvedValue({
+          ...HANDED_OFF,
+          messages: [...HANDED_OFF.messages, message({ id: 3, role: 'user', content: 'My order is 1234.' })],
+        });
+        renderInbox('?c=11');
+        const pane = await screen.findByRole('region', { name: 'Transcript' });
+        await within(pane).findAllByRole('listitem');
+        expect(within(pane).queryByText('My order is 1234.')).not.toBeInTheDocument();
+        await vi.advanceTimersByTimeAsync(HANDOFF_REFRESH_MS);
+        expect(await within(pane).findByText('My order is 1234.')).toBeInTheDocument();
+        expect(api.conversationsApi.get).toHaveBeenCalledTimes(2);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it('offers no reply box when the bot was deleted', async () => {
+      api.conversationsApi.get.mockResolvedValue({ ...TRANSCRIPT, conversation: summary({ botId: null }) });
+      renderInbox('?c=11');
+      const pane = await screen.findByRole('region', { name: 'Transcript' });
+      expect(
+        await within(pane).findByText(/bot was deleted, so its visitor can no longer receive replies/),
+      ).toBeInTheDocument();
+      expect(within(pane).queryByLabelText('Reply to the visitor')).not.toBeInTheDocument();
     });
   });
 

@@ -1,4 +1,10 @@
-import type { Citation, ConversationTranscript, MessageRating, TranscriptMessage } from '@botsmith/contract';
+import {
+  OWNER_REPLY_LIMITS,
+  type Citation,
+  type ConversationTranscript,
+  type MessageRating,
+  type TranscriptMessage,
+} from '@botsmith/contract';
 import ArrowBackRounded from '@mui/icons-material/ArrowBackRounded';
 import DeleteOutline from '@mui/icons-material/DeleteOutlineRounded';
 import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
@@ -18,16 +24,22 @@ import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useSnackbar } from 'notistack';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { conversationsApi } from '../../api';
 import { RetryAlert } from '../../components/RetryAlert';
 import { serverMessage } from '../bots/botForms';
 import { useApiResource } from '../../hooks/useApiResource';
 import type { FixTarget } from './FixAnswerDialog';
 import { formatMomentLong } from './inboxParams';
+
+/** While a person handles the conversation, the transcript is read again this often (new visitor messages). */
+export const HANDOFF_REFRESH_MS = 4000;
+/** The longest reply the server accepts (docs/product.md#owner-replies). */
+const REPLY_MAX_CHARS = OWNER_REPLY_LIMITS.contentMaxChars;
 
 export interface TranscriptPaneProps {
   conversationId: number;
@@ -42,6 +54,27 @@ export function TranscriptPane({ conversationId, onBack, onDeleted, onFix }: Tra
   const load = useCallback(() => conversationsApi.get(conversationId), [conversationId]);
   const transcript = useApiResource(load);
   const [confirming, setConfirming] = useState(false);
+  const handedOff = transcript.status === 'ready' && transcript.data.conversation.handoff;
+  const { update } = transcript;
+
+  // While a person handles the conversation, the visitor's new messages appear without a reload.
+  // Read quietly (no loading state); a failed read is simply tried again at the next tick.
+  useEffect(() => {
+    if (!handedOff) return;
+    let active = true;
+    const timer = setInterval(() => {
+      conversationsApi.get(conversationId).then(
+        (fresh) => {
+          if (active) update(() => fresh);
+        },
+        () => undefined,
+      );
+    }, HANDOFF_REFRESH_MS);
+    return () => {
+      active = false;
+      clearInterval(timer);
+    };
+  }, [handedOff, conversationId, update]);
 
   return (
     <Box
@@ -70,7 +103,29 @@ export function TranscriptPane({ conversationId, onBack, onDeleted, onFix }: Tra
         </RetryAlert>
       )}
       {transcript.status === 'ready' && (
-        <Transcript data={transcript.data} onDelete={() => setConfirming(true)} onFix={onFix} />
+        <>
+          <Transcript
+            data={transcript.data}
+            onDelete={() => setConfirming(true)}
+            onFix={onFix}
+            onHandedBack={() => update((data) => ({ ...data, conversation: { ...data.conversation, handoff: false } }))}
+          />
+          <ReplyBox
+            conversationId={conversationId}
+            botDeleted={transcript.data.conversation.botId === null}
+            onSent={(message) =>
+              update((data) => ({
+                conversation: {
+                  ...data.conversation,
+                  handoff: true,
+                  messageCount: data.conversation.messageCount + 1,
+                  lastMessageAt: message.createdAt,
+                },
+                messages: [...data.messages, message],
+              }))
+            }
+          />
+        </>
       )}
       <DeleteConversationDialog
         conversationId={confirming ? conversationId : null}
@@ -88,12 +143,30 @@ function Transcript({
   data,
   onDelete,
   onFix,
+  onHandedBack,
 }: {
   data: ConversationTranscript;
   onDelete: () => void;
   onFix: (target: FixTarget) => void;
+  onHandedBack: () => void;
 }) {
   const { conversation, messages } = data;
+  const { enqueueSnackbar } = useSnackbar();
+  const [handingBack, setHandingBack] = useState(false);
+  const handBack = async () => {
+    setHandingBack(true);
+    try {
+      await conversationsApi.handBack(conversation.id);
+      enqueueSnackbar('The bot answers this conversation again.', { variant: 'success' });
+      onHandedBack();
+    } catch (failure) {
+      enqueueSnackbar(serverMessage(failure) ?? 'The conversation could not be handed back. Please try again.', {
+        variant: 'error',
+      });
+    } finally {
+      setHandingBack(false);
+    }
+  };
   const botId = conversation.botId;
   return (
     <>
@@ -106,6 +179,17 @@ function Transcript({
             Started {formatMomentLong(conversation.startedAt)} ·{' '}
             {conversation.messageCount === 1 ? '1 message' : `${conversation.messageCount} messages`}
           </Typography>
+          {conversation.handoff && (
+            <Stack direction="row" sx={{ alignItems: 'center', gap: 1, mt: 0.5, flexWrap: 'wrap' }}>
+              <Chip size="small" color="info" variant="outlined" label="Handoff" />
+              <Typography variant="body2" color="textSecondary">
+                You are handling this conversation: the bot stays quiet.
+              </Typography>
+              <Button size="small" loading={handingBack} onClick={() => void handBack()}>
+                Hand back to the bot
+              </Button>
+            </Stack>
+          )}
           {conversation.pageUrl && (
             <Typography variant="body2" color="textSecondary" noWrap title={conversation.pageUrl}>
               On{' '}
@@ -155,7 +239,9 @@ const ROLE_LABEL: Record<TranscriptMessage['role'], string> = {
 
 function MessageItem({ message, onFix }: { message: TranscriptMessage; onFix?: () => void }) {
   const visitor = message.role === 'user';
-  const label = `${ROLE_LABEL[message.role]}, ${formatMomentLong(message.createdAt)}`;
+  const agent = message.role === 'agent';
+  const who = agent && message.name ? `${ROLE_LABEL.agent} · ${message.name}` : ROLE_LABEL[message.role];
+  const label = `${who}, ${formatMomentLong(message.createdAt)}`;
   return (
     <Box
       component="li"
@@ -180,6 +266,7 @@ function MessageItem({ message, onFix }: { message: TranscriptMessage; onFix?: (
             overflowWrap: 'anywhere',
             bgcolor: visitor ? 'primary.main' : 'action.hover',
             color: visitor ? 'primary.contrastText' : 'text.primary',
+            ...(agent && { border: 1, borderColor: 'info.main' }),
             ...(message.unanswered && { border: 1, borderColor: 'warning.main' }),
           }}
         >
@@ -200,6 +287,98 @@ function MessageItem({ message, onFix }: { message: TranscriptMessage; onFix?: (
           )}
         </Stack>
       )}
+    </Box>
+  );
+}
+
+/**
+ * The owner's reply to the visitor: Ctrl/Cmd+Enter or Send. The reply is the owner's own message
+ * in the conversation, never charged; the first one hands the conversation off (the bot stays quiet).
+ */
+function ReplyBox({
+  conversationId,
+  botDeleted,
+  onSent,
+}: {
+  conversationId: number;
+  botDeleted: boolean;
+  onSent: (message: TranscriptMessage) => void;
+}) {
+  const [content, setContent] = useState('');
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const trimmed = content.trim();
+
+  const send = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (!trimmed || sending || trimmed.length > REPLY_MAX_CHARS) return;
+    setSending(true);
+    setError(null);
+    try {
+      const { message } = await conversationsApi.reply(conversationId, trimmed);
+      setContent('');
+      onSent(message);
+    } catch (failure) {
+      setError(serverMessage(failure) ?? 'Your reply could not be sent. Please try again.');
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      void send();
+    }
+  };
+
+  if (botDeleted) {
+    return (
+      <Typography variant="body2" color="textSecondary" sx={{ pt: 2, mt: 2, borderTop: 1, borderColor: 'divider' }}>
+        This conversation&apos;s bot was deleted, so its visitor can no longer receive replies.
+      </Typography>
+    );
+  }
+  return (
+    <Box
+      component="form"
+      aria-label="Reply"
+      noValidate
+      onSubmit={(event) => void send(event)}
+      sx={{ pt: 2, mt: 2, borderTop: 1, borderColor: 'divider' }}
+    >
+      <TextField
+        label="Reply to the visitor"
+        multiline
+        minRows={2}
+        maxRows={8}
+        fullWidth
+        value={content}
+        onChange={(event) => setContent(event.target.value)}
+        onKeyDown={onKeyDown}
+        disabled={sending}
+        error={trimmed.length > REPLY_MAX_CHARS}
+        helperText={
+          trimmed.length > REPLY_MAX_CHARS
+            ? `Your reply can be at most ${REPLY_MAX_CHARS.toLocaleString('en-US')} characters.`
+            : 'Ctrl+Enter (⌘+Enter on a Mac) sends. The bot stays quiet until you hand the conversation back.'
+        }
+      />
+      {error && (
+        <Alert severity="error" sx={{ mt: 1 }}>
+          {error}
+        </Alert>
+      )}
+      <Stack direction="row" sx={{ justifyContent: 'flex-end', mt: 1 }}>
+        <Button
+          type="submit"
+          variant="contained"
+          loading={sending}
+          disabled={!trimmed || trimmed.length > REPLY_MAX_CHARS}
+        >
+          Send reply
+        </Button>
+      </Stack>
     </Box>
   );
 }

@@ -4,12 +4,16 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { authApi } from '../../api';
+import { AgentNameForm } from './AgentNameForm';
 
 export interface AccountTabProps {
   email: string;
 }
 
-/** The owner's e-mail and Sign Out (then /login, even if the session had already ended). */
+/**
+ * The owner's e-mail, the name on their replies to visitors, and Sign Out (then /login, even if
+ * the session had already ended).
+ */
 export function AccountTab({ email }: AccountTabProps) {
   const navigate = useNavigate();
   const [signingOut, setSigningOut] = useState(false);
@@ -32,6 +36,7 @@ export function AccountTab({ email }: AccountTabProps) {
         </Typography>
         <Typography sx={{ wordBreak: 'break-all' }}>{email}</Typography>
       </div>
+      <AgentNameForm />
       <Button variant="outlined" onClick={() => void signOut()} disabled={signingOut}>
         Sign Out
       </Button>

@@ -43,10 +43,43 @@ describe('SettingsDialog', () => {
     });
     api.authApi.logout.mockResolvedValue({});
     api.authApi.deleteAccount.mockResolvedValue({});
-    api.userApi.getSettings.mockResolvedValue({ spendAlertDollars: 20, conversationRetentionDays: 365 });
+    api.userApi.getSettings.mockResolvedValue({
+      spendAlertDollars: 20,
+      conversationRetentionDays: 365,
+      agentName: 'Support',
+    });
     api.userApi.updateSettings.mockImplementation((settings: object) =>
-      Promise.resolve({ spendAlertDollars: 20, conversationRetentionDays: 365, ...settings }),
+      Promise.resolve({ spendAlertDollars: 20, conversationRetentionDays: 365, agentName: 'Support', ...settings }),
     );
+  });
+
+  describe('name on your replies (Account tab)', () => {
+    it("shows the saved name ('Support' by default) and saves a new one, trimmed", async () => {
+      const user = userEvent.setup();
+      renderDialog();
+      const field = await screen.findByLabelText('Name on your replies');
+      await waitFor(() => expect(field).toHaveValue('Support'));
+      await user.clear(field);
+      await user.type(field, '  Ana at Acme ');
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      expect(api.userApi.updateSettings).toHaveBeenCalledWith({ agentName: 'Ana at Acme' });
+      expect(await screen.findByText('Name on your replies saved.')).toBeInTheDocument();
+      expect(field).toHaveValue('Ana at Acme');
+    });
+
+    it("says what is wrong with an empty name, and shows the server's sentence when it refuses", async () => {
+      const user = userEvent.setup();
+      renderDialog();
+      const field = await screen.findByLabelText('Name on your replies');
+      await waitFor(() => expect(field).toHaveValue('Support'));
+      await user.clear(field);
+      expect(screen.getByText('Use 1 to 60 characters.')).toBeInTheDocument();
+      api.userApi.updateSettings.mockRejectedValueOnce(
+        new ApiError(400, 'VALIDATION_FAILED', 'Invalid agentName: must be text of 1 to 60 characters.', true),
+      );
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      expect(await screen.findByText('Invalid agentName: must be text of 1 to 60 characters.')).toBeInTheDocument();
+    });
   });
 
   describe('spend alert (Usage tab)', () => {
@@ -113,7 +146,11 @@ describe('SettingsDialog', () => {
     });
 
     it('shows a saved "forever" as Forever', async () => {
-      api.userApi.getSettings.mockResolvedValue({ spendAlertDollars: 20, conversationRetentionDays: null });
+      api.userApi.getSettings.mockResolvedValue({
+        spendAlertDollars: 20,
+        conversationRetentionDays: null,
+        agentName: 'Support',
+      });
       const user = userEvent.setup();
       renderDialog();
       await user.click(screen.getByRole('tab', { name: 'Privacy' }));
@@ -122,13 +159,14 @@ describe('SettingsDialog', () => {
 
     it('keeps the select disabled while loading, and says when loading or saving failed', async () => {
       let resolve: (value: unknown) => void = () => undefined;
-      api.userApi.getSettings.mockReturnValueOnce(new Promise((done) => (resolve = done)));
+      // Every read waits (the Account tab's name field reads the settings too).
+      api.userApi.getSettings.mockReturnValue(new Promise((done) => (resolve = done)));
       const user = userEvent.setup();
       renderDialog();
       await user.click(screen.getByRole('tab', { name: 'Privacy' }));
       expect(await select()).toHaveAttribute('aria-disabled', 'true');
       expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
-      resolve({ spendAlertDollars: 20, conversationRetentionDays: 90 });
+      resolve({ spendAlertDollars: 20, conversationRetentionDays: 90, agentName: 'Support' });
       await waitFor(async () => expect(await select()).toHaveTextContent('90 days'));
 
       api.userApi.updateSettings.mockRejectedValueOnce(
