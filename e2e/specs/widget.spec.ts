@@ -553,12 +553,20 @@ describe('the embeddable widget on a hostile customer site', () => {
     expect(await launcher(page, '5').getAttribute('aria-expanded')).toBe('true');
 
     const before = chatRequests(api).length;
-    await page.evaluate(() =>
-      (window as unknown as { Botsmith: { send(t: string): void } }).Botsmith.send('Asked by the page'),
-    );
+    await page.evaluate(() => {
+      const botsmith = (window as unknown as { Botsmith: { identify(v: unknown): void; send(t: string): void } })
+        .Botsmith;
+      botsmith.identify({ name: 'Ada Lovelace', email: 'ada@example.com', plan: 'gold' });
+      botsmith.send('Asked by the page');
+    });
     await expect.poll(() => sendButton(page, '5').isDisabled(), { timeout: 10_000 }).toBe(false);
     expect(chatRequests(api).length).toBe(before + 1);
     expect(await win.locator('.m.user').textContent()).toBe('Asked by the page');
+    // Only the two fields go on, with the message.
+    expect(JSON.parse(chatRequests(api).at(-1)!.body).visitor).toEqual({
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+    });
 
     await page.evaluate(() => (window as unknown as { Botsmith: { close(): void } }).Botsmith.close());
     await win.waitFor({ state: 'hidden' });

@@ -564,6 +564,19 @@ describe('Widget', () => {
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
   });
 
+  it('sends who the host page says the visitor is (Botsmith.identify) with each message', async () => {
+    const fetchMock = vi
+      .fn()
+      .mockImplementation(() => Promise.resolve(new Response(JSON.stringify({ message: 'Hi Ada' }))));
+    vi.stubGlobal('fetch', fetchMock);
+    render(<Widget {...props({ visitor: { name: 'Ada', email: 'ada@example.com' } })} />);
+    typeText('Hello');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    await screen.findByText('Hi Ada');
+    const body = JSON.parse((fetchMock.mock.calls[0] as [string, RequestInit])[1].body as string);
+    expect(body.visitor).toEqual({ name: 'Ada', email: 'ada@example.com' });
+  });
+
   it("speaks the language it is given, the owner's texts as written", async () => {
     const de = (await import('./lang/de')).default;
     render(<Widget {...props({ t: de, bot: { ...bot, placeholderText: '' } })} />);

@@ -18,7 +18,18 @@ const SCROLLBAR_IDLE_MS = 1500;
  * The chat window: banner (with the conversation's menu), conversation, input. Rendered by the
  * loader inside its shadow root, with the widget's own texts in the visitor's language (`t`).
  */
-export function Widget({ botId, apiOrigin, bot, botError, open, inline, onClose, ask, t }: WindowProps & { t: Texts }) {
+export function Widget({
+  botId,
+  apiOrigin,
+  bot,
+  botError,
+  open,
+  inline,
+  onClose,
+  ask,
+  visitor,
+  t,
+}: WindowProps & { t: Texts }) {
   const [messages, setMessages] = useState<ChatMessage[]>(() => loadConversation(botId));
   const [draft, setDraft] = useState('');
   const [pending, setPending] = useState(false);
@@ -92,7 +103,7 @@ export function Widget({ botId, apiOrigin, bot, botError, open, inline, onClose,
     const ctrl = new AbortController();
     inFlightRef.current = ctrl;
     const result = await sendChat(
-      { apiOrigin, botId, chatHistory, prompt, model: bot?.model ?? bot?.modelLabel ?? '' },
+      { apiOrigin, botId, chatHistory, prompt, model: bot?.model ?? bot?.modelLabel ?? '', visitor },
       (text) => setStreamed((s) => (s ?? '') + text),
       ctrl.signal,
     );

@@ -14,7 +14,7 @@
  * /widget page: the window alone, open, fixed bottom right). In every mode the widget goes away
  * when its script tag is removed. See widget/README.md.
  *
- * Its one global is `window.Botsmith` (open, close, send), defined by the page's first floating
+ * Its one global is `window.Botsmith` (open, close, send, identify), defined by the page's first floating
  * widget for the host page's own buttons; widgets find each other through the DOM
  * (loader/shadow.ts).
  *

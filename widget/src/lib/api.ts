@@ -3,7 +3,7 @@ import { readCitations } from './citations';
 import { createSseParser } from './sse';
 import { saveVisitorToken, visitorToken } from './storage';
 import type { MessageRating } from '@botsmith/contract';
-import type { ChatMessage, Citation, PublicBot } from './types';
+import type { ChatMessage, Citation, PublicBot, Visitor } from './types';
 
 /** Cookies go only to the product's own origin (the dashboard preview, the /widget page), never cross-site. */
 export function credentialsFor(apiOrigin: string): RequestCredentials {
@@ -45,6 +45,7 @@ export interface ChatRequest {
   chatHistory: ChatMessage[];
   prompt: string;
   model: string;
+  visitor?: Visitor;
 }
 
 export type ChatResult =

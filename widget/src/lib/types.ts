@@ -40,6 +40,14 @@ export interface WindowProps {
    * so the same text twice is sent twice.
    */
   ask?: { text: string };
+  /** Who the host page says the visitor is (`Botsmith.identify`), sent with each message. */
+  visitor?: Visitor;
+}
+
+/** `Botsmith.identify({name, email})`, kept only as strings the API accepts. */
+export interface Visitor {
+  name?: string;
+  email?: string;
 }
 
 /** The chat window chunk's only export: mounts into `el` and returns a re-render function. */

@@ -1,4 +1,4 @@
-import type { MountWindow, WindowProps } from '../lib/types';
+import type { MountWindow, Visitor, WindowProps } from '../lib/types';
 import { bot, botError } from './bot';
 import { pickLanguage } from '../lib/i18n';
 import { apiOrigin, botId, mode, script } from './discovery';
@@ -20,6 +20,8 @@ let renderWindow: ReturnType<MountWindow> | undefined;
 let loading: Promise<void> | undefined;
 /** The host page's last Botsmith.send(text), handed to the window (a new object per call). */
 let ask: { text: string } | undefined;
+/** Who the host page says the visitor is (Botsmith.identify). */
+let visitor: Visitor | undefined;
 
 const onClose = safe(() => {
   setOpen(false);
@@ -38,6 +40,7 @@ export function drawWindow(): void {
     inline: mode == 'inline',
     onClose,
     ask,
+    visitor,
   } satisfies WindowProps);
   if (open) requestAnimationFrame(() => mark('open'));
 }
@@ -76,6 +79,14 @@ export const hostApi = {
   send: safe((text: unknown) => {
     ask = { text: String(text) };
     setOpen(true);
+  }),
+  /**
+   * Labels the visitor's conversation in the owner's inbox. Only the two fields go on; the API
+   * checks them and leaves out what it cannot store, so a host page's mistake never stops a chat.
+   */
+  identify: safe((who?: Visitor) => {
+    visitor = { name: who?.name, email: who?.email };
+    drawWindow();
   }),
 };
 

@@ -114,8 +114,9 @@ function HostApiSection() {
       </Typography>
       <Typography variant="body2" color="textSecondary" sx={{ mb: 1 }}>
         Once the snippet is on a page, the page can call <code>window.Botsmith.open()</code>,{' '}
-        <code>window.Botsmith.close()</code> and <code>window.Botsmith.send(text)</code>, which opens the chat and asks
-        the question for the visitor. For example:
+        <code>window.Botsmith.close()</code>, <code>window.Botsmith.send(text)</code>, which opens the chat and asks the
+        question for the visitor, and <code>window.Botsmith.identify(&#123; name, email &#125;)</code>, which shows a
+        signed-in visitor&apos;s name and e-mail with their conversation in your inbox. For example:
       </Typography>
       <Box
         component="pre"
