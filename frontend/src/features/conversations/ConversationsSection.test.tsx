@@ -347,6 +347,9 @@ describe('ConversationsSection', () => {
       expect(box).toHaveValue('');
       expect(within(pane).getByText('Handoff')).toBeInTheDocument();
       expect(within(pane).getByRole('button', { name: 'Hand back to the bot' })).toBeInTheDocument();
+      // The list row follows: handed off, one more message.
+      await waitFor(() => expect(within(rows()[0]).getByText('Handoff')).toBeInTheDocument());
+      expect(rows()[0]).toHaveTextContent('5 messages');
     });
 
     it("shows the server's reason when a reply is refused, and keeps the draft", async () => {

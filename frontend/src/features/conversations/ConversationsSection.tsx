@@ -307,6 +307,7 @@ function Inbox({
       conversationId={params.conversationId}
       onBack={wide ? undefined : () => change({ conversationId: null })}
       onDeleted={deleted}
+      onChanged={list.changed}
       onFix={onFix}
     />
   );

@@ -1,6 +1,7 @@
 import {
   OWNER_REPLY_LIMITS,
   type Citation,
+  type ConversationSummary,
   type ConversationTranscript,
   type MessageRating,
   type TranscriptMessage,
@@ -46,16 +47,22 @@ export interface TranscriptPaneProps {
   /** On a phone the transcript is its own screen; this leads back to the list. */
   onBack?: () => void;
   onDeleted: (id: number) => void;
+  /** The conversation's summary changed here (a reply, a handback, a refresh): its list row follows. */
+  onChanged?: (conversation: ConversationSummary) => void;
   onFix: (target: FixTarget) => void;
 }
 
 /** One conversation, message by message, with each answer's sources, rating and "Unanswered" marker. */
-export function TranscriptPane({ conversationId, onBack, onDeleted, onFix }: TranscriptPaneProps) {
+export function TranscriptPane({ conversationId, onBack, onDeleted, onChanged, onFix }: TranscriptPaneProps) {
   const load = useCallback(() => conversationsApi.get(conversationId), [conversationId]);
   const transcript = useApiResource(load);
   const [confirming, setConfirming] = useState(false);
   const handedOff = transcript.status === 'ready' && transcript.data.conversation.handoff;
   const { update } = transcript;
+  const summary = transcript.status === 'ready' ? transcript.data.conversation : null;
+  useEffect(() => {
+    if (summary) onChanged?.(summary);
+  }, [summary, onChanged]);
 
   // While a person handles the conversation, the visitor's new messages appear without a reload.
   // Read quietly (no loading state); a failed read is simply tried again at the next tick.

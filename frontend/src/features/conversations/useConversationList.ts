@@ -16,6 +16,8 @@ export interface ConversationList {
   reload: () => void;
   /** Takes a deleted conversation out of the list. */
   removed: (id: number) => void;
+  /** Shows a conversation's new state in its row (a reply or a handback in the transcript). */
+  changed: (conversation: ConversationSummary) => void;
 }
 
 interface Loaded {
@@ -101,6 +103,19 @@ export function useConversationList(query: ConversationQuery): ConversationList 
     [],
   );
 
+  const changed = useCallback(
+    (conversation: ConversationSummary) =>
+      setLoaded((previous) =>
+        previous?.conversations.some((c) => c.id === conversation.id)
+          ? {
+              ...previous,
+              conversations: previous.conversations.map((c) => (c.id === conversation.id ? conversation : c)),
+            }
+          : previous,
+      ),
+    [],
+  );
+
   return {
     status: current?.status ?? 'loading',
     conversations: current?.conversations ?? [],
@@ -110,5 +125,6 @@ export function useConversationList(query: ConversationQuery): ConversationList 
     loadMore,
     reload,
     removed,
+    changed,
   };
 }
