@@ -8,3 +8,14 @@ export const CHAT_REQUEST_LIMITS = {
   historyItemMaxChars: 4000,
   historyTotalMaxChars: 50_000,
 } as const;
+
+/**
+ * POST /api/chat's optional `visitor`: who the host page says the visitor is (`Botsmith.identify`).
+ * Shown in the owner's inbox only, never used to send mail: anyone on the page can set it.
+ */
+export interface ChatVisitor {
+  name?: string;
+  email?: string;
+}
+/** The longest visitor name and e-mail address the server accepts (after trimming). */
+export const CHAT_VISITOR_LIMITS = { nameMaxChars: 100, emailMaxChars: 254 } as const;

@@ -62,6 +62,9 @@ export interface ConversationSummary {
   rating: MessageRating | null;
   /** A person handles it (a lead was left or the owner replied): the bot stays quiet until handed back. */
   handoff: boolean;
+  /** Who the host page said the visitor is (the latest given; display only, unverified), else null. */
+  visitorName: string | null;
+  visitorEmail: string | null;
 }
 
 /** GET /api/conversations: newest first; pass nextCursor back as `cursor` for the next page. */

@@ -175,6 +175,7 @@ const SAMPLES = {
   question: fc.constantFrom('When do you open?', 'Do you ship abroad?'),
   answer: fc.constantFrom('We open at eight.', 'We ship to every country in Europe.'),
   botId: fc.constantFrom('ID'),
+  visitor: fc.constantFrom({}, { name: 'Ana Lima' }, { name: 'Ana Lima', email: 'ana@example.com' }),
   chatHistory: fc.constantFrom(
     [],
     [
@@ -277,7 +278,7 @@ export const FUZZ_ROUTES = {
   'POST /api/auth/create-stripe-subscription': {},
   'GET /api/subscription': {},
   'POST /api/billing/webhook': { session: 'none' },
-  'POST /api/chat': { session: 'none', fields: ['botId', 'prompt', 'chatHistory', 'model'] },
+  'POST /api/chat': { session: 'none', fields: ['botId', 'prompt', 'chatHistory', 'model', 'visitor'] },
   'POST /api/chat/feedback': { session: 'none', fields: ['botId', 'messageId', 'rating', 'comment'] },
   'DELETE /api/chat/conversations/current': { session: 'none', fields: ['botId'] },
   'GET /api/chat/conversations/current/messages': { session: 'none' },

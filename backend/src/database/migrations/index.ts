@@ -18,6 +18,7 @@ import { ConversationHandoff1797900000000 } from './1797900000000-conversation-h
 import { Webhooks1798200000000 } from './1798200000000-webhooks.js';
 import { OwnerReplies1798300000000 } from './1798300000000-owner-replies.js';
 import { WidgetLanguage1798350000000 } from './1798350000000-widget-language.js';
+import { VisitorIdentity1798450000000 } from './1798450000000-visitor-identity.js';
 
 /** Migrations in the order they run. Listed by hand so the ESM build needs no glob loading. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   Webhooks1798200000000,
   OwnerReplies1798300000000,
   WidgetLanguage1798350000000,
+  VisitorIdentity1798450000000,
 ];

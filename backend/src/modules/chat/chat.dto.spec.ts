@@ -111,3 +111,48 @@ describe('POST /api/chat input limits', () => {
     expect(result).toMatchObject({ botId: 3, prompt: 'Hello', model: 'gpt-4o' });
   });
 });
+
+describe('POST /api/chat visitor', () => {
+  const body = (visitor: unknown) => ({ botId: 1, prompt: 'Hi', visitor });
+
+  it('trims the name and the e-mail, lower-casing only its domain', async () => {
+    const result = (await validate(body({ name: '  Ana Lima ', email: ' Ana.Lima@Example.COM ' }))) as ChatRequestDto;
+    expect(result.visitor).toEqual({ name: 'Ana Lima', email: 'Ana.Lima@example.com' });
+  });
+
+  it('takes an empty object, a name alone and an e-mail alone', async () => {
+    for (const visitor of [{}, { name: 'Ana' }, { email: 'ana@example.com' }]) {
+      const result = await validate(body(visitor));
+      expect(result).not.toBeInstanceOf(AppError);
+      expect((result as ChatRequestDto).visitor).toEqual(visitor);
+    }
+  });
+
+  it.each([
+    ['a string', 'Ana', /The field visitor must be an object/],
+    ['an array', [{ name: 'Ana' }], /The field visitor must be an object/],
+    ['a number', 7, /The field visitor must be an object/],
+    ['a number as name', { name: 7 }, /The field visitor\.name must be text/],
+    ['an empty name', { name: '   ' }, /The field visitor\.name must not be empty/],
+    ['a long name', { name: 'a'.repeat(101) }, /The field visitor\.name must be at most 100 characters/],
+    ['a bad e-mail', { email: 'ana@' }, /The field visitor\.email must be a valid email address/],
+    ['a number as e-mail', { email: 5 }, /The field visitor\.email must be text/],
+    [
+      'a long e-mail',
+      { email: `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.com` },
+      /at most 254/,
+    ],
+    ['an unknown key', { name: 'Ana', phone: '1' }, /property phone should not exist/i],
+  ])('refuses %s', async (_, visitor, message) => {
+    const result = await validate(body(visitor));
+    expect(refused(result)).toBe(true);
+    expect((result as AppError).getResponse()).toMatchObject({ error: expect.stringMatching(message) });
+  });
+
+  it('refuses a name holding a NUL character rather than cleaning it', async () => {
+    const result = await validate(body({ name: 'An\u0000a' }));
+    expect(result).toBeInstanceOf(AppError);
+    expect((result as AppError).code).toBe('INVALID_CHARACTERS');
+    expect((result as AppError).getResponse()).toMatchObject({ error: expect.stringContaining('visitor.name') });
+  });
+});

@@ -1,10 +1,13 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
   IsIn,
   IsInt,
+  IsEmail,
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   Max,
@@ -16,7 +19,9 @@ import {
 } from 'class-validator';
 import {
   FEEDBACK_COMMENT_MAX_CHARS,
+  CHAT_VISITOR_LIMITS,
   MESSAGE_RATINGS,
+  type ChatVisitor,
   type FeedbackRequest,
   type MessageRating,
 } from '@botsmith/contract';
@@ -76,6 +81,45 @@ export class ChatHistoryItemDto {
   content!: string;
 }
 
+function trimmed({ value }: { value: unknown }): unknown {
+  return typeof value === 'string' ? value.trim() : value;
+}
+
+/** Trimmed, with the domain lower-cased (the local part is the mail server's to interpret). */
+function emailAddress({ value }: { value: unknown }): unknown {
+  if (typeof value !== 'string') return value;
+  const address = value.trim();
+  const at = address.lastIndexOf('@');
+  return at < 0 ? address : address.slice(0, at + 1) + address.slice(at + 1).toLowerCase();
+}
+
+/**
+ * Who the host page says the visitor is (`Botsmith.identify`), for the owner's inbox only: it is
+ * never used to send mail, since anyone on the page can set it. Unlike a visitor's message, text
+ * that cannot be stored is refused (400), not cleaned: the host page's developer sets it once and
+ * can fix it. Validators are listed in reverse: decorators apply bottom-up, and the first
+ * registered message is the one shown.
+ */
+export class ChatVisitorDto implements ChatVisitor {
+  @IsOptional()
+  @Transform(trimmed)
+  @MaxLength(CHAT_VISITOR_LIMITS.nameMaxChars, {
+    message: `The field visitor.name must be at most ${CHAT_VISITOR_LIMITS.nameMaxChars} characters`,
+  })
+  @IsNotEmpty({ message: 'The field visitor.name must not be empty' })
+  @IsString({ message: 'The field visitor.name must be text' })
+  name?: string;
+
+  @IsOptional()
+  @Transform(emailAddress)
+  @IsEmail({}, { message: 'The field visitor.email must be a valid email address' })
+  @MaxLength(CHAT_VISITOR_LIMITS.emailMaxChars, {
+    message: `The field visitor.email must be at most ${CHAT_VISITOR_LIMITS.emailMaxChars} characters`,
+  })
+  @IsString({ message: 'The field visitor.email must be text' })
+  email?: string;
+}
+
 /** POST /api/chat. `model` is accepted for the widget's sake and never used: the bot's model is. */
 export class ChatRequestDto {
   @Transform(toId)
@@ -106,6 +150,19 @@ export class ChatRequestDto {
   @IsString()
   @MaxLength(100)
   model?: string;
+
+  /** Absent or `{}`: nothing is stored or changed. */
+  @ApiProperty({
+    type: () => ChatVisitorDto,
+    required: false,
+    description:
+      "Who the host page says the visitor is (Botsmith.identify): shown in the owner's inbox, never used to send mail.",
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ChatVisitorDto)
+  @IsObject({ message: 'The field visitor must be an object with a name and/or an email' })
+  visitor?: ChatVisitorDto;
 }
 
 /**

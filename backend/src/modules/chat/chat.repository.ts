@@ -217,6 +217,26 @@ export class ChatRepository {
   }
 
   /**
+   * Stores who the host page says the visitor is (`Botsmith.identify`, display only): the given
+   * fields replace the stored ones, absent ones leave them. Called in the transaction that logs
+   * the visitor's message, after `conversationFor` (whose key-share lock this update is compatible with).
+   */
+  async setVisitorIdentity(
+    tx: Transaction,
+    conversationId: number,
+    identity: { name?: string; email?: string },
+  ): Promise<void> {
+    if (identity.name === undefined && identity.email === undefined) return;
+    await entityManagerOf(tx).query(
+      `UPDATE conversations
+          SET visitor_name = COALESCE($2::varchar, visitor_name),
+              visitor_email = COALESCE($3::varchar, visitor_email)
+        WHERE id = $1`,
+      [conversationId, identity.name ?? null, identity.email ?? null],
+    );
+  }
+
+  /**
    * Appends messages to a conversation and moves its running totals (last message, count,
    * preview, unanswered answers) in the same transaction; returns the messages' ids in order.
    */

@@ -90,7 +90,9 @@ const REFUSALS = {
  * Refusals that anyone can cause without limit (400, 401, 403, 404, 409, 429) are answered
  * without writing anything, so a flood cannot turn into database writes. Refusals past the rate
  * limits (402) and model failures are logged in the conversation as the visitor's message plus an
- * `error` row, so the owner sees what visitors were told.
+ * `error` row, so the owner sees what visitors were told. Who the visitor says they are
+ * (`visitor`, display only) is stored with an answered message or one logged for a person, never
+ * with a refusal.
  */
 @Injectable()
 export class ChatService implements OnApplicationShutdown {
@@ -167,7 +169,7 @@ export class ChatService implements OnApplicationShutdown {
         // theirs to read, the bot stays quiet, and nothing is charged, so the owner's billing
         // state and the bot's budget do not apply.
         if (await this.repository.isHandedOff(bot.id, visitorId)) {
-          await this.logForPerson(conversation, input.prompt, reservationId, receivedAt);
+          await this.logForPerson(conversation, input, reservationId, receivedAt);
           sink.start(visitor.token);
           return { message: '', messageId: null, costCents: 0, citations: [], handoff: true };
         }
@@ -269,6 +271,7 @@ export class ChatService implements OnApplicationShutdown {
       await this.repository.lockOwner(tx, bot.ownerId);
       await this.repository.releaseInFlight(reservationId, tx);
       const conversationId = await this.repository.conversationFor(tx, conversation);
+      if (input.visitor) await this.repository.setVisitorIdentity(tx, conversationId, input.visitor);
       const [, assistantId] = await this.repository.logMessages(tx, conversationId, bot.ownerId, [
         { role: 'user', content: input.prompt, createdAt: receivedAt },
         {
@@ -373,19 +376,21 @@ export class ChatService implements OnApplicationShutdown {
   /** Logs the visitor's message alone (no answer, no charge) and frees their in-flight lock. */
   private async logForPerson(
     conversation: ConversationKey,
-    prompt: string,
+    input: ChatRequestDto,
     reservationId: string,
     at: Date,
   ): Promise<void> {
     await this.transactions.run(async (tx) => {
       await this.repository.releaseInFlight(reservationId, tx);
       const conversationId = await this.repository.conversationFor(tx, conversation);
+      if (input.visitor) await this.repository.setVisitorIdentity(tx, conversationId, input.visitor);
       await this.repository.logMessages(tx, conversationId, conversation.ownerId, [
-        { role: 'user', content: prompt, createdAt: at },
+        { role: 'user', content: input.prompt, createdAt: at },
       ]);
     });
   }
 
+  /** The visitor's identity (`input.visitor`) is deliberately not stored here: only a message that was accepted stores it. */
   private async logRefusal(conversation: ConversationKey, prompt: string, said: string, at: Date): Promise<void> {
     try {
       await this.transactions.run(async (tx) => {

@@ -26,5 +26,8 @@ export class ConversationEntity {
   @Column({ name: 'up_count', type: 'integer', default: 0 }) upCount!: number;
   @Column({ name: 'down_count', type: 'integer', default: 0 }) downCount!: number;
   /** Set while a person handles the conversation (lead left, or the owner replied): the bot stays quiet. */
+  // Who the visitor says they are (the host page's Botsmith.identify): display only, never mailed.
+  @Column({ name: 'visitor_name', type: 'varchar', length: 100, nullable: true }) visitorName!: string | null;
+  @Column({ name: 'visitor_email', type: 'varchar', length: 254, nullable: true }) visitorEmail!: string | null;
   @Column({ name: 'handoff_at', type: 'timestamptz', nullable: true }) handoffAt!: Date | null;
 }

@@ -21,6 +21,8 @@ export const CONVERSATIONS_COLUMNS = [
   'Rating',
   'Unanswered',
   'Time (UTC)',
+  'Visitor name',
+  'Visitor email',
 ] as const;
 
 /** Conversations per read: each batch is one short query with all their messages. */
@@ -68,6 +70,9 @@ export class ConversationsExportService {
       { header: CONVERSATIONS_COLUMNS[6], key: 'rating', width: 8 },
       { header: CONVERSATIONS_COLUMNS[7], key: 'unanswered', width: 12 },
       { header: CONVERSATIONS_COLUMNS[8], key: 'time', width: 20, style: time },
+      // Who the host page said the visitor is (display only, unverified); appended so earlier columns keep their place.
+      { header: CONVERSATIONS_COLUMNS[9], key: 'visitorName', width: 24 },
+      { header: CONVERSATIONS_COLUMNS[10], key: 'visitorEmail', width: 32 },
     ];
     sheet.getRow(1).font = { bold: true };
     sheet.getRow(1).commit();
@@ -91,6 +96,8 @@ export class ConversationsExportService {
             rating: message.rating === null ? undefined : inlineText(message.rating),
             unanswered: message.unanswered ? inlineText('yes') : undefined,
             time: message.createdAt,
+            visitorName: conversation.visitorName === null ? undefined : inlineText(conversation.visitorName),
+            visitorEmail: conversation.visitorEmail === null ? undefined : inlineText(conversation.visitorEmail),
           })
           .commit();
       }

@@ -35,6 +35,8 @@ const SUMMARY = obj({
   unanswered: bool('Any answer in it the bot could not give.'),
   rating: { ...RATING, description: "'down' if any answer was rated down, else 'up' if any was rated up." },
   handoff: bool('A person handles it (lead left or owner replied): the bot stays quiet until handed back.'),
+  visitorName: nullable(str('The name the host page gave (Botsmith.identify), the latest; display only, unverified.')),
+  visitorEmail: nullable(str('The e-mail address the host page gave, the latest; display only, never mailed.')),
 });
 const CITATION = obj({ sourceId: int(), name: str(), page: nullable(int()), url: nullable(str()) });
 const MESSAGE_FIELDS = obj({

@@ -39,6 +39,8 @@ export interface ConversationRow {
   upCount: number;
   downCount: number;
   handoff: boolean;
+  visitorName: string | null;
+  visitorEmail: string | null;
 }
 
 export interface MessageRow {
@@ -76,6 +78,8 @@ type RawConversation = {
   up_count: number;
   down_count: number;
   handoff: boolean;
+  visitor_name: string | null;
+  visitor_email: string | null;
 };
 
 type RawMessage = {
@@ -93,7 +97,7 @@ const CONVERSATION_COLUMNS = `
   c.id, c.bot_id, COALESCE(b.name, c.bot_name) AS bot_name, c.created_at, c.last_message_at,
   to_char(c.last_message_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at,
   c.message_count, c.preview, c.page_url, c.unanswered_count, c.up_count, c.down_count,
-  c.handoff_at IS NOT NULL AS handoff`;
+  c.handoff_at IS NOT NULL AS handoff, c.visitor_name, c.visitor_email`;
 
 function toConversation(r: RawConversation): ConversationRow {
   return {
@@ -110,6 +114,8 @@ function toConversation(r: RawConversation): ConversationRow {
     upCount: Number(r.up_count),
     downCount: Number(r.down_count),
     handoff: r.handoff === true,
+    visitorName: r.visitor_name ?? null,
+    visitorEmail: r.visitor_email ?? null,
   };
 }
 

@@ -45,6 +45,8 @@ export function toSummary(row: ConversationRow): ConversationSummary {
     unanswered: row.unansweredCount > 0,
     rating: row.downCount > 0 ? 'down' : row.upCount > 0 ? 'up' : null,
     handoff: row.handoff,
+    visitorName: row.visitorName,
+    visitorEmail: row.visitorEmail,
   };
 }
 
