@@ -24,9 +24,9 @@ const put = (agent: request.Agent, body: unknown) =>
     .set('Origin', t.origin)
     .send(body as object);
 
-/** One visitor's conversation through the widget path; returns its id. */
-async function converse(botId: number): Promise<number> {
-  const answer = await t.http().post('/api/chat').send({ botId, prompt: 'When do you open?' });
+/** One visitor's conversation through the widget path (with who the host page says they are); returns its id. */
+async function converse(botId: number, visitor?: { name?: string; email?: string }): Promise<number> {
+  const answer = await t.http().post('/api/chat').send({ botId, prompt: 'When do you open?', visitor });
   expect(answer.status).toBe(200);
   const rows: Array<{ id: number }> = await t.dataSource.query(
     `SELECT conversation_id AS id FROM messages WHERE id = $1`,
@@ -122,7 +122,7 @@ describe('conversation retention', () => {
     const foreverBot = await createChatBot(t, forever.user.id);
     const defaultBot = await createChatBot(t, byDefault.user.id);
 
-    const expired = await converse(monthBot.id);
+    const expired = await converse(monthBot.id, { name: 'Retention Visitor', email: 'gone@retention.example' });
     const recent = await converse(monthBot.id);
     const kept = await converse(foreverBot.id);
     const pastAYear = await converse(defaultBot.id);
@@ -147,6 +147,11 @@ describe('conversation retention', () => {
     expect(result.deleted).toBeGreaterThanOrEqual(2);
 
     expect(await stored(expired)).toEqual({ conversations: 0, messages: 0 });
+    // Who the visitor said they were went with the conversation.
+    const identity: unknown[] = await t.dataSource.query(
+      `SELECT id FROM conversations WHERE visitor_name = 'Retention Visitor' OR visitor_email = 'gone@retention.example'`,
+    );
+    expect(identity).toEqual([]);
     expect(await stored(pastAYear)).toEqual({ conversations: 0, messages: 0 });
     expect(await stored(recent)).toEqual({ conversations: 1, messages: 2 });
     expect(await stored(kept)).toEqual({ conversations: 1, messages: 2 });

@@ -162,6 +162,8 @@ describe('GET /api/conversations', () => {
         'unanswered',
         'rating',
         'handoff',
+        'visitorName',
+        'visitorEmail',
       ].sort(),
     );
     expect(Date.parse(first.lastMessageAt)).toBeGreaterThanOrEqual(Date.parse(first.startedAt));
@@ -550,6 +552,12 @@ describe('GET /api/conversations/export', () => {
     );
     const other = await owner();
     await seed(other.user.id, other.bot, new Date('2026-04-03T10:00:00Z'));
+    // Who the host page said the visitor was: the last two columns of each of the conversation's rows.
+    await t.dataSource.query(`UPDATE conversations SET visitor_name = $2, visitor_email = $3 WHERE id = $1`, [
+      newer,
+      '=HYPERLINK("x") Ana',
+      'ana@example.com',
+    ]);
 
     const rows = await exportRows(agent);
     expect(rows.map((r) => [r[0], r[4], r[5], r[6], r[7]])).toEqual([
@@ -563,6 +571,12 @@ describe('GET /api/conversations/export', () => {
     expect(rows[2][3]).toBe('https://shop.example/help');
     expect(rows[3][8]).toEqual(new Date('2026-04-01T10:00:00Z'));
     expect(rows[3][2]).toEqual(new Date('2026-04-01T09:59:00Z'));
+    expect(rows.map((r) => [r[9], r[10]])).toEqual([
+      ['=HYPERLINK("x") Ana', 'ana@example.com'],
+      ['=HYPERLINK("x") Ana', 'ana@example.com'],
+      [null, null],
+      [null, null],
+    ]);
 
     expect((await exportRows(agent, { filter: 'unanswered' })).map((r) => r[0])).toEqual([newer, newer]);
     expect((await exportRows(agent, { q: 'gift' })).map((r) => r[0])).toEqual([newer, newer]);
