@@ -14,7 +14,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { RetryAlert } from '../../components/RetryAlert';
 import type { ConversationList as ConversationListData } from './useConversationList';
-import { formatMomentLong, formatWhen } from './inboxParams';
+import { formatMomentLong, formatWhen, visitorLabel } from './inboxParams';
 
 export interface ConversationListProps {
   list: ConversationListData;
@@ -122,6 +122,17 @@ function ConversationRow({
             {formatWhen(conversation.lastMessageAt)}
           </Typography>
         </Stack>
+        <Typography variant="body2" noWrap sx={{ mt: 0.25 }}>
+          <Box component="span" sx={{ fontWeight: 600 }}>
+            {visitorLabel(conversation)}
+          </Box>
+          {conversation.visitorEmail && (
+            <Box component="span" sx={{ color: 'text.secondary' }}>
+              {' · '}
+              {conversation.visitorEmail}
+            </Box>
+          )}
+        </Typography>
         <Typography
           variant="body2"
           sx={{

@@ -41,6 +41,8 @@ function summary(over: Partial<ConversationSummary> = {}): ConversationSummary {
     unanswered: false,
     rating: null,
     handoff: false,
+    visitorName: null,
+    visitorEmail: null,
     ...over,
   };
 }
@@ -246,6 +248,33 @@ describe('ConversationsSection', () => {
       await user.click(screen.getByRole('button', { name: 'Export' }));
       expect(await screen.findByText('Error exporting conversations.')).toBeInTheDocument();
       click.mockRestore();
+    });
+  });
+
+  describe('visitor identity', () => {
+    it('shows the name the host page gave (else "Visitor") and the e-mail in the list and the transcript header', async () => {
+      const identified = summary({ id: 11, visitorName: 'Ana Lima', visitorEmail: 'ana+shop?cc=x@example.com' });
+      api.conversationsApi.list.mockResolvedValue({
+        conversations: [identified, summary({ id: 12, botId: 2, botName: 'Sales Bot' })],
+        nextCursor: null,
+      });
+      api.conversationsApi.get.mockResolvedValue({ ...TRANSCRIPT, conversation: identified });
+      renderInbox();
+      await waitFor(() => expect(rows()).toHaveLength(2));
+      const [first, second] = rows();
+      expect(first).toHaveTextContent('Ana Lima · ana+shop?cc=x@example.com');
+      expect(within(second).getByText('Visitor')).toBeInTheDocument();
+      expect(second).not.toHaveTextContent('@');
+
+      await user.click(within(first).getByRole('button'));
+      const pane = screen.getByRole('region', { name: 'Transcript' });
+      await within(pane).findAllByRole('listitem');
+      expect(within(pane).getByText('Ana Lima')).toBeInTheDocument();
+      // The local part is encoded: nothing in the address can add a header to the owner's draft.
+      expect(within(pane).getByRole('link', { name: 'ana+shop?cc=x@example.com' })).toHaveAttribute(
+        'href',
+        'mailto:ana%2Bshop%3Fcc%3Dx@example.com',
+      );
     });
   });
 

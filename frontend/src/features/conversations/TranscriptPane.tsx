@@ -35,7 +35,7 @@ import { RetryAlert } from '../../components/RetryAlert';
 import { serverMessage } from '../bots/botForms';
 import { useApiResource } from '../../hooks/useApiResource';
 import type { FixTarget } from './FixAnswerDialog';
-import { formatMomentLong } from './inboxParams';
+import { formatMomentLong, mailtoHref, visitorLabel } from './inboxParams';
 
 /** While a person handles the conversation, the transcript is read again this often (new visitor messages). */
 export const HANDOFF_REFRESH_MS = 4000;
@@ -181,6 +181,18 @@ function Transcript({
         <Box sx={{ flex: 1, minWidth: 0 }}>
           <Typography variant="h6" component="h2" noWrap title={conversation.botName}>
             {conversation.botName}
+          </Typography>
+          {/* What the host page said (Botsmith.identify): unverified, so shown, never acted on. */}
+          <Typography variant="body2" noWrap>
+            <Box component="span" sx={{ fontWeight: 600 }}>
+              {visitorLabel(conversation)}
+            </Box>
+            {conversation.visitorEmail && (
+              <>
+                {' · '}
+                <Link href={mailtoHref(conversation.visitorEmail)}>{conversation.visitorEmail}</Link>
+              </>
+            )}
           </Typography>
           <Typography variant="body2" color="textSecondary">
             Started {formatMomentLong(conversation.startedAt)} ·{' '}

@@ -111,3 +111,17 @@ export function formatMomentLong(iso: string): string {
   if (Number.isNaN(date.getTime())) return '';
   return date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', hour12: false });
 }
+
+/** Who the visitor is in the inbox: the name the host page gave (Botsmith.identify), else "Visitor". */
+export function visitorLabel(conversation: { visitorName: string | null }): string {
+  return conversation.visitorName ?? 'Visitor';
+}
+
+/**
+ * A mailto: link to the address the host page gave. The local part is percent-encoded, so a `?`
+ * or `&` in it (valid in an address) cannot add headers or recipients to the owner's draft.
+ */
+export function mailtoHref(email: string): string {
+  const at = email.lastIndexOf('@');
+  return `mailto:${encodeURIComponent(email.slice(0, at))}@${email.slice(at + 1)}`;
+}
