@@ -62,12 +62,18 @@ describe('POST /api/chat visitor', () => {
     expect((await chat(bot.id, { visitor: { email: 'ana@work.example' } }, token)).status).toBe(200);
     expect(await identityOf(bot.id)).toEqual([{ visitor_name: 'Ana L. Souza', visitor_email: 'ana@work.example' }]);
 
+    // While a person handles the conversation the bot stays quiet, and the message still carries it.
+    await t.dataSource.query(`UPDATE conversations SET handoff_at = now() WHERE bot_id = $1`, [bot.id]);
+    const quiet = await chat(bot.id, { visitor: { name: 'Ana Souza' } }, token);
+    expect(quiet.body.handoff).toBe(true);
+    expect(await identityOf(bot.id)).toEqual([{ visitor_name: 'Ana Souza', visitor_email: 'ana@work.example' }]);
+
     // A new visitor without identity: null for the owner, and the other conversation unchanged.
     expect((await chat(bot.id, {})).status).toBe(200);
     const rows = (await agent.get('/api/conversations')).body.conversations;
     expect(rows.map((c: Record<string, unknown>) => [c.visitorName, c.visitorEmail])).toEqual([
       [null, null],
-      ['Ana L. Souza', 'ana@work.example'],
+      ['Ana Souza', 'ana@work.example'],
     ]);
 
     // Another owner sees none of it.
