@@ -564,6 +564,20 @@ describe('Widget', () => {
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
   });
 
+  it('shows no bubble for the empty answer of a conversation a person is handling, and stays usable', async () => {
+    const s = streamingFetch();
+    vi.stubGlobal('fetch', s.fetchMock);
+    const { container } = render(<Widget {...props()} />);
+    typeText('Are you there?');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    s.done('');
+    await waitFor(() => expect(sendButton().disabled).toBe(false));
+    expect([...container.querySelectorAll('.m')].map((m) => m.textContent)).toEqual([
+      'Hi! How can I help you today?',
+      'Are you there?',
+    ]);
+  });
+
   it('sends who the host page says the visitor is (Botsmith.identify) with each message', async () => {
     const fetchMock = vi
       .fn()

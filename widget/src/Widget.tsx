@@ -112,6 +112,9 @@ export function Widget({
     inFlightRef.current = null;
     setStreamed(null);
     setPending(false);
+    // An empty answer: a person is handling the conversation and the bot stays quiet
+    // (docs/product.md#leads-and-handoff); there is no bubble to show.
+    if (result.message == '') return;
     setMessages((ms) => [
       ...ms,
       result.error != null

@@ -16,7 +16,7 @@ export default {
   close: '閉じる',
   menu: 'メニュー',
   remove: 'この会話を削除',
-  removeFailed: '会話を削除できませんでした。再度お試しください。',
+  removeFailed: '会話を削除できませんでした。',
   rate: 'この回答を評価',
   good: '良い回答',
   bad: '良くない回答',
