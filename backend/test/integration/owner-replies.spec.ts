@@ -109,38 +109,42 @@ async function messageRows(conversationId: number) {
 
 /** An open events stream of the visitor, read as it arrives. */
 function openEvents(botId: number, token: string | undefined, query = '', headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; waitFor(text: string): Promise<string>; close(): void }>((resolve, reject) => {
-    const req = http.get(`${base}/api/chat/conversations/current/events?botId=${botId}${query}`, {
-      headers: {
-        'x-page-url': 'https://shop.example/help',
-        ...(token ? { 'x-visitor-token': token } : {}),
-        ...headers,
-      },
-    });
-    openStreams.add(req);
-    req.on('error', (error) => {
-      if (!req.destroyed) reject(error);
-    });
-    req.on('response', (res) => {
-      let received = '';
-      const waiting: Array<{ text: string; done: (all: string) => void }> = [];
-      res.on('data', (chunk: Buffer) => {
-        received += chunk.toString();
-        for (const w of [...waiting]) {
-          if (received.includes(w.text)) {
-            waiting.splice(waiting.indexOf(w), 1);
-            w.done(received);
+  return new Promise<{ status: number; waitFor(text: string): Promise<string>; ended: Promise<void>; close(): void }>(
+    (resolve, reject) => {
+      const req = http.get(`${base}/api/chat/conversations/current/events?botId=${botId}${query}`, {
+        headers: {
+          'x-page-url': 'https://shop.example/help',
+          ...(token ? { 'x-visitor-token': token } : {}),
+          ...headers,
+        },
+      });
+      openStreams.add(req);
+      req.on('error', (error) => {
+        if (!req.destroyed) reject(error);
+      });
+      req.on('response', (res) => {
+        let received = '';
+        const waiting: Array<{ text: string; done: (all: string) => void }> = [];
+        res.on('data', (chunk: Buffer) => {
+          received += chunk.toString();
+          for (const w of [...waiting]) {
+            if (received.includes(w.text)) {
+              waiting.splice(waiting.indexOf(w), 1);
+              w.done(received);
+            }
           }
-        }
+        });
+        const ended = new Promise<void>((done) => res.on('close', () => done()));
+        resolve({
+          status: res.statusCode ?? 0,
+          ended,
+          waitFor: (text) =>
+            received.includes(text) ? Promise.resolve(received) : new Promise((done) => waiting.push({ text, done })),
+          close: () => req.destroy(),
+        });
       });
-      resolve({
-        status: res.statusCode ?? 0,
-        waitFor: (text) =>
-          received.includes(text) ? Promise.resolve(received) : new Promise((done) => waiting.push({ text, done })),
-        close: () => req.destroy(),
-      });
-    });
-  });
+    },
+  );
 }
 
 describe('POST /api/conversations/{id}/reply', () => {
@@ -396,6 +400,15 @@ describe("the visitor's widget receiving replies", () => {
     const again = await openEvents(botId, token);
     expect(again.status).toBe(200);
     again.close();
+  });
+
+  it('ends open streams when the app shuts down, so shutdown does not wait for them', async () => {
+    const { botId, token } = await visitorConversation();
+    const stream = await openEvents(botId, token);
+    await stream.waitFor(': open');
+    t.app.get(AgentMessagesService).onModuleDestroy();
+    await stream.ended;
+    await eventually(async () => t.app.get(AgentMessagesService).openStreams === 0);
   });
 
   it('polls replies after an id; other visitors and callers without a conversation see nothing', async () => {

@@ -104,12 +104,14 @@ export class AgentMessagesController {
     const close = () => {
       if (closed) return;
       closed = true;
+      untrack();
       clearTimeout(pollTimer);
       clearInterval(ping);
       clearTimeout(lifetime);
       slot.release();
       if (!res.writableEnded) res.end();
     };
+    const untrack = this.agentMessages.track(() => close());
     const ping = setInterval(() => write(': ping\n\n'), AGENT_STREAM.pingMs);
     const lifetime = setTimeout(close, AGENT_STREAM.lifetimeMs);
     res.on('close', close);

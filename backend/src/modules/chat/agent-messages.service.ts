@@ -1,4 +1,4 @@
-import { HttpStatus, Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { DEFAULT_AGENT_NAME, type AgentMessage, type AgentMessagesResponse } from '@botsmith/contract';
 import { AppError } from '../../common/app-error.js';
 import { clientNetworkKey } from '../../common/client-network.js';
@@ -51,9 +51,11 @@ export function toAgentMessage(row: AgentMessageRow): AgentMessage {
  * instance reaches a stream open on any other.
  */
 @Injectable()
-export class AgentMessagesService {
+export class AgentMessagesService implements OnModuleDestroy {
   /** Open streams on this instance, by visitor and by client network. */
   private readonly streams = new Map<string, number>();
+  /** How to end each open stream: at shutdown, before the HTTP server waits for its connections. */
+  private readonly enders = new Set<() => void>();
 
   constructor(
     private readonly chat: ChatService,
@@ -108,6 +110,20 @@ export class AgentMessagesService {
     const last = found.messages.at(-1);
     if (last) slot.afterId = last.id;
     return found.messages.map(toAgentMessage);
+  }
+
+  /** Registers how to end an open stream; the returned function unregisters it (when it ends). */
+  track(end: () => void): () => void {
+    this.enders.add(end);
+    return () => this.enders.delete(end);
+  }
+
+  /**
+   * Ends every open stream (the widget reconnects to another instance), so a graceful shutdown
+   * does not wait up to a stream's lifetime for its connection to close.
+   */
+  onModuleDestroy(): void {
+    for (const end of [...this.enders]) end();
   }
 
   /** Open streams on this instance (for tests and shutdown checks). */
