@@ -91,7 +91,7 @@ describe('POST /api/chat visitor', () => {
       .http()
       .post('/api/chat')
       .set('Authorization', `Bearer ${bot.apiKey}`)
-      .set('X-Visitor-Id', 'crm-42')
+      .set('X-Visitor-Id', 'crm-visitor-42')
       .send({ botId: bot.id, prompt: 'Hello', visitor: { name: 'Bo', email: 'bo@example.org' } });
     expect(response.status).toBe(200);
     expect(await identityOf(bot.id)).toEqual([{ visitor_name: 'Bo', visitor_email: 'bo@example.org' }]);
@@ -139,7 +139,7 @@ describe('POST /api/chat visitor', () => {
       .http()
       .post('/api/chat')
       .set('Authorization', `Bearer ${bot.apiKey}`)
-      .set('X-Visitor-Id', 'crm-7')
+      .set('X-Visitor-Id', 'crm-visitor-7')
       .send({ botId: bot.id, prompt: 'Hello', visitor: { name: 'Cy', email: 'cy@example.org' } });
     expect(response.status).toBe(402);
     expect(response.body.code).toBe('BOT_BUDGET_REACHED');
