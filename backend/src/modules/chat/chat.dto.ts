@@ -6,6 +6,7 @@ import {
   IsIn,
   IsInt,
   IsEmail,
+  isEmail,
   IsNotEmpty,
   IsObject,
   IsOptional,
@@ -81,10 +82,6 @@ export class ChatHistoryItemDto {
   content!: string;
 }
 
-function trimmed({ value }: { value: unknown }): unknown {
-  return typeof value === 'string' ? value.trim() : value;
-}
-
 /** Trimmed, with the domain lower-cased (the local part is the mail server's to interpret). */
 function emailAddress({ value }: { value: unknown }): unknown {
   if (typeof value !== 'string') return value;
@@ -94,15 +91,33 @@ function emailAddress({ value }: { value: unknown }): unknown {
 }
 
 /**
+ * A name the inbox can show, else nothing: a host page's mistake in `Botsmith.identify` (a
+ * number, an empty or overlong name) must not stop its visitor's chat, so it is left out.
+ */
+function visitorName({ value }: { value: unknown }): unknown {
+  if (typeof value !== 'string') return undefined;
+  const name = value.trim();
+  return name && name.length <= CHAT_VISITOR_LIMITS.nameMaxChars ? name : undefined;
+}
+
+/** An e-mail address the inbox can show (domain lower-cased), else nothing, as for the name. */
+function visitorEmail({ value }: { value: unknown }): unknown {
+  const address = emailAddress({ value });
+  return typeof address === 'string' && address.length <= CHAT_VISITOR_LIMITS.emailMaxChars && isEmail(address)
+    ? address
+    : undefined;
+}
+
+/**
  * Who the host page says the visitor is (`Botsmith.identify`), for the owner's inbox only: it is
- * never used to send mail, since anyone on the page can set it. Unlike a visitor's message, text
- * that cannot be stored is refused (400), not cleaned: the host page's developer sets it once and
- * can fix it. Validators are listed in reverse: decorators apply bottom-up, and the first
- * registered message is the one shown.
+ * never used to send mail, since anyone on the page can set it. A value the inbox cannot show is
+ * left out and the message answered (visitorName, visitorEmail); a `visitor` that is not an object,
+ * a key other than these two, or text holding NUL or broken Unicode is still refused (400): the
+ * widget never sends those. The validators below only guard the transforms' results.
  */
 export class ChatVisitorDto implements ChatVisitor {
   @IsOptional()
-  @Transform(trimmed)
+  @Transform(visitorName)
   @MaxLength(CHAT_VISITOR_LIMITS.nameMaxChars, {
     message: `The field visitor.name must be at most ${CHAT_VISITOR_LIMITS.nameMaxChars} characters`,
   })
@@ -111,7 +126,7 @@ export class ChatVisitorDto implements ChatVisitor {
   name?: string;
 
   @IsOptional()
-  @Transform(emailAddress)
+  @Transform(visitorEmail)
   @IsEmail({}, { message: 'The field visitor.email must be a valid email address' })
   @MaxLength(CHAT_VISITOR_LIMITS.emailMaxChars, {
     message: `The field visitor.email must be at most ${CHAT_VISITOR_LIMITS.emailMaxChars} characters`,
