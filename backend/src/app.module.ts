@@ -13,6 +13,7 @@ import { CategoriesModule } from './modules/categories/categories.module.js';
 import { BillingModule } from './modules/billing/billing.module.js';
 import { ChatModule } from './modules/chat/chat.module.js';
 import { ConversationsModule } from './modules/conversations/conversations.module.js';
+import { LeadsModule } from './modules/leads/leads.module.js';
 import { CorrectionsModule } from './modules/corrections/corrections.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { UploadsModule } from './modules/uploads/uploads.module.js';
@@ -45,6 +46,7 @@ export class AppModule {
         BillingModule,
         ChatModule,
         ConversationsModule,
+        LeadsModule,
         CorrectionsModule,
         WebhooksModule,
       ],

@@ -6,6 +6,7 @@ import type { BotAppearance, WidgetLanguageChoice } from './bots.js';
 import type { WidgetTheme } from './widget-theme.js';
 import type { ConversationRetentionDays } from './account.js';
 import type { ModelTier } from './pricing.js';
+import type { LeadCaptureSettings, PublicLeadCapture } from './leads.js';
 
 /** GET /api/widget/bots/{id}: the bot's public face. Never the prompt, document, API key or owner. */
 export interface PublicBot extends BotAppearance {
@@ -19,10 +20,20 @@ export interface PublicBot extends BotAppearance {
   /** The tier id; the widget sends it back, and the server never trusts it. */
   model: ModelTier;
   modelLabel: string;
-  /** True when the bot cannot answer now: its monthly budget is used up, or its owner cannot be served. */
+  /**
+   * True when the bot cannot answer now (its monthly budget is used up, or its owner cannot be
+   * served) and does not offer the lead form instead.
+   */
   hidden: boolean;
   /** The widget's CSS custom properties, computed from the styling fields by widgetTheme. */
   theme: WidgetTheme;
+  /** The lead form's setting; null when the bot takes no leads. Never the addresses leads go to. */
+  leadCapture: PublicLeadCapture | null;
+  /**
+   * True when the bot cannot answer now but offers the lead form instead (lead capture on, with
+   * 'cap'): the launcher shows "Leave a message" and the form instead of the chat.
+   */
+  leadOnly: boolean;
 }
 
 /** A message of a conversation as POST /api/chat takes its history. */
@@ -54,6 +65,8 @@ export interface BotResponse extends BotAppearance {
   maxTokens: number;
   temperature: number;
   usageLimitDollars: number;
+  /** docs/product.md#leads-and-handoff */
+  leadCapture: LeadCaptureSettings;
 }
 
 export interface CategoryResponse {

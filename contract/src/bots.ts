@@ -3,6 +3,7 @@
  * (docs/product.md#bot-defaults, #colours) and the bounds of what owners may enter
  * (docs/product.md#field-rules).
  */
+import { LEAD_CAPTURE_DEFAULTS } from './leads.js';
 import { DEFAULT_MODEL_TIER } from './pricing.js';
 
 export const ANIMATIONS = ['none', 'blowup', 'glow', 'slide', 'rotate', 'shake', 'drop', 'roll'] as const;
@@ -114,6 +115,8 @@ export const BOT_DEFAULTS = {
   temperature: 0.3,
   /** The server's configured default (DEFAULT_BOT_BUDGET_DOLLARS) replaces this when a bot is created. */
   usageLimitDollars: 10,
+  /** docs/product.md#leads-and-handoff */
+  leadCapture: LEAD_CAPTURE_DEFAULTS,
 } as const;
 
 /** The demo bot on the landing page: bot 1, which the server seeds on first start. */

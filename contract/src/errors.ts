@@ -86,6 +86,10 @@ export const ERROR_CODES = [
   // Webhooks
   'WEBHOOK_NOT_FOUND',
   'WEBHOOK_LIMIT_REACHED',
+  // Leads
+  /** The bot does not take leads (its owner turned lead capture off). */
+  'LEAD_CAPTURE_DISABLED',
+  'LEAD_NOT_FOUND',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

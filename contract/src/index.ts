@@ -14,3 +14,4 @@ export * from './conversations.js';
 export * from './knowledge.js';
 export * from './webhooks.js';
 export * from './widget-theme.js';
+export * from './leads.js';

@@ -6,6 +6,7 @@ import {
   chatAndDisconnectAfterFirstToken,
   createChatBot,
   creditsOf,
+  NO_LEADS,
   eventually,
   listen,
   messagesOfBot,
@@ -127,13 +128,17 @@ describe('GET /api/widget/bots/{id}: the public face', () => {
     expect(bad.body.code).toBe('INVALID_ID');
   });
 
-  it('reports hidden when the owner cannot be served', async () => {
+  it('reports hidden when the owner cannot be served and the bot takes no leads, else lead-only', async () => {
     for (const billing of [{ billing: 'failed' as const }, { billing: 'none' as const, creditsCents: 0 }]) {
       const owner = await createUser(t, billing);
-      const bot = await createChatBot(t, owner.id);
+      const bot = await createChatBot(t, owner.id, NO_LEADS);
       const response = await t.http().get(`/api/widget/bots/${bot.id}`);
       expect(response.status).toBe(200);
-      expect(response.body.bot.hidden).toBe(true);
+      expect(response.body.bot).toMatchObject({ hidden: true, leadOnly: false, leadCapture: null });
+      // The default setting (lead capture on, offered at the cap): "Leave a message" instead.
+      const withLeads = await createChatBot(t, owner.id);
+      const face = await t.http().get(`/api/widget/bots/${withLeads.id}`);
+      expect(face.body.bot).toMatchObject({ hidden: false, leadOnly: true });
     }
   });
 
@@ -570,7 +575,8 @@ describe('POST /api/chat: refusals, in order, each with its code, none charged',
     expect(await reservations(bot.id)).toBe(0);
 
     const face = await t.http().get(`/api/widget/bots/${bot.id}`);
-    expect(face.body.bot.hidden).toBe(true);
+    // A new bot takes leads: at its budget it offers the lead form instead of hiding.
+    expect(face.body.bot).toMatchObject({ hidden: false, leadOnly: true });
     const after = await chat({ botId: bot.id, prompt: 'Still there?' });
     expect(after.status).toBe(402);
     expect(after.body.code).toBe('BOT_BUDGET_REACHED');

@@ -43,7 +43,7 @@ async function rowsHolding(needle: string): Promise<string[]> {
 }
 
 describe('client IP addresses', () => {
-  it('are not stored whole in any table after chats and ratings from IPv4, IPv6 and mapped addresses', async () => {
+  it('are not stored whole in any table after chats, ratings and leads from IPv4, IPv6 and mapped addresses', async () => {
     const owner = await createUser(t, { creditsCents: 10_000 });
     const bot = await createChatBot(t, owner.id, { allowedDomain: 'shop.example' });
     for (const ip of [IPV4, IPV6, `::ffff:${IPV4}`]) {
@@ -64,12 +64,22 @@ describe('client IP addresses', () => {
         .set('X-Visitor-Token', token)
         .send({ botId: bot.id, messageId: answer.body.messageId, rating: 'down', comment: 'Not helpful' });
       expect(rated.status).toBe(204);
+      const lead = await t
+        .http()
+        .post('/api/chat/lead')
+        .set('Origin', SITE)
+        .set('X-Forwarded-For', ip)
+        .set('X-Visitor-Token', token)
+        .set('X-Page-Url', `${SITE}/help`)
+        .send({ botId: bot.id, email: 'visitor@example.org' });
+      expect(lead.status).toBe(201);
     }
     const { agent } = await signedInAgent(t);
     expect((await agent.get('/api/user/me').set('X-Forwarded-For', IPV4)).status).toBe(200);
 
     // The log holds what the visitors wrote (so the search does reach the chat tables).
     expect(await rowsHolding('When do you open?')).toEqual(expect.arrayContaining(['messages.content']));
+    expect(await rowsHolding('visitor@example.org')).toEqual(['leads.email']);
     expect(await rowsHolding(IPV4)).toEqual([]);
     expect(await rowsHolding(IPV6)).toEqual([]);
     expect(await rowsHolding('2001:db8:abcd:12:')).toEqual([]);

@@ -45,6 +45,7 @@ export const OWNER_BOT_KEYS = [
   'maxTokens',
   'temperature',
   'usageLimitDollars',
+  'leadCapture',
 ].sort();
 
 /** The keys of a bot's public face (GET /api/widget/bots/:id), sorted. */
@@ -58,6 +59,8 @@ export const PUBLIC_BOT_KEYS = [
   'modelLabel',
   'hidden',
   'theme',
+  'leadCapture',
+  'leadOnly',
   ...Object.keys(APPEARANCE_FIELDS),
 ].sort();
 

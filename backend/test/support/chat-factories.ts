@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import type { LeadCaptureSettings } from '@botsmith/contract';
 import { BOT_DEFAULTS, type ModelTier } from '../../src/common/constants.js';
 import { BotEntity } from '../../src/modules/bots/bot.entity.js';
 import type { TestApp } from './test-app.js';
@@ -13,7 +14,12 @@ export interface BotOptions {
   allowedDomain?: string;
   usageLimitDollars?: number;
   maxTokens?: number;
+  /** Default: a new bot's (on, e-mail, offered at the cap and on request). */
+  leadCapture?: Partial<LeadCaptureSettings>;
 }
+
+/** A bot that takes no leads: at its budget it hides, as before lead capture. */
+export const NO_LEADS = { leadCapture: { enabled: false } } as const;
 
 /** Inserts a bot for `ownerId` with the defaults of a new bot; returns the entity (with its api key). */
 export async function createChatBot(t: TestApp, ownerId: number, options: BotOptions = {}): Promise<BotEntity> {
@@ -30,6 +36,7 @@ export async function createChatBot(t: TestApp, ownerId: number, options: BotOpt
       allowedDomain: options.allowedDomain ?? '',
       usageLimitDollars: options.usageLimitDollars ?? 0,
       maxTokens: options.maxTokens ?? BOT_DEFAULTS.maxTokens,
+      leadCapture: { ...BOT_DEFAULTS.leadCapture, ...options.leadCapture },
     }),
   );
 }

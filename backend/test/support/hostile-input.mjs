@@ -213,6 +213,7 @@ const UPDATE_BOT_FIELDS = [
   'maxTokens',
   'temperature',
   'usageLimitDollars',
+  'leadCapture',
 ];
 
 /**
@@ -272,6 +273,9 @@ export const FUZZ_ROUTES = {
   'GET /api/webhooks/:id/deliveries': {},
   'POST /api/conversations/:id/reply': { fields: ['content'] },
   'POST /api/conversations/:id/handback': {},
+  'GET /api/leads': {},
+  'GET /api/leads/export': {},
+  'DELETE /api/leads/:id': { ids: 'doomed' },
   'POST /api/auth/create-stripe-customer': {},
   'GET /api/auth/has-payment-method': {},
   'POST /api/auth/create-payment-method-session': {},
@@ -283,6 +287,7 @@ export const FUZZ_ROUTES = {
   'DELETE /api/chat/conversations/current': { session: 'none', fields: ['botId'] },
   'GET /api/chat/conversations/current/messages': { session: 'none' },
   'GET /api/chat/conversations/current/events': { session: 'none' },
+  'POST /api/chat/lead': { session: 'none', fields: ['botId', 'name', 'email', 'phone', 'message'] },
   'GET /api/widget/bots/:id': { session: 'none' },
   // The API reference (SwaggerModule): the document, Swagger UI's page and its generated script.
   'GET /api/openapi.json': { session: 'none' },

@@ -9,6 +9,7 @@ export { categoriesApi } from './categories';
 export { conversationsApi } from './conversations';
 export type { ConversationQuery } from './conversations';
 export { knowledgeApi } from './knowledge';
+export { leadsApi } from './leads';
 export { uploadsApi } from './uploads';
 export { usageApi } from './usage';
 export type * from './types';

@@ -77,8 +77,11 @@ export type BotStylingUpdate = Pick<
   | 'widgetPosition'
 >;
 export type BotPromptingUpdate = Pick<Bot, 'prompt' | 'maxTokens' | 'temperature'>;
+export type BotLeadsUpdate = Pick<Bot, 'leadCapture'>;
 export type BotUsageUpdate = Pick<Bot, 'usageLimitDollars'>;
-export type BotUpdate = Partial<BotDetailsUpdate & BotStylingUpdate & BotPromptingUpdate & BotUsageUpdate>;
+export type BotUpdate = Partial<
+  BotDetailsUpdate & BotStylingUpdate & BotPromptingUpdate & BotUsageUpdate & BotLeadsUpdate
+>;
 
 export type { RefreshSchedule, SourceKind, SourceStatus };
 /** One thing a bot answers from, as GET /api/bots/{id}/sources lists it. */

@@ -19,6 +19,7 @@ import { Webhooks1798200000000 } from './1798200000000-webhooks.js';
 import { OwnerReplies1798300000000 } from './1798300000000-owner-replies.js';
 import { WidgetLanguage1798350000000 } from './1798350000000-widget-language.js';
 import { VisitorIdentity1798450000000 } from './1798450000000-visitor-identity.js';
+import { Leads1798500000000 } from './1798500000000-leads.js';
 
 /** Migrations in the order they run. Listed by hand so the ESM build needs no glob loading. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   OwnerReplies1798300000000,
   WidgetLanguage1798350000000,
   VisitorIdentity1798450000000,
+  Leads1798500000000,
 ];

@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import type { Animation, ModelTier, WidgetLanguageChoice, WidgetPosition } from '../../common/constants.js';
+import type { LeadCaptureSettings } from '@botsmith/contract';
 
 /** Relations are plain id columns: repositories join explicitly, and ESM needs no import cycles. */
 @Entity('bots')
@@ -47,6 +48,8 @@ export class BotEntity {
   @Column({ type: 'real' }) temperature!: number;
   /** Whole dollars per billing period; 0 means no limit. */
   @Column({ name: 'usage_limit_dollars', type: 'integer' }) usageLimitDollars!: number;
+  /** docs/product.md#leads-and-handoff; the column's default is LEAD_CAPTURE_DEFAULTS (see the migration). */
+  @Column({ name: 'lead_capture', type: 'jsonb' }) leadCapture!: LeadCaptureSettings;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;

@@ -1,8 +1,17 @@
-import { normaliseAllowedDomain, normaliseGradient, normaliseRadius } from '@botsmith/contract';
+import {
+  LEAD_FIELDS,
+  LEAD_LIMITS,
+  LEAD_OFFER_WHEN,
+  normaliseAllowedDomain,
+  normaliseGradient,
+  normaliseRadius,
+  type LeadCaptureSettings,
+} from '@botsmith/contract';
 
 export type { BotResponse } from '@botsmith/contract';
 import { Transform } from 'class-transformer';
 import {
+  isEmail,
   IsIn,
   IsInt,
   IsNotEmpty,
@@ -73,6 +82,71 @@ function AreStarterQuestions(): PropertyDecorator {
     validator: {
       validate: (value: unknown) => starterQuestionsProblem(value) === null,
       defaultMessage: (args) => starterQuestionsProblem(args?.value) ?? 'Invalid starterQuestions',
+    },
+  });
+}
+
+const LEAD_CAPTURE_KEYS = ['enabled', 'fields', 'offerWhen', 'notifyEmails', 'thankYouText'] as const;
+
+/**
+ * What is wrong with a `leadCapture` setting (docs/product.md#leads-and-handoff), or null. The
+ * whole setting is sent each time; lists are checked as sets (LeadCaptureSettingsOf orders them).
+ */
+export function leadCaptureProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return `Invalid leadCapture: must be an object with ${LEAD_CAPTURE_KEYS.join(', ')}`;
+  }
+  const setting = value as Record<string, unknown>;
+  const unknown = Object.keys(setting).find((key) => !(LEAD_CAPTURE_KEYS as readonly string[]).includes(key));
+  if (unknown !== undefined) return `Invalid leadCapture: unknown field ${unknown.slice(0, 40)}`;
+  const missing = LEAD_CAPTURE_KEYS.find((key) => setting[key] === undefined);
+  if (missing !== undefined) return `Invalid leadCapture.${missing}: required`;
+  if (typeof setting.enabled !== 'boolean') return 'Invalid leadCapture.enabled: must be true or false';
+  const listOf = (list: unknown, allowed: readonly string[]) =>
+    Array.isArray(list) && list.length <= allowed.length * 2 && list.every((item) => allowed.includes(item as string));
+  if (!listOf(setting.fields, LEAD_FIELDS)) {
+    return `Invalid leadCapture.fields: must be a list of ${LEAD_FIELDS.join(', ')}`;
+  }
+  const fields = setting.fields as string[];
+  if (!fields.includes('email') && !fields.includes('phone')) {
+    return 'Invalid leadCapture.fields: must include email or phone, so the owner can reply';
+  }
+  if (!listOf(setting.offerWhen, LEAD_OFFER_WHEN)) {
+    return `Invalid leadCapture.offerWhen: must be a list of ${LEAD_OFFER_WHEN.join(', ')}`;
+  }
+  const emails = setting.notifyEmails;
+  if (!Array.isArray(emails) || emails.some((email) => typeof email !== 'string')) {
+    return 'Invalid leadCapture.notifyEmails: must be a list of e-mail addresses';
+  }
+  if (emails.length > LEAD_LIMITS.notifyEmails) {
+    return `Invalid leadCapture.notifyEmails: at most ${LEAD_LIMITS.notifyEmails} addresses`;
+  }
+  const bad = (emails as string[]).find((email) => email.trim().length > LEAD_LIMITS.email || !isEmail(email.trim()));
+  if (bad !== undefined) return `Invalid leadCapture.notifyEmails: ${bad.slice(0, 60)} is not a valid e-mail address`;
+  if (typeof setting.thankYouText !== 'string') return 'Invalid leadCapture.thankYouText: must be text';
+  if (setting.thankYouText.trim().length > LEAD_LIMITS.thankYouText) {
+    return `Invalid leadCapture.thankYouText: must be at most ${LEAD_LIMITS.thankYouText} characters`;
+  }
+  return null;
+}
+
+/** A checked setting in its stored form: lists in the contract's order without repeats, addresses lower-cased. */
+export function normaliseLeadCapture(value: LeadCaptureSettings): LeadCaptureSettings {
+  return {
+    enabled: value.enabled,
+    fields: LEAD_FIELDS.filter((field) => value.fields.includes(field)),
+    offerWhen: LEAD_OFFER_WHEN.filter((when) => value.offerWhen.includes(when)),
+    notifyEmails: [...new Set(value.notifyEmails.map((email) => email.trim().toLowerCase()))],
+    thankYouText: value.thankYouText.trim(),
+  };
+}
+
+function IsLeadCapture(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isLeadCapture',
+    validator: {
+      validate: (value: unknown) => leadCaptureProblem(value) === null,
+      defaultMessage: (args) => leadCaptureProblem(args?.value) ?? 'Invalid leadCapture',
     },
   });
 }
@@ -254,4 +328,9 @@ export class UpdateBotDto {
   @Min(0, { message: 'Invalid usageLimitDollars: must be a whole number of dollars, 0 or more' })
   @IsInt({ message: 'Invalid usageLimitDollars: must be a whole number of dollars, 0 or more' })
   usageLimitDollars?: number;
+
+  // Leads
+  @present
+  @IsLeadCapture()
+  leadCapture?: LeadCaptureSettings;
 }

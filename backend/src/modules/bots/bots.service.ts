@@ -10,7 +10,7 @@ import { iconKeyFromUrl } from '../storage/file-urls.js';
 import { toAppearance } from './bot-appearance.js';
 import { BOT_FILES, type BotFilesPort } from './bot-files.port.js';
 import type { BotEntity } from './bot.entity.js';
-import type { BotResponse, UpdateBotDto } from './bots.dto.js';
+import { normaliseLeadCapture, type BotResponse, type UpdateBotDto } from './bots.dto.js';
 import { BotsRepository, type BotChanges } from './bots.repository.js';
 import { normaliseAllowedDomain, normaliseGradient, normaliseRadius, type DocumentResponse } from '@botsmith/contract';
 
@@ -78,6 +78,7 @@ export class BotsService {
       ...BOT_DEFAULTS,
       starterQuestions: [],
       widgetLanguage: 'auto',
+      leadCapture: structuredClone(BOT_DEFAULTS.leadCapture),
       usageLimitDollars: this.config.defaultBotBudgetDollars,
       ownerId,
       categoryId: null,
@@ -200,6 +201,7 @@ export class BotsService {
     if (dto.chatWindowBorderRadius !== undefined) {
       assign('chatWindowBorderRadius', normaliseRadius(dto.chatWindowBorderRadius)!);
     }
+    if (dto.leadCapture !== undefined) assign('leadCapture', normaliseLeadCapture(dto.leadCapture));
     if (dto.allowedDomain !== undefined) assign('allowedDomain', normaliseAllowedDomain(dto.allowedDomain)!);
     if (dto.bubbleIcon !== undefined) {
       // A new icon arrives through POST /api/upload/icon; here it can only be kept or removed,
@@ -255,6 +257,7 @@ export class BotsService {
       maxTokens: bot.maxTokens,
       temperature: Math.round(bot.temperature * 100) / 100,
       usageLimitDollars: bot.usageLimitDollars,
+      leadCapture: bot.leadCapture,
     };
   }
 }

@@ -3,13 +3,14 @@ import { ApiErrors, JSON_BODY, RATE_LIMITED } from '../../common/openapi/api-err
 import { ApiAnswer, arrayOf, bool, int, nullable, obj, str } from '../../common/openapi/schemas.js';
 import { SECURITY } from '../../common/openapi/security.js';
 import { Body, Controller, Delete, HttpCode, Logger, Post, Req, Res } from '@nestjs/common';
-import type { ChatAnswerResponse } from '@botsmith/contract';
+import { LEAD_THANK_YOU_DEFAULT, type ChatAnswerResponse, type LeadResponse } from '@botsmith/contract';
 import type { Request, Response } from 'express';
 import { AppError } from '../../common/app-error.js';
 import { isServiceOutage, serviceUnavailable } from '../../common/outage.js';
 import { Public } from '../../common/public.decorator.js';
 import { SkipOriginCheck } from '../../common/skip-origin-check.decorator.js';
-import { ChatRequestDto, DeleteConversationRequestDto, FeedbackRequestDto } from './chat.dto.js';
+import { ChatRequestDto, DeleteConversationRequestDto, FeedbackRequestDto, LeadRequestDto } from './chat.dto.js';
+import { LeadCaptureService } from './lead-capture.service.js';
 import { FeedbackService } from './feedback.service.js';
 import { ChatService, type AnswerSink, type ChatCaller } from './chat.service.js';
 import { EventStream } from './sse.js';
@@ -54,6 +55,7 @@ export class ChatController {
     private readonly chat: ChatService,
     private readonly feedbackService: FeedbackService,
     private readonly visitorConversations: VisitorConversationsService,
+    private readonly leadCapture: LeadCaptureService,
   ) {}
 
   @Public()
@@ -168,6 +170,46 @@ export class ChatController {
   })
   async feedback(@Body() body: FeedbackRequestDto, @Req() req: Request): Promise<void> {
     await this.feedbackService.rate(body, callerOf(req));
+  }
+
+  @Public()
+  @SkipOriginCheck()
+  @Post('lead')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: "A visitor leaves their contact for the bot's owner (the lead form); never charged",
+    description:
+      "Identified as for POST /api/chat (the visitor's X-Visitor-Token, or the bot's API key and X-Visitor-Id); " +
+      'a browser caller gets its visitor token back in X-Visitor-Token. Works while the bot is at its budget or its owner ' +
+      "cannot be charged. Records the lead with the visitor's conversation, marks the conversation handed off to a person, " +
+      "and e-mails the lead and the transcript to the bot's lead addresses. Only the fields the bot's form asks for; " +
+      'the e-mail or the phone is required. See docs/product.md#leads-and-handoff.',
+  })
+  @ApiSecurity({})
+  @ApiBearerAuth(SECURITY.botApiKey)
+  @ApiHeader({ name: 'X-Page-Url', required: false, description: "The page's origin and path (the widget sends it)." })
+  @ApiHeader({ name: 'X-Visitor-Token', required: false, description: "The visitor's token (widget)." })
+  @ApiHeader({ name: 'X-Visitor-Id', required: false, description: "With the bot's API key: who the visitor is." })
+  @ApiAnswer(
+    201,
+    "Recorded; the text to show the visitor (the bot's thank-you text or the default).",
+    obj({ message: str(`The bot's thank-you text, or "${LEAD_THANK_YOU_DEFAULT}".`) }),
+  )
+  @ApiErrors(JSON_BODY, RATE_LIMITED, {
+    401: ['INVALID_API_KEY'],
+    403: ['DOMAIN_NOT_ALLOWED'],
+    404: ['BOT_NOT_FOUND'],
+    409: ['LEAD_CAPTURE_DISABLED', 'MESSAGE_IN_FLIGHT'],
+  })
+  async lead(
+    @Body() body: LeadRequestDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<LeadResponse> {
+    const captured = await this.leadCapture.capture(body, callerOf(req));
+    if (captured.visitorToken) res.setHeader(VISITOR_TOKEN_HEADER, captured.visitorToken);
+    res.setHeader('Cache-Control', 'no-store');
+    return captured.body;
   }
 
   @Public()

@@ -3,6 +3,7 @@ import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
+  IsEmail,
   IsIn,
   IsInt,
   IsEmail,
@@ -19,6 +20,9 @@ import {
   type ValidationOptions,
 } from 'class-validator';
 import {
+  isLeadPhone,
+  LEAD_LIMITS,
+  type LeadRequest,
   FEEDBACK_COMMENT_MAX_CHARS,
   CHAT_VISITOR_LIMITS,
   MESSAGE_RATINGS,
@@ -234,4 +238,60 @@ export class AgentMessagesQueryDto {
   @Min(0, { message: 'after must be a message id (a whole number)' })
   @Max(MAX_ID, { message: 'after must be a message id (a whole number)' })
   after?: number;
+}
+
+/** A form field: trimmed, and an empty one is the same as one left out (forms send every field). */
+function formText({ value }: { value: unknown }): unknown {
+  if (typeof value !== 'string') return value;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+function IsLeadPhone(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isLeadPhone',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && isLeadPhone(value),
+      defaultMessage: () =>
+        `Please enter a valid phone number: digits, spaces and + ( ) - ., with ${LEAD_LIMITS.phoneDigitsMin} to ${LEAD_LIMITS.phoneDigitsMax} digits`,
+    },
+  });
+}
+
+/**
+ * POST /api/chat/lead (docs/product.md#leads-and-handoff). Each field is checked here; which
+ * fields the bot asks for, and that the e-mail or the phone is given, LeadCaptureService checks.
+ * Characters that cannot be stored are refused (400), as for a rating's comment: typed once, here.
+ */
+export class LeadRequestDto implements LeadRequest {
+  @Transform(toId)
+  @IsInt({ message: 'botId must be a whole number' })
+  @Min(1, { message: 'botId must be a whole number' })
+  @Max(MAX_ID, { message: 'botId must be a whole number' })
+  botId!: number;
+
+  @IsOptional()
+  @Transform(formText)
+  @MaxLength(LEAD_LIMITS.name, { message: `name must be at most ${LEAD_LIMITS.name} characters` })
+  @IsString({ message: 'name must be text' })
+  name?: string;
+
+  @IsOptional()
+  @Transform(formText)
+  @IsEmail({}, { message: 'Please enter a valid email address.' })
+  @MaxLength(LEAD_LIMITS.email, { message: `email must be at most ${LEAD_LIMITS.email} characters` })
+  @IsString({ message: 'email must be text' })
+  email?: string;
+
+  @IsOptional()
+  @Transform(formText)
+  @IsLeadPhone()
+  @IsString({ message: 'phone must be text' })
+  phone?: string;
+
+  @IsOptional()
+  @Transform(formText)
+  @MaxLength(LEAD_LIMITS.message, { message: `message must be at most ${LEAD_LIMITS.message} characters` })
+  @IsString({ message: 'message must be text' })
+  message?: string;
 }

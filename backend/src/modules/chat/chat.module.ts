@@ -3,10 +3,13 @@ import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { sessionSecret } from '../../config/session-secret.js';
 import { KnowledgeDataModule } from '../knowledge/knowledge-data.module.js';
 import { KnowledgeSearchService } from '../knowledge/knowledge-search.service.js';
+import { LeadsModule } from '../leads/leads.module.js';
+import { MailModule } from '../mail/mail.module.js';
 import { UsageModule } from '../usage/usage.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { AgentMessagesController } from './agent-messages.controller.js';
 import { AgentMessagesService } from './agent-messages.service.js';
+import { UsersModule } from '../users/users.module.js';
 import { ChatController } from './chat.controller.js';
 import { ChatDataModule } from './chat-data.module.js';
 import { CHUNK_SEARCH, ChatService } from './chat.service.js';
@@ -15,6 +18,7 @@ import { ConversationRetentionScheduler } from './conversation-retention.schedul
 import { ConversationRetentionService } from './conversation-retention.service.js';
 import { FeedbackRepository } from './feedback.repository.js';
 import { FeedbackService } from './feedback.service.js';
+import { LeadCaptureService } from './lead-capture.service.js';
 import { LLM, type LlmPort } from './llm/llm.port.js';
 import { OfflineDemoLlmAdapter } from './llm/offline-demo-llm.adapter.js';
 import { OpenAiLlmAdapter } from './llm/openai-llm.adapter.js';
@@ -41,13 +45,14 @@ export function createLlm(config: AppConfig): LlmPort {
 
 /** The widget's public API: the bot's public face and POST /api/chat. */
 @Module({
-  imports: [UsageModule, KnowledgeDataModule, ChatDataModule, WebhooksModule],
+  imports: [UsageModule, KnowledgeDataModule, ChatDataModule, WebhooksModule, LeadsModule, MailModule, UsersModule],
   controllers: [ChatController, AgentMessagesController, WidgetController],
   providers: [
     ChatService,
     AgentMessagesService,
     FeedbackService,
     FeedbackRepository,
+    LeadCaptureService,
     VisitorConversationsService,
     WidgetService,
     ConversationRetentionRepository,

@@ -398,6 +398,39 @@ export class ChatRepository {
   }
 
   /**
+   * A person takes over the conversation (docs/product.md#leads-and-handoff): the handoff time is
+   * set if not yet (the bot stays quiet), the conversation counts as active now (retention and the inbox's
+   * order), and a conversation without a visitor message yet shows the lead's message as preview.
+   * True when this started the handoff (a person was not handling it yet).
+   */
+  async markHandoff(tx: Transaction, conversationId: number, at: Date, preview: string | null): Promise<boolean> {
+    const rows: Array<{ started: boolean }> = await entityManagerOf(tx).query(
+      `WITH before AS (SELECT handoff_at FROM conversations WHERE id = $1 FOR UPDATE)
+       UPDATE conversations c
+          SET handoff_at = COALESCE(c.handoff_at, $2::timestamptz),
+              last_message_at = GREATEST(c.last_message_at, $2::timestamptz),
+              preview = COALESCE(c.preview, $3::varchar)
+         FROM before
+        WHERE c.id = $1
+       RETURNING before.handoff_at IS NULL AS started`,
+      [conversationId, at, preview?.slice(0, 200) ?? null],
+    );
+    return rows[0]?.started === true;
+  }
+
+  /** The last `limit` messages of a conversation, oldest first (the transcript mailed with a lead). */
+  async recentMessages(
+    conversationId: number,
+    limit: number,
+  ): Promise<Array<{ role: MessageRole; content: string; createdAt: Date }>> {
+    const rows: Array<{ role: MessageRole; content: string; created_at: Date }> = await this.dataSource.query(
+      `SELECT role, content, created_at FROM messages WHERE conversation_id = $1 ORDER BY id DESC LIMIT $2`,
+      [conversationId, limit],
+    );
+    return rows.reverse().map((r) => ({ role: r.role, content: r.content, createdAt: new Date(r.created_at) }));
+  }
+
+  /**
    * Deletes the visitor's conversations with the bot, with their messages and ratings (ON DELETE
    * CASCADE; the usage ledger keeps its rows, no longer pointing at them); returns how many. A
    * message being logged holds the conversation's key-share lock, so this waits for it.

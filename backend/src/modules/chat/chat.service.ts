@@ -125,10 +125,24 @@ export class ChatService implements OnApplicationShutdown {
    * it names none), from the owner's server the visitor it names.
    */
   async identifyVisitor(botId: number, caller: ChatCaller): Promise<string> {
+    return (await this.resolveCaller(botId, caller)).visitor.id;
+  }
+
+  /**
+   * As identifyVisitor, with the bot and, for a browser, the visitor token to send back (a new
+   * visitor's first request creates their conversation, e.g. a lead left at the bot's budget).
+   */
+  async resolveCaller(
+    botId: number,
+    caller: ChatCaller,
+  ): Promise<{ bot: BotEntity; visitor: { id: string; token: string | undefined } }> {
     const found = await this.repository.findServableBot(botId);
     if (!found) throw AppError.notFound(REFUSALS.BOT_NOT_FOUND, 'BOT_NOT_FOUND');
     const viaApiKey = this.checkCaller(found.bot, caller, found.ownerIsSystem);
-    return viaApiKey ? apiVisitorId(caller.visitorId) : this.visitors.resolve(caller.visitorToken, botId, caller.ip).id;
+    const visitor = viaApiKey
+      ? { id: apiVisitorId(caller.visitorId), token: undefined }
+      : this.visitors.resolve(caller.visitorToken, botId, caller.ip);
+    return { bot: found.bot, visitor };
   }
 
   /** Everything up to the answer; throws AppError for a refusal (nothing written, nothing charged). */

@@ -1,5 +1,6 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import type { Transaction, TransactionRunner } from '../../database/transaction.js';
+import type { LeadsService } from '../leads/leads.service.js';
 import { ConversationRetentionService } from './conversation-retention.service.js';
 
 /** A repository holding `expired` old conversations; `lockFreeBatches` batches get the lock, then another instance holds it. */
@@ -15,7 +16,12 @@ function retention(expired: number, lockFreeBatches = Infinity) {
     }),
   };
   const transactions = { run: jest.fn((work: (tx: Transaction) => Promise<unknown>) => work({} as Transaction)) };
-  const service = new ConversationRetentionService(repository, transactions as unknown as TransactionRunner);
+  const leads = { deleteExpired: jest.fn(async () => 0) };
+  const service = new ConversationRetentionService(
+    repository,
+    transactions as unknown as TransactionRunner,
+    leads as unknown as LeadsService,
+  );
   return { service, repository, transactions, left: () => left };
 }
 

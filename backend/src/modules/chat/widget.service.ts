@@ -1,4 +1,4 @@
-import { BOT_DEFAULTS, widgetTheme, type PublicBot } from '@botsmith/contract';
+import { BOT_DEFAULTS, widgetTheme, type PublicBot, type PublicLeadCapture } from '@botsmith/contract';
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error.js';
 import { periodStartFor } from '../../common/billing-period.js';
@@ -18,16 +18,29 @@ export class WidgetService {
     const found = await this.repository.findPublicBotInputs(botId, periodStartFor(now));
     if (!found) throw AppError.notFound('This chatbot does not exist.', 'BOT_NOT_FOUND');
     const { bot, owner, periodSpendCents } = found;
-    const hidden =
+    const cannotAnswer =
       !ownerBillingState(owner).canServe ||
       // "Reached": the next message would not fit the budget any more.
       (bot.usageLimitDollars > 0 && periodSpendCents + priceOf(bot.model) > bot.usageLimitDollars * 100);
-    return { bot: toPublicBot(bot, hidden) };
+    // A bot that takes leads at the cap stays on the page as "Leave a message" (docs/product.md#leads-and-handoff).
+    const leadOnly = cannotAnswer && offersLeadsAtCap(bot);
+    return { bot: toPublicBot(bot, cannotAnswer && !leadOnly, leadOnly) };
   }
 }
 
+function offersLeadsAtCap(bot: BotEntity): boolean {
+  return bot.leadCapture.enabled && bot.leadCapture.offerWhen.includes('cap');
+}
+
+/** The form's public part: never the addresses leads are sent to. */
+function publicLeadCapture(bot: BotEntity): PublicLeadCapture | null {
+  const setting = bot.leadCapture;
+  if (!setting.enabled) return null;
+  return { fields: setting.fields, offerWhen: setting.offerWhen, thankYouText: setting.thankYouText };
+}
+
 /** Field by field, so a column added to bots later never leaks by accident. */
-export function toPublicBot(bot: BotEntity, hidden: boolean): PublicBot {
+export function toPublicBot(bot: BotEntity, hidden: boolean, leadOnly = false): PublicBot {
   return {
     id: bot.id,
     name: bot.name,
@@ -37,6 +50,8 @@ export function toPublicBot(bot: BotEntity, hidden: boolean): PublicBot {
     model: bot.model,
     modelLabel: MODEL_CATALOGUE[bot.model]?.label ?? bot.model,
     hidden,
+    leadCapture: publicLeadCapture(bot),
+    leadOnly,
     ...toAppearance(bot),
     // The product's default placeholder is no owner's text: empty, the widget says it in the
     // visitor's language (docs/product.md#widget-languages).

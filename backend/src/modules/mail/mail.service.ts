@@ -4,6 +4,8 @@ import { MAIL_PORT, type MailMessage, type MailPort } from './mail.port.js';
 import {
   accountSpendAlertMail,
   botBudgetAlertMail,
+  leadMail,
+  type LeadMail,
   passwordResetMail,
   signupAttemptMail,
   verifyEmailMail,
@@ -52,6 +54,13 @@ export class MailService implements OnApplicationShutdown {
 
   sendAccountSpendAlert(to: string, alert: Omit<AccountSpendAlert, 'settingsUrl'>): void {
     this.dispatch({ to, ...accountSpendAlertMail({ ...alert, settingsUrl: `${this.config.publicUrl}/dashboard` }) });
+  }
+
+  /** A visitor's lead and the conversation's transcript, to each address the bot's leads go to. */
+  sendLead(to: string[], lead: Omit<LeadMail, 'conversationUrl'> & { conversationId: number }): void {
+    const conversationUrl = `${this.config.publicUrl}/dashboard/conversations?c=${lead.conversationId}`;
+    const content = leadMail({ ...lead, conversationUrl });
+    for (const address of to) this.dispatch({ to: address, ...content });
   }
 
   /** Resolves when every mail handed over so far has been sent (or has failed and been logged). */

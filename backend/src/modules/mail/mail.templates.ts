@@ -122,3 +122,59 @@ export function accountSpendAlertMail(alert: AccountSpendAlert): MailContent {
     html: layout([spent, next], { label: 'Open my dashboard', url: alert.settingsUrl }, footer),
   };
 }
+
+export interface LeadMailMessage {
+  role: 'user' | 'assistant' | 'error' | 'agent';
+  content: string;
+  createdAt: Date;
+}
+
+export interface LeadMail {
+  botName: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  message: string | null;
+  /** The conversation so far, oldest first (possibly empty: a lead left before any message). */
+  transcript: LeadMailMessage[];
+  /** The conversation in the dashboard's inbox. */
+  conversationUrl: string;
+}
+
+const TRANSCRIPT_ROLES: Record<LeadMailMessage['role'], string> = {
+  user: 'Visitor',
+  assistant: 'Bot',
+  error: 'Not answered',
+  agent: 'You',
+};
+
+/** A visitor left their contact with a bot (docs/product.md#leads-and-handoff): the lead, then the transcript. */
+export function leadMail(lead: LeadMail): MailContent {
+  const name = oneLine(lead.botName);
+  const who = lead.name ? oneLine(lead.name) : (lead.email ?? lead.phone ?? 'A visitor');
+  const subject = `New lead from ${name}: ${who}`.slice(0, 200);
+  const intro = `A visitor left their contact with ${name}. The conversation is now marked as handled by a person: the bot stays quiet in it.`;
+  const fields = [
+    ['Name', lead.name],
+    ['Email', lead.email],
+    ['Phone', lead.phone],
+    ['Message', lead.message],
+  ].filter((field): field is [string, string] => field[1] !== null);
+  const fieldLines = fields.map(([label, value]) => `${label}: ${value}`);
+  const transcriptLines = lead.transcript.map(
+    (m) =>
+      `[${m.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC] ${TRANSCRIPT_ROLES[m.role]}: ${m.content}`,
+  );
+  const transcriptText = transcriptLines.length > 0 ? transcriptLines.join('\n\n') : '(No messages before the lead.)';
+  const footer = "You get this email for each lead. Change where leads go in the bot's Leads tab.";
+  const text =
+    `${intro}\n\n${fieldLines.join('\n')}\n\nTranscript:\n\n${transcriptText}\n\n` +
+    `Open the conversation:\n${lead.conversationUrl}\n\n${footer}\n`;
+  const pre = (value: string) =>
+    `<pre style="margin:0 0 16px;font-family:Arial,Helvetica,sans-serif;font-size:14px;line-height:1.5;white-space:pre-wrap;color:#1f2937">${escapeHtml(value)}</pre>`;
+  const html = layout([intro], { label: 'Open the conversation', url: lead.conversationUrl }, footer).replace(
+    '<p style="margin:24px 0">',
+    `${pre(fieldLines.join('\n'))}<p style="margin:0 0 8px;font-weight:600">Transcript</p>${pre(transcriptText)}<p style="margin:24px 0">`,
+  );
+  return { subject, text, html };
+}

@@ -70,7 +70,7 @@ describe('EditBotDialog', () => {
     document.querySelectorAll('script[data-preview], botsmith-widget').forEach((node) => node.remove());
   });
 
-  it('has its six tabs and opens on Details', async () => {
+  it('has its seven tabs, Leads after Deploy, and opens on Details', async () => {
     renderDialog();
     const tabs = await screen.findAllByRole('tab');
     expect(tabs.map((tab) => tab.textContent)).toEqual([
@@ -79,6 +79,7 @@ describe('EditBotDialog', () => {
       'Prompting',
       'Usage',
       'Deploy',
+      'Leads',
       'Delete',
     ]);
     expect(await screen.findByLabelText(/^Name/)).toHaveValue('Support Bot');

@@ -19,10 +19,11 @@ import { BotUsageTab } from '../usage/BotUsageTab';
 import { DeleteBotTab } from './DeleteBotTab';
 import { DeployTab } from './DeployTab';
 import { DetailsTab } from './DetailsTab';
+import { LeadsTab } from './LeadsTab';
 import { PromptingTab } from './PromptingTab';
 import { StylingTab } from './StylingTab';
 
-export type EditBotTab = 'details' | 'styling' | 'prompting' | 'usage' | 'deploy' | 'delete';
+export type EditBotTab = 'details' | 'styling' | 'prompting' | 'usage' | 'deploy' | 'leads' | 'delete';
 
 const TABS: Array<{ value: EditBotTab; label: string }> = [
   { value: 'details', label: 'Details' },
@@ -30,6 +31,7 @@ const TABS: Array<{ value: EditBotTab; label: string }> = [
   { value: 'prompting', label: 'Prompting' },
   { value: 'usage', label: 'Usage' },
   { value: 'deploy', label: 'Deploy' },
+  { value: 'leads', label: 'Leads' },
   { value: 'delete', label: 'Delete' },
 ];
 
@@ -44,10 +46,19 @@ export interface EditBotDialogProps {
   /** A tab saved the bot (name, category... may have changed). */
   onBotChanged: (bot: Bot) => void;
   onBotDeleted: (botId: number) => void;
+  /** The owner's account address, where leads go by default (the Leads tab shows it). */
+  ownerEmail?: string;
 }
 
-/** The edit-bot modal: Details, Styling, Prompting, Usage, Deploy and Delete. */
-export function EditBotDialog({ botId, categories, onClose, onBotChanged, onBotDeleted }: EditBotDialogProps) {
+/** The edit-bot modal: Details, Styling, Prompting, Usage, Deploy, Leads and Delete. */
+export function EditBotDialog({
+  botId,
+  categories,
+  onClose,
+  onBotChanged,
+  onBotDeleted,
+  ownerEmail,
+}: EditBotDialogProps) {
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
   const [tab, setTab] = useState<EditBotTab>('details');
@@ -144,6 +155,7 @@ export function EditBotDialog({ botId, categories, onClose, onBotChanged, onBotD
             {tab === 'prompting' && <PromptingTab bot={bot} onSaved={saved} />}
             {tab === 'usage' && <BotUsageTab botId={bot.id} onLeave={onClose} />}
             {tab === 'deploy' && <DeployTab bot={bot} onSaved={saved} />}
+            {tab === 'leads' && <LeadsTab bot={bot} ownerEmail={ownerEmail} onSaved={saved} />}
             {tab === 'delete' && <DeleteBotTab bot={bot} onDeleted={onBotDeleted} />}
           </Box>
         )}

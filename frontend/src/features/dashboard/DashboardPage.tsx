@@ -9,7 +9,7 @@ import { DASHBOARD_SECTIONS, DashboardShell, SIDEBAR_WIDTH, type DashboardSectio
 import { useDashboardGate } from './useDashboardGate';
 
 /**
- * /dashboard (the bots) and /dashboard/conversations (the inbox): the owner's workspace, behind
+ * /dashboard (the bots), /dashboard/conversations (the inbox) and /dashboard/leads: the owner's workspace, behind
  * the dashboard gate (docs/product.md#dashboard-gate).
  */
 export function DashboardPage() {
@@ -20,7 +20,7 @@ export function DashboardPage() {
 }
 
 function GatedDashboard({ section }: { section: DashboardSection }) {
-  usePageTitle(section === 'conversations' ? 'Conversations' : 'Dashboard');
+  usePageTitle(section === 'conversations' ? 'Conversations' : section === 'leads' ? 'Leads' : 'Dashboard');
   const gate = useDashboardGate();
   if (gate.status === 'ready') return <DashboardShell user={gate.user} section={section} />;
   if (gate.status === 'error') {

@@ -16,6 +16,7 @@ import { AddBotDialog } from '../bots/AddBotDialog';
 import { EditBotDialog } from '../bots/EditBotDialog';
 import { ConversationsSection } from '../conversations/ConversationsSection';
 import { CONVERSATIONS_PATH } from '../conversations/inboxParams';
+import { LEADS_PATH, LeadsSection } from '../leads/LeadsSection';
 import { AddCategoryDialog } from '../categories/AddCategoryDialog';
 import { DeleteCategoryDialog } from '../categories/DeleteCategoryDialog';
 import { SettingsDialog } from '../settings/SettingsDialog';
@@ -27,10 +28,13 @@ import { useDashboard } from './useDashboard';
 
 export const SIDEBAR_WIDTH = 264;
 
-export type DashboardSection = 'bots' | 'conversations';
+export type DashboardSection = 'bots' | 'conversations' | 'leads';
 
 /** The path segment after /dashboard of each section but the bots (/dashboard itself). */
-export const DASHBOARD_SECTIONS: ReadonlyMap<string, DashboardSection> = new Map([['conversations', 'conversations']]);
+export const DASHBOARD_SECTIONS: ReadonlyMap<string, DashboardSection> = new Map([
+  ['conversations', 'conversations'],
+  ['leads', 'leads'],
+]);
 
 export interface DashboardShellProps {
   user: CurrentUser;
@@ -42,6 +46,9 @@ export function DashboardShell({ user, section }: DashboardShellProps) {
   const theme = useTheme();
   const navigate = useNavigate();
   const inbox = section === 'conversations';
+  const leadsOpen = section === 'leads';
+  /** A section other than the bots is open. */
+  const elsewhere = inbox || leadsOpen;
   const wide = useMediaQuery(theme.breakpoints.up('md'));
   const data = useDashboard();
   const { selectedCategory } = data;
@@ -57,12 +64,17 @@ export function DashboardShell({ user, section }: DashboardShellProps) {
   const select = (filter: CategoryFilter) => {
     data.select(filter);
     setDrawerOpen(false);
-    if (inbox) void navigate('/dashboard');
+    if (elsewhere) void navigate('/dashboard');
   };
 
   const openConversations = () => {
     setDrawerOpen(false);
     if (!inbox) void navigate(CONVERSATIONS_PATH);
+  };
+
+  const openLeads = () => {
+    setDrawerOpen(false);
+    if (!leadsOpen) void navigate(LEADS_PATH);
   };
 
   const botCreated = (created: BotSummary) => {
@@ -88,10 +100,12 @@ export function DashboardShell({ user, section }: DashboardShellProps) {
     <DashboardSidebar
       categories={data.categories}
       counts={data.counts}
-      selected={inbox ? null : data.selected}
+      selected={elsewhere ? null : data.selected}
       onSelect={select}
       conversationsOpen={inbox}
       onOpenConversations={openConversations}
+      leadsOpen={leadsOpen}
+      onOpenLeads={openLeads}
       onDelete={setDeleting}
       onAdd={() => setAddCategoryOpen(true)}
       email={user.email}
@@ -164,6 +178,8 @@ export function DashboardShell({ user, section }: DashboardShellProps) {
         <Box component="main" sx={{ flex: 1, minWidth: 0, px: { xs: 2, sm: 3, md: 5 }, py: { xs: 3, md: 4 } }}>
           {inbox ? (
             <ConversationsSection bots={data.bots} />
+          ) : leadsOpen ? (
+            <LeadsSection bots={data.bots} />
           ) : (
             <>
               <Stack direction="row" sx={{ alignItems: 'baseline', justifyContent: 'space-between', mb: 3, gap: 2 }}>
@@ -218,6 +234,7 @@ export function DashboardShell({ user, section }: DashboardShellProps) {
         onClose={() => setEditing(null)}
         onBotChanged={data.botChanged}
         onBotDeleted={botDeleted}
+        ownerEmail={user.email}
       />
       <SettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} email={user.email} />
     </Box>

@@ -2,6 +2,7 @@ import AppsRounded from '@mui/icons-material/AppsRounded';
 import DeleteOutline from '@mui/icons-material/DeleteOutlineRounded';
 import FolderOutlined from '@mui/icons-material/FolderOutlined';
 import ForumOutlined from '@mui/icons-material/ForumOutlined';
+import ContactMailOutlined from '@mui/icons-material/ContactMailOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
@@ -27,6 +28,8 @@ export interface DashboardSidebarProps {
   onSelect: (filter: CategoryFilter) => void;
   conversationsOpen: boolean;
   onOpenConversations: () => void;
+  leadsOpen?: boolean;
+  onOpenLeads?: () => void;
   onDelete: (category: Category) => void;
   onAdd: () => void;
   email: string;
@@ -43,6 +46,8 @@ export function DashboardSidebar({
   email,
   conversationsOpen,
   onOpenConversations,
+  leadsOpen = false,
+  onOpenLeads,
 }: DashboardSidebarProps) {
   const count = (filter: CategoryFilter) => counts.get(filter) ?? 0;
   return (
@@ -77,6 +82,21 @@ export function DashboardSidebar({
             <ListItemText primary="Conversations" />
           </ListItemButton>
         </ListItem>
+        {onOpenLeads && (
+          <ListItem disablePadding>
+            <ListItemButton
+              selected={leadsOpen}
+              aria-current={leadsOpen ? 'page' : undefined}
+              onClick={onOpenLeads}
+              sx={{ borderRadius: 2 }}
+            >
+              <ListItemIcon sx={{ minWidth: 36 }}>
+                <ContactMailOutlined fontSize="small" />
+              </ListItemIcon>
+              <ListItemText primary="Leads" />
+            </ListItemButton>
+          </ListItem>
+        )}
       </List>
       <List
         sx={{ px: 1.5, flex: 1, overflowY: 'auto' }}

@@ -31,6 +31,13 @@ export const DELETION_RATE_LIMITS = { visitorPerMinute: 5, ipPerMinute: 20 } as 
  */
 export const AGENT_MESSAGES_RATE_LIMITS = { visitorPerMinute: 30, ipPerMinute: 300 } as const;
 const TOO_MANY_READS = 'Too many requests for replies right now. Please wait a moment and try again.';
+/**
+ * Leads (POST /api/chat/lead): each one e-mails the owner, so the limits are tight. A visitor
+ * sends the form once or twice; the per-network limit (across all bots) holds a script that sends
+ * no visitor token, and the per-bot limit bounds the mail any one owner can be sent.
+ */
+export const LEAD_RATE_LIMITS = { visitorPerMinute: 5, networkPerMinute: 20, botPerMinute: 30 } as const;
+const TOO_MANY_LEADS = 'Too many messages right now. Please wait a moment and try again.';
 const TOO_MANY_DELETIONS = 'Too many requests to delete a conversation right now. Please wait a moment and try again.';
 const TOO_MANY_MESSAGES = 'Too many messages right now. Please wait a moment and try again.';
 const TOO_MANY_RATINGS = 'Too many ratings right now. Please wait a moment and try again.';
@@ -90,6 +97,13 @@ export class ChatRateLimiter {
       TOO_MANY_READS,
     );
     await this.check('agent-ip', `${botId}:${network}`, AGENT_MESSAGES_RATE_LIMITS.ipPerMinute, TOO_MANY_READS);
+  }
+
+  /** Counts one lead, per visitor, per client network and per bot; 429 as `hit`. */
+  async hitLead(botId: number, visitorKey: string, ip: string): Promise<void> {
+    await this.check('lead-visitor', `${botId}:${visitorKey}`, LEAD_RATE_LIMITS.visitorPerMinute, TOO_MANY_LEADS);
+    await this.check('lead-ip', clientNetworkKey(ip), LEAD_RATE_LIMITS.networkPerMinute, TOO_MANY_LEADS);
+    await this.check('lead-bot', `${botId}`, LEAD_RATE_LIMITS.botPerMinute, TOO_MANY_LEADS);
   }
 
   private async check(name: string, key: string, limit: number, sentence: string): Promise<void> {
