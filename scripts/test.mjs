@@ -43,6 +43,7 @@ const steps = [
               'database',
               'knowledge-cited-answers',
               'test/integration/conversations.spec.ts',
+              'test/integration/leads.spec.ts',
               'test/integration/webhooks.spec.ts',
               'owner-replies',
             ],

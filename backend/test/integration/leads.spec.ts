@@ -1,10 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import ExcelJS from 'exceljs';
 import type request from 'supertest';
 import { LEAD_CAPTURE_DEFAULTS, LEAD_THANK_YOU_DEFAULT } from '@botsmith/contract';
 import { ConversationRetentionService } from '../../src/modules/chat/conversation-retention.service.js';
 import { LEAD_RATE_LIMITS } from '../../src/modules/chat/rate-limit/chat-rate-limiter.js';
 import { LEADS_COLUMNS, LEADS_SHEET } from '../../src/modules/leads/leads-export.service.js';
+import { LeadsService } from '../../src/modules/leads/leads.service.js';
+import { WebhooksService } from '../../src/modules/webhooks/webhooks.service.js';
 import { mailsTo } from '../support/account-helpers.js';
 import { chargeMessage } from '../support/billing-helpers.js';
 import { createChatBot, creditsOf, usageOfOwner, type BotOptions } from '../support/chat-factories.js';
@@ -178,6 +180,10 @@ describe('POST /api/chat/lead on a bot that answers', () => {
     expect(Number(conversation.n)).toBe(1);
     expect(Number(row.conversation_id)).toBe(Number(conversation.id));
     expect(await handoffOf(conversation.id)).toBeInstanceOf(Date);
+    // Where the owner's replies in this conversation can be mailed; nobody else's.
+    const leads = t.app.get(LeadsService);
+    expect(await leads.visitorEmailOf(owner.id, Number(conversation.id))).toBe('ann@example.org');
+    expect(await leads.visitorEmailOf(owner.id + 1000, Number(conversation.id))).toBeNull();
 
     expect(await mailsTo(t, owner.email)).toHaveLength(0);
     for (const address of ['sales@example.net', 'boss@example.net']) {
@@ -187,6 +193,33 @@ describe('POST /api/chat/lead on a bot that answers', () => {
       expect(mail.text).toContain('Message: Call me');
       expect(mail.text).toContain('Visitor: When does the shop open?');
       expect(mail.text).toContain(`Bot: ${answered.body.message as string}`);
+    }
+  });
+
+  it('queues lead.created with the lead, and conversation.handoff only when the lead started the handoff', async () => {
+    const { owner, bot } = await ownerWithBot();
+    const notify = jest.spyOn(t.app.get(WebhooksService), 'notify');
+    try {
+      const ip = nextAddress();
+      const first = await lead({ botId: bot.id, email: 'ann@example.org' }, { ip });
+      expect(first.status).toBe(201);
+      const [row] = await leadRows(bot.id);
+      const conversationId = Number(row.conversation_id);
+      expect(notify.mock.calls).toEqual([
+        [
+          owner.id,
+          'lead.created',
+          expect.objectContaining({ botId: bot.id, email: 'ann@example.org', conversationId, name: null }),
+        ],
+        [owner.id, 'conversation.handoff', { conversationId, botId: bot.id }],
+      ]);
+      notify.mockClear();
+      // The same visitor again: a second lead, the conversation was already handed off.
+      const token = first.headers['x-visitor-token'];
+      expect((await lead({ botId: bot.id, email: 'ann@example.org' }, { ip, token })).status).toBe(201);
+      expect(notify.mock.calls.map(([, type]) => type)).toEqual(['lead.created']);
+    } finally {
+      notify.mockRestore();
     }
   });
 

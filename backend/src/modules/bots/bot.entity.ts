@@ -21,7 +21,8 @@ export class BotEntity {
   /** Up to four questions a visitor can tap to start (docs/product.md#starter-questions). */
   @Column({ name: 'starter_questions', type: 'jsonb', default: () => "'[]'::jsonb" }) starterQuestions!: string[];
   /** The language of the widget's own texts; 'auto' follows the visitor's browser (docs/product.md#widget-languages). */
-  @Column({ name: 'widget_language', type: 'varchar', length: 8, default: 'auto' }) widgetLanguage!: WidgetLanguageChoice;
+  @Column({ name: 'widget_language', type: 'varchar', length: 8, default: 'auto' })
+  widgetLanguage!: WidgetLanguageChoice;
   @Column({ type: 'varchar', length: 32 }) model!: ModelTier;
   @Column({ name: 'allowed_domain', type: 'varchar', length: 253 }) allowedDomain!: string;
 

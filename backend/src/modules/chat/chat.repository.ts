@@ -405,14 +405,18 @@ export class ChatRepository {
    */
   async markHandoff(tx: Transaction, conversationId: number, at: Date, preview: string | null): Promise<boolean> {
     const rows: Array<{ started: boolean }> = await entityManagerOf(tx).query(
-      `WITH before AS (SELECT handoff_at FROM conversations WHERE id = $1 FOR UPDATE)
-       UPDATE conversations c
-          SET handoff_at = COALESCE(c.handoff_at, $2::timestamptz),
-              last_message_at = GREATEST(c.last_message_at, $2::timestamptz),
-              preview = COALESCE(c.preview, $3::varchar)
-         FROM before
-        WHERE c.id = $1
-       RETURNING before.handoff_at IS NULL AS started`,
+      // Read through a SELECT: TypeORM answers a bare UPDATE ... RETURNING with [rows, affected].
+      `WITH before AS (SELECT handoff_at FROM conversations WHERE id = $1 FOR UPDATE),
+       updated AS (
+         UPDATE conversations c
+            SET handoff_at = COALESCE(c.handoff_at, $2::timestamptz),
+                last_message_at = GREATEST(c.last_message_at, $2::timestamptz),
+                preview = COALESCE(c.preview, $3::varchar)
+           FROM before
+          WHERE c.id = $1
+         RETURNING before.handoff_at IS NULL AS started
+       )
+       SELECT started FROM updated`,
       [conversationId, at, preview?.slice(0, 200) ?? null],
     );
     return rows[0]?.started === true;

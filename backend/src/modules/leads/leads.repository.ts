@@ -127,6 +127,16 @@ export class LeadsRepository {
     return rows.map(toRow);
   }
 
+  /** The e-mail address of the newest lead with one in the owner's conversation, or null. */
+  async latestEmailOf(ownerId: number, conversationId: number): Promise<string | null> {
+    const rows: Array<{ email: string }> = await this.dataSource.query(
+      `SELECT email FROM leads WHERE owner_id = $1 AND conversation_id = $2 AND email IS NOT NULL
+        ORDER BY created_at DESC, id DESC LIMIT 1`,
+      [ownerId, conversationId],
+    );
+    return rows[0]?.email ?? null;
+  }
+
   /** False when the lead is not the owner's (or does not exist). */
   async deleteOwned(ownerId: number, id: number): Promise<boolean> {
     // Counted by a SELECT: TypeORM answers a bare DELETE ... RETURNING with [rows, affected].

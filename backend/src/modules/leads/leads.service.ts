@@ -70,6 +70,14 @@ export class LeadsService {
     }
   }
 
+  /**
+   * Where the owner's replies in a conversation may be mailed to the visitor: the e-mail address
+   * of its newest lead that has one (docs/product.md#owner-replies), or null.
+   */
+  visitorEmailOf(ownerId: number, conversationId: number): Promise<string | null> {
+    return this.leads.latestEmailOf(ownerId, conversationId);
+  }
+
   /** For the daily retention job: leads older than their owner's conversation retention. */
   deleteExpired(tx: Transaction, now: Date, limit: number): Promise<number> {
     return this.leads.deleteExpired(tx, now, limit);
