@@ -6,7 +6,6 @@ import {
   IsEmail,
   IsIn,
   IsInt,
-  IsEmail,
   isEmail,
   IsNotEmpty,
   IsObject,
