@@ -22,7 +22,7 @@ export interface PublicBot extends BotAppearance {
   modelLabel: string;
   /**
    * True when the bot cannot answer now (its monthly budget is used up, or its owner cannot be
-   * served) and does not offer the lead form instead.
+   * served); a widget without a lead form shows nothing then (see leadOnly).
    */
   hidden: boolean;
   /** The widget's CSS custom properties, computed from the styling fields by widgetTheme. */
@@ -30,8 +30,8 @@ export interface PublicBot extends BotAppearance {
   /** The lead form's setting; null when the bot takes no leads. Never the addresses leads go to. */
   leadCapture: PublicLeadCapture | null;
   /**
-   * True when the bot cannot answer now but offers the lead form instead (lead capture on, with
-   * 'cap'): the launcher shows "Leave a message" and the form instead of the chat.
+   * True when the bot cannot answer now (`hidden`) but offers the lead form instead (lead
+   * capture on, with 'cap'): a widget with the form shows "Leave a message" and the form.
    */
   leadOnly: boolean;
 }

