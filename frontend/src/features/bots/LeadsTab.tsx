@@ -193,6 +193,12 @@ export function LeadsTab({ bot, ownerEmail, onSaved }: LeadsTabProps) {
           disabled={!setting.enabled}
         />
 
+        <Alert severity="info" variant="outlined">
+          The chat widget does not show the form yet: it is coming in a next release. Until then, leads reach you when
+          your site or server sends them to the lead API (POST /api/chat/lead, see the API reference), and a bot at its
+          budget stays hidden as before.
+        </Alert>
+
         {error && <Alert severity="error">{error}</Alert>}
       </Stack>
       <SaveBar label="Save Leads" saving={saving} disabled={invalid} />
