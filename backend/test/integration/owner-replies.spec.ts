@@ -3,8 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type request from 'supertest';
 import { AgentMessagesService } from '../../src/modules/chat/agent-messages.service.js';
+import { OwnerRepliesService } from '../../src/modules/conversations/owner-replies.service.js';
 import { WebhooksService } from '../../src/modules/webhooks/webhooks.service.js';
 import { createChatBot, creditsOf, eventually, listen, parseSse, usageOfOwner } from '../support/chat-factories.js';
+import { mailsTo } from '../support/account-helpers.js';
 import { signedInAgent } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { insertUsageEvent } from '../support/usage-factories.js';
@@ -280,6 +282,35 @@ describe('POST /api/conversations/{id}/reply', () => {
       ['conversation.handoff', { conversationId, botId }],
     ]);
     await t.dataSource.query(`DELETE FROM webhook_endpoints WHERE id = $1`, [hook.body.webhook.id]);
+  });
+
+  it('mails each reply to the address the visitor left in a lead, once per reply; no lead, no mail', async () => {
+    const { botId, conversationId } = await visitorConversation();
+    const email = `visitor-${conversationId}@example.com`;
+    await t.dataSource.query(
+      `INSERT INTO leads (owner_id, bot_id, bot_name, conversation_id, email) VALUES ($1, $2, 'Acme Helper', $3, $4)`,
+      [ownerId, botId, conversationId, email],
+    );
+    const content = 'Your parcel left today.\nIt arrives on <b>Friday</b>.';
+    expect((await reply(owner, conversationId, { content })).status).toBe(201);
+    expect((await reply(owner, conversationId, { content: 'Anything else?' })).status).toBe(201);
+    await t.app.get(OwnerRepliesService).settled();
+    const mails = await mailsTo(t, email);
+    expect(mails.map((m) => m.subject)).toEqual([
+      'Ana at Acme replied to your message',
+      'Ana at Acme replied to your message',
+    ]);
+    expect(mails[0].text).toContain('Ana at Acme replied to your conversation with Acme Helper:');
+    expect(mails[0].text).toContain(content);
+    expect(mails[0].html).toContain('It arrives on &lt;b&gt;Friday&lt;/b&gt;.');
+    expect(mails[0].html).not.toContain('<b>Friday</b>');
+
+    // A conversation without a lead mails nobody.
+    const quiet = await visitorConversation();
+    const before = (await mailsTo(t, email)).length;
+    expect((await reply(owner, quiet.conversationId, { content: 'Hello' })).status).toBe(201);
+    await t.app.get(OwnerRepliesService).settled();
+    expect((await mailsTo(t, email)).length).toBe(before);
   });
 
   it('keeps the agent name within 1 to 60 characters', async () => {

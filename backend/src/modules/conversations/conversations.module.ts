@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { ChatDataModule } from '../chat/chat-data.module.js';
 import { ChatThrottlerStorage } from '../chat/rate-limit/chat-throttler-storage.js';
+import { MailModule } from '../mail/mail.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { ConversationsController } from './conversations.controller.js';
@@ -17,7 +18,7 @@ import { OWNER_REPLY_THROTTLER_STORAGE, OwnerRepliesService } from './owner-repl
  * and announced through WebhooksModule (conversation.handoff).
  */
 @Module({
-  imports: [UsersModule, ChatDataModule, WebhooksModule],
+  imports: [UsersModule, ChatDataModule, WebhooksModule, MailModule],
   controllers: [ConversationsController],
   providers: [
     ConversationsRepository,

@@ -220,6 +220,20 @@ export class ConversationsRepository {
     return rows[0] ? toConversation(rows[0]) : null;
   }
 
+  /**
+   * The e-mail address the visitor left in a lead for this conversation (the newest), if any:
+   * where the owner's replies are mailed. Leads are written by the leads module; read here.
+   */
+  async visitorEmailOf(ownerId: number, conversationId: number): Promise<string | null> {
+    const rows: Array<{ email: string }> = await this.dataSource.query(
+      `SELECT email FROM leads
+        WHERE conversation_id = $1 AND owner_id = $2 AND email IS NOT NULL AND email <> ''
+        ORDER BY id DESC LIMIT 1`,
+      [conversationId, ownerId],
+    );
+    return rows[0]?.email ?? null;
+  }
+
   /** The conversation's messages, oldest first (the order they were logged). */
   async findMessages(ownerId: number, conversationId: number): Promise<MessageRow[]> {
     const rows: Array<RawMessage & { message_id: number }> = await this.dataSource.query(

@@ -1,11 +1,13 @@
-import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { OWNER_REPLY_LIMITS, type OwnerReplyResponse } from '@botsmith/contract';
 import { AppError } from '../../common/app-error.js';
 import { TransactionRunner } from '../../database/transaction.js';
 import { ChatRepository } from '../chat/chat.repository.js';
+import { MailService } from '../mail/mail.service.js';
 import { UsersService } from '../users/users.service.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
+import { ConversationsRepository } from './conversations.repository.js';
 
 /** The storage the owners' reply limit counts in (Redis when REDIS_URL is set, else memory). */
 export const OWNER_REPLY_THROTTLER_STORAGE = Symbol('OWNER_REPLY_THROTTLER_STORAGE');
@@ -37,12 +39,18 @@ export interface ReplySent {
  * The chat log is written through the chat module's repository (its tables, one writer).
  */
 @Injectable()
-export class OwnerRepliesService {
+export class OwnerRepliesService implements OnApplicationShutdown {
+  private readonly logger = new Logger('OwnerReplies');
+  /** Mail lookups under way (tests and shutdown wait for them). */
+  private readonly pending = new Set<Promise<void>>();
+
   constructor(
     private readonly chatLog: ChatRepository,
     private readonly transactions: TransactionRunner,
     private readonly users: UsersService,
     private readonly webhooks: WebhooksService,
+    private readonly mail: MailService,
+    private readonly conversations: ConversationsRepository,
     @Inject(OWNER_REPLY_THROTTLER_STORAGE) private readonly limits: ThrottlerStorage,
   ) {}
 
@@ -104,6 +112,28 @@ export class OwnerRepliesService {
         botId: sent.botId,
       });
     }
+    // One mail per reply, to the address the visitor left in a lead (if any).
+    const mailing: Promise<void> = this.conversations
+      .visitorEmailOf(sent.ownerId, sent.conversationId)
+      .then((to) => {
+        if (to)
+          this.mail.sendAgentReply(to, { agentName: sent.agentName, botName: sent.botName, content: sent.content });
+      })
+      .catch((error: unknown) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        this.logger.error(`Could not mail a reply in conversation ${sent.conversationId}: ${reason}`);
+      })
+      .finally(() => this.pending.delete(mailing));
+    this.pending.add(mailing);
+  }
+
+  /** Resolves when every reply's mail has been handed to the mail service. */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.settled();
   }
 
   private async countReply(ownerId: number): Promise<void> {

@@ -3,6 +3,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { MAIL_PORT, type MailMessage, type MailPort } from './mail.port.js';
 import {
   accountSpendAlertMail,
+  agentReplyMail,
   botBudgetAlertMail,
   leadMail,
   type LeadMail,
@@ -10,6 +11,7 @@ import {
   signupAttemptMail,
   verifyEmailMail,
   type AccountSpendAlert,
+  type AgentReply,
   type BotBudgetAlert,
 } from './mail.templates.js';
 
@@ -61,6 +63,11 @@ export class MailService implements OnApplicationShutdown {
     const conversationUrl = `${this.config.publicUrl}/dashboard/conversations?c=${lead.conversationId}`;
     const content = leadMail({ ...lead, conversationUrl });
     for (const address of to) this.dispatch({ to: address, ...content });
+  }
+
+  /** An owner's reply to the visitor who left this address (docs/product.md#owner-replies). */
+  sendAgentReply(to: string, reply: AgentReply): void {
+    this.dispatch({ to, ...agentReplyMail(reply) });
   }
 
   /** Resolves when every mail handed over so far has been sent (or has failed and been logged). */

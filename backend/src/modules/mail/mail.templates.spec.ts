@@ -1,5 +1,6 @@
 import {
   accountSpendAlertMail,
+  agentReplyMail,
   botBudgetAlertMail,
   passwordResetMail,
   signupAttemptMail,
@@ -80,5 +81,22 @@ describe('budget alert mails', () => {
     });
     expect(mail.subject).toBe('Your Botsmith spend this month has passed 150% of your $20 alert');
     expect(mail.text).toContain('Your bots have spent $30.04 this billing period');
+  });
+});
+
+describe("an owner's reply to a visitor", () => {
+  it('keeps the subject on one line, escapes the reply in HTML and carries no link', () => {
+    const mail = agentReplyMail({
+      agentName: 'Ana\r\nBcc: x@evil.example',
+      botName: 'Acme  Helper',
+      content: 'Line one\n<img src=x onerror=alert(1)>',
+    });
+    expect(mail.subject).toBe('Ana Bcc: x@evil.example replied to your message');
+    expect(mail.subject).not.toMatch(/[\r\n]/);
+    expect(mail.text).toContain('Line one\n<img src=x onerror=alert(1)>');
+    expect(mail.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(mail.html).not.toContain('<img');
+    expect(mail.html).not.toContain('href=');
+    expect(mail.text).not.toMatch(/https?:\/\//);
   });
 });

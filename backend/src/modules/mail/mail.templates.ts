@@ -178,3 +178,29 @@ export function leadMail(lead: LeadMail): MailContent {
   );
   return { subject, text, html };
 }
+
+export interface AgentReply {
+  /** The owner's display name (Settings), as on the reply in the widget. */
+  agentName: string;
+  botName: string;
+  content: string;
+}
+
+/**
+ * An owner's reply from the inbox, to the visitor who left their address in a lead
+ * (docs/product.md#owner-replies). No link: the page address came from the visitor's browser, and
+ * a mail from us must not carry an address anyone could have chosen.
+ */
+export function agentReplyMail(reply: AgentReply): MailContent {
+  const name = oneLine(reply.agentName);
+  const bot = oneLine(reply.botName);
+  const intro = `${name} replied to your conversation with ${bot}:`;
+  const lines = reply.content.split(/\r?\n/).filter((line) => line.trim() !== '');
+  const next = 'To answer, go back to the chat on the website where you wrote to us.';
+  const footer = 'You get this email because you left your address in that chat.';
+  return {
+    subject: `${name} replied to your message`,
+    text: `${intro}\n\n${reply.content}\n\n${next}\n\n${footer}\n`,
+    html: layout([intro, ...lines, next], undefined, footer),
+  };
+}
