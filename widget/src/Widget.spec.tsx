@@ -587,7 +587,9 @@ describe('Widget', () => {
     typeText('Hello');
     fireEvent.keyDown(input(), { key: 'Enter' });
     await screen.findByText('Hi Ada');
-    const body = JSON.parse((fetchMock.mock.calls[0] as [string, RequestInit])[1].body as string);
+    const body = JSON.parse((fetchMock.mock.calls[0] as [string, RequestInit])[1].body as string) as {
+      visitor?: unknown;
+    };
     expect(body.visitor).toEqual({ name: 'Ada', email: 'ada@example.com' });
   });
 
