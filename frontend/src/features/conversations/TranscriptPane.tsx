@@ -16,11 +16,6 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
@@ -31,6 +26,7 @@ import Typography from '@mui/material/Typography';
 import { useSnackbar } from 'notistack';
 import { useCallback, useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { conversationsApi } from '../../api';
+import { ConfirmDeleteDialog } from '../../components/ConfirmDeleteDialog';
 import { RetryAlert } from '../../components/RetryAlert';
 import { serverMessage } from '../bots/botForms';
 import { useApiResource } from '../../hooks/useApiResource';
@@ -134,8 +130,13 @@ export function TranscriptPane({ conversationId, onBack, onDeleted, onChanged, o
           />
         </>
       )}
-      <DeleteConversationDialog
-        conversationId={confirming ? conversationId : null}
+      <ConfirmDeleteDialog
+        target={confirming ? conversationId : null}
+        title="Delete this conversation?"
+        text="Its messages are removed for good. This cannot be undone."
+        deletedMessage="Conversation deleted."
+        failedMessage="The conversation could not be deleted. Please try again."
+        remove={(id) => conversationsApi.remove(id)}
         onClose={() => setConfirming(false)}
         onDeleted={(id) => {
           setConfirming(false);
@@ -438,61 +439,5 @@ function CitationChip({ citation }: { citation: Citation }) {
     />
   ) : (
     <Chip size="small" icon={icon} label={text} />
-  );
-}
-
-function DeleteConversationDialog({
-  conversationId,
-  onClose,
-  onDeleted,
-}: {
-  conversationId: number | null;
-  onClose: () => void;
-  onDeleted: (id: number) => void;
-}) {
-  const { enqueueSnackbar } = useSnackbar();
-  const [deleting, setDeleting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const remove = async () => {
-    if (conversationId === null) return;
-    setDeleting(true);
-    setError(null);
-    try {
-      await conversationsApi.remove(conversationId);
-      enqueueSnackbar('Conversation deleted.', { variant: 'success' });
-      onDeleted(conversationId);
-    } catch (failure) {
-      setError(serverMessage(failure) ?? 'The conversation could not be deleted. Please try again.');
-    } finally {
-      setDeleting(false);
-    }
-  };
-
-  return (
-    <Dialog
-      open={conversationId !== null}
-      onClose={() => !deleting && onClose()}
-      aria-labelledby="delete-conversation-title"
-      slotProps={{ transition: { onExited: () => setError(null) } }}
-    >
-      <DialogTitle id="delete-conversation-title">Delete this conversation?</DialogTitle>
-      <DialogContent>
-        <DialogContentText>Its messages are removed for good. This cannot be undone.</DialogContentText>
-        {error && (
-          <Alert severity="error" sx={{ mt: 2 }}>
-            {error}
-          </Alert>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={deleting}>
-          Cancel
-        </Button>
-        <Button color="error" variant="contained" loading={deleting} onClick={() => void remove()}>
-          Delete
-        </Button>
-      </DialogActions>
-    </Dialog>
   );
 }

@@ -2,14 +2,8 @@ import type { LeadSummary } from '@botsmith/contract';
 import DeleteOutlineRounded from '@mui/icons-material/DeleteOutlineRounded';
 import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import ForumOutlined from '@mui/icons-material/ForumOutlined';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -29,8 +23,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { leadsApi } from '../../api';
 import type { Bot } from '../../api/types';
+import { ConfirmDeleteDialog } from '../../components/ConfirmDeleteDialog';
 import { RetryAlert } from '../../components/RetryAlert';
-import { serverMessage } from '../bots/botForms';
 import { inboxLink } from '../conversations/inboxParams';
 import { saveFile } from '../settings/LogsTab';
 
@@ -265,7 +259,16 @@ export function LeadsSection({ bots }: LeadsSectionProps) {
         </>
       )}
 
-      <DeleteLeadDialog lead={deleting} onClose={() => setDeleting(null)} onDeleted={removed} />
+      <ConfirmDeleteDialog
+        target={deleting}
+        title="Delete this lead?"
+        text="The contact is removed for good; the conversation stays in the inbox. This cannot be undone."
+        deletedMessage="Lead deleted."
+        failedMessage="The lead could not be deleted. Please try again."
+        remove={(lead) => leadsApi.remove(lead.id)}
+        onClose={() => setDeleting(null)}
+        onDeleted={(lead) => removed(lead.id)}
+      />
     </Box>
   );
 }
@@ -281,61 +284,3 @@ const visuallyHidden = {
   whiteSpace: 'nowrap',
   width: '1px',
 } as const;
-
-function DeleteLeadDialog({
-  lead,
-  onClose,
-  onDeleted,
-}: {
-  lead: LeadSummary | null;
-  onClose: () => void;
-  onDeleted: (id: number) => void;
-}) {
-  const { enqueueSnackbar } = useSnackbar();
-  const [deleting, setDeleting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const remove = async () => {
-    if (!lead) return;
-    setDeleting(true);
-    setError(null);
-    try {
-      await leadsApi.remove(lead.id);
-      enqueueSnackbar('Lead deleted.', { variant: 'success' });
-      onDeleted(lead.id);
-    } catch (failure) {
-      setError(serverMessage(failure) ?? 'The lead could not be deleted. Please try again.');
-    } finally {
-      setDeleting(false);
-    }
-  };
-
-  return (
-    <Dialog
-      open={lead !== null}
-      onClose={() => !deleting && onClose()}
-      aria-labelledby="delete-lead-title"
-      slotProps={{ transition: { onExited: () => setError(null) } }}
-    >
-      <DialogTitle id="delete-lead-title">Delete this lead?</DialogTitle>
-      <DialogContent>
-        <DialogContentText>
-          The contact is removed for good; the conversation stays in the inbox. This cannot be undone.
-        </DialogContentText>
-        {error && (
-          <Alert severity="error" sx={{ mt: 2 }}>
-            {error}
-          </Alert>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={deleting}>
-          Cancel
-        </Button>
-        <Button color="error" variant="contained" loading={deleting} onClick={() => void remove()}>
-          Delete
-        </Button>
-      </DialogActions>
-    </Dialog>
-  );
-}
