@@ -5,6 +5,7 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
+import { PollingLoop } from '../../common/polling-loop.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { PassageEmbeddingsService } from './passage-embeddings.service.js';
 import { SourceJobsService } from './source-jobs.service.js';
@@ -22,10 +23,7 @@ import { SourcesRepository, type ClaimedJob } from './sources.repository.js';
 @Injectable()
 export class SourceJobsWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('SourceJobs');
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  private readonly loop: PollingLoop;
   private current: ClaimedJob | null = null;
   /** Ends an embedding request in progress at shutdown (its claim's lease lets another instance retry). */
   private readonly stopping = new AbortController();
@@ -34,47 +32,25 @@ export class SourceJobsWorker implements OnApplicationBootstrap, BeforeApplicati
     private readonly jobs: SourceJobsService,
     private readonly embeddings: PassageEmbeddingsService,
     private readonly sources: SourcesRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
-
-  private get enabled(): boolean {
-    return this.config.sources.jobPollMs > 0 && !this.stopped;
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.loop = new PollingLoop(config.sources.jobPollMs, () => this.drain());
   }
 
   onApplicationBootstrap(): void {
-    if (this.enabled) this.schedule(0);
+    this.loop.start();
   }
 
   /** New work was queued here: look for it now rather than at the next poll. */
   kick(): void {
-    if (!this.enabled) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.schedule(0);
+    this.loop.kick();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
+    const stopped = this.loop.stop();
     this.jobs.stop();
     this.stopping.abort();
-    await this.running;
-  }
-
-  private schedule(delayMs: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.running = this.drain().finally(() => {
-        this.running = undefined;
-        if (!this.enabled) return;
-        const soon = this.again;
-        this.again = false;
-        this.schedule(soon ? 0 : this.config.sources.jobPollMs);
-      });
-    }, delayMs);
-    this.timer.unref();
+    await stopped;
   }
 
   private async drain(): Promise<void> {
@@ -82,7 +58,7 @@ export class SourceJobsWorker implements OnApplicationBootstrap, BeforeApplicati
       const due = await this.sources.enqueueDueRefreshes();
       if (due.length > 0) this.logger.log(`Scheduled refresh of website source(s) ${due.join(', ')}`);
       while (
-        !this.stopped &&
+        this.loop.enabled &&
         ((await this.jobs.runNext((job) => (this.current = job))) ||
           (await this.embeddings.runNext(this.stopping.signal)))
       ) {

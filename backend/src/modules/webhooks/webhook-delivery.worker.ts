@@ -5,6 +5,7 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
+import { PollingLoop } from '../../common/polling-loop.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { WebhooksService } from './webhooks.service.js';
 
@@ -17,53 +18,27 @@ import { WebhooksService } from './webhooks.service.js';
 @Injectable()
 export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('WebhookDeliveries');
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  private readonly loop: PollingLoop;
 
   constructor(
     private readonly webhooks: WebhooksService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
-
-  private get enabled(): boolean {
-    return this.config.webhooks.pollMs > 0 && !this.stopped;
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.loop = new PollingLoop(config.webhooks.pollMs, () => this.drain());
   }
 
   onApplicationBootstrap(): void {
-    if (!this.enabled) return;
-    this.webhooks.onQueued(() => this.kick());
-    this.schedule(0);
+    if (!this.loop.enabled) return;
+    this.webhooks.onQueued(() => this.loop.kick());
+    this.loop.start();
   }
 
   kick(): void {
-    if (!this.enabled) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.schedule(0);
+    this.loop.kick();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(delayMs: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.running = this.drain().finally(() => {
-        this.running = undefined;
-        if (!this.enabled) return;
-        const soon = this.again;
-        this.again = false;
-        this.schedule(soon ? 0 : this.config.webhooks.pollMs);
-      });
-    }, delayMs);
-    this.timer.unref();
+  beforeApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async drain(): Promise<void> {
