@@ -1,3 +1,6 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiSecurity } from '@nestjs/swagger';
+
 /** The OpenAPI security schemes' names (defined in api-reference.ts). */
 export const SECURITY = {
   /** The dashboard's session cookie, set by POST /api/auth/login. */
@@ -5,3 +8,31 @@ export const SECURITY = {
   /** A bot's API key, sent by the owner's own server to POST /api/chat. */
   botApiKey: 'botApiKey',
 } as const;
+
+/**
+ * A route called as a chat visitor (docs/chat-api.md): no session; the widget's X-Visitor-Token
+ * and X-Page-Url, or the bot's API key with X-Visitor-Id from the owner's server.
+ */
+export function ApiVisitorCaller(
+  descriptions: { token?: string; visitorId?: string } = {},
+): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    ApiSecurity({}),
+    ApiBearerAuth(SECURITY.botApiKey),
+    ApiHeader({
+      name: 'X-Page-Url',
+      required: false,
+      description: "The page's origin and path (the widget sends it).",
+    }),
+    ApiHeader({
+      name: 'X-Visitor-Token',
+      required: false,
+      description: descriptions.token ?? "The visitor's token (widget).",
+    }),
+    ApiHeader({
+      name: 'X-Visitor-Id',
+      required: false,
+      description: descriptions.visitorId ?? "With the bot's API key: who the visitor is.",
+    }),
+  );
+}

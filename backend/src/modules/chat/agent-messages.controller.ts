@@ -1,10 +1,10 @@
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiProduces, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, Logger, Query, Req, Res } from '@nestjs/common';
 import type { AgentMessagesResponse } from '@botsmith/contract';
 import type { Request, Response } from 'express';
 import { ApiErrors, RATE_LIMITED } from '../../common/openapi/api-errors.decorator.js';
 import { ApiAnswer, arrayOf, bool, int, obj, str } from '../../common/openapi/schemas.js';
-import { SECURITY } from '../../common/openapi/security.js';
+import { ApiVisitorCaller } from '../../common/openapi/security.js';
 import { Public } from '../../common/public.decorator.js';
 import { AGENT_STREAM, AgentMessagesService, type AgentStreamSlot } from './agent-messages.service.js';
 import { callerOf, header } from './chat.controller.js';
@@ -45,11 +45,7 @@ export class AgentMessagesController {
       "Identified as for POST /api/chat (X-Visitor-Token, or the bot's API key and X-Visitor-Id). A caller " +
       'without a conversation gets `{messages: [], handoff: false}`. See docs/chat-api.md.',
   })
-  @ApiSecurity({})
-  @ApiBearerAuth(SECURITY.botApiKey)
-  @ApiHeader({ name: 'X-Page-Url', required: false, description: "The page's origin and path (the widget sends it)." })
-  @ApiHeader({ name: 'X-Visitor-Token', required: false, description: "The visitor's token (widget)." })
-  @ApiHeader({ name: 'X-Visitor-Id', required: false, description: "With the bot's API key: who the visitor is." })
+  @ApiVisitorCaller()
   @ApiAnswer(
     200,
     'The replies, oldest first (at most 50; ask again after the last id for more).',
@@ -71,11 +67,7 @@ export class AgentMessagesController {
       '`id: N` and one line of JSON {id, role, content, name, createdAt}; `: ping` every 25 s. The stream ' +
       'closes itself after 5 minutes (reconnect with the last id). Refusals are ordinary HTTP errors before it opens.',
   })
-  @ApiSecurity({})
-  @ApiBearerAuth(SECURITY.botApiKey)
-  @ApiHeader({ name: 'X-Page-Url', required: false, description: "The page's origin and path (the widget sends it)." })
-  @ApiHeader({ name: 'X-Visitor-Token', required: false, description: "The visitor's token (widget)." })
-  @ApiHeader({ name: 'X-Visitor-Id', required: false, description: "With the bot's API key: who the visitor is." })
+  @ApiVisitorCaller()
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'The last reply id received (instead of after).' })
   @ApiProduces('text/event-stream')
   @ApiAnswer(200, 'The event stream.')

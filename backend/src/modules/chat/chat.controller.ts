@@ -1,7 +1,7 @@
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiProduces, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, JSON_BODY, RATE_LIMITED } from '../../common/openapi/api-errors.decorator.js';
 import { ApiAnswer, arrayOf, bool, int, nullable, obj, str } from '../../common/openapi/schemas.js';
-import { SECURITY } from '../../common/openapi/security.js';
+import { ApiVisitorCaller } from '../../common/openapi/security.js';
 import { Body, Controller, Delete, HttpCode, Logger, Post, Req, Res } from '@nestjs/common';
 import { LEAD_THANK_YOU_DEFAULT, type ChatAnswerResponse, type LeadResponse } from '@botsmith/contract';
 import type { Request, Response } from 'express';
@@ -70,14 +70,9 @@ export class ChatController {
       "the bot stays quiet: `{message: '', messageId: null, citations: [], handoff: true}`, nothing charged. " +
       'See docs/chat-api.md.',
   })
-  @ApiSecurity({})
-  @ApiBearerAuth(SECURITY.botApiKey)
-  @ApiHeader({ name: 'X-Page-Url', required: false, description: "The page's origin and path (the widget sends it)." })
-  @ApiHeader({ name: 'X-Visitor-Token', required: false, description: 'The token of an earlier answer (widget).' })
-  @ApiHeader({
-    name: 'X-Visitor-Id',
-    required: false,
-    description: "Who the visitor is, in the owner's own words (only with the bot's API key).",
+  @ApiVisitorCaller({
+    token: 'The token of an earlier answer (widget).',
+    visitorId: "Who the visitor is, in the owner's own words (only with the bot's API key).",
   })
   @ApiProduces('application/json', 'text/event-stream')
   @ApiAnswer(
@@ -157,11 +152,7 @@ export class ChatController {
       "Identified as for POST /api/chat (the X-Visitor-Token of the answer, or the bot's API key and " +
       'X-Visitor-Id). The last rating wins; a rating down flags the answer unanswered. Never charged.',
   })
-  @ApiSecurity({})
-  @ApiBearerAuth(SECURITY.botApiKey)
-  @ApiHeader({ name: 'X-Page-Url', required: false, description: "The page's origin and path (the widget sends it)." })
-  @ApiHeader({ name: 'X-Visitor-Token', required: false, description: 'The token the answer came with (widget).' })
-  @ApiHeader({ name: 'X-Visitor-Id', required: false, description: "With the bot's API key: who the visitor is." })
+  @ApiVisitorCaller({ token: 'The token the answer came with (widget).' })
   @ApiAnswer(204, 'Rated.')
   @ApiErrors(JSON_BODY, RATE_LIMITED, {
     401: ['INVALID_API_KEY'],
@@ -185,11 +176,7 @@ export class ChatController {
       "and e-mails the lead and the transcript to the bot's lead addresses. Only the fields the bot's form asks for; " +
       'the e-mail or the phone is required. See docs/product.md#leads-and-handoff.',
   })
-  @ApiSecurity({})
-  @ApiBearerAuth(SECURITY.botApiKey)
-  @ApiHeader({ name: 'X-Page-Url', required: false, description: "The page's origin and path (the widget sends it)." })
-  @ApiHeader({ name: 'X-Visitor-Token', required: false, description: "The visitor's token (widget)." })
-  @ApiHeader({ name: 'X-Visitor-Id', required: false, description: "With the bot's API key: who the visitor is." })
+  @ApiVisitorCaller()
   @ApiAnswer(
     201,
     "Recorded; the text to show the visitor (the bot's thank-you text or the default).",
@@ -223,11 +210,7 @@ export class ChatController {
       "404 when the caller has no conversation with the bot (another visitor's token is a new visitor). " +
       'The usage ledger keeps its rows. See docs/product.md#retention-and-visitor-privacy.',
   })
-  @ApiSecurity({})
-  @ApiBearerAuth(SECURITY.botApiKey)
-  @ApiHeader({ name: 'X-Page-Url', required: false, description: "The page's origin and path (the widget sends it)." })
-  @ApiHeader({ name: 'X-Visitor-Token', required: false, description: "The visitor's token (widget)." })
-  @ApiHeader({ name: 'X-Visitor-Id', required: false, description: "With the bot's API key: who the visitor is." })
+  @ApiVisitorCaller()
   @ApiAnswer(204, 'Deleted.')
   @ApiErrors(JSON_BODY, RATE_LIMITED, {
     401: ['INVALID_API_KEY'],
