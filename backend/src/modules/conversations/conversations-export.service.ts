@@ -1,7 +1,6 @@
 import type { Writable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
-import ExcelJS from 'exceljs';
-import { inlineText, waitForRoom } from '../usage/logs-export.service.js';
+import { addHeaderedSheet, inlineText, streamingWorkbook, waitForRoom } from '../usage/logs-export.service.js';
 import {
   ConversationsRepository,
   type ConversationCursor,
@@ -56,11 +55,9 @@ export class ConversationsExportService {
   }
 
   private async write(selection: ConversationSelection, first: ExportRow[], out: Writable): Promise<void> {
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-    workbook.creator = 'Botsmith';
-    const sheet = workbook.addWorksheet(CONVERSATIONS_SHEET, { views: [{ state: 'frozen', ySplit: 1 }] });
+    const workbook = streamingWorkbook(out);
     const time = { numFmt: 'yyyy-mm-dd hh:mm:ss' };
-    sheet.columns = [
+    const sheet = addHeaderedSheet(workbook, CONVERSATIONS_SHEET, [
       { header: CONVERSATIONS_COLUMNS[0], key: 'conversation', width: 16 },
       { header: CONVERSATIONS_COLUMNS[1], key: 'bot', width: 24 },
       { header: CONVERSATIONS_COLUMNS[2], key: 'started', width: 20, style: time },
@@ -73,9 +70,7 @@ export class ConversationsExportService {
       // Who the host page said the visitor is (display only, unverified); appended so earlier columns keep their place.
       { header: CONVERSATIONS_COLUMNS[9], key: 'visitorName', width: 24 },
       { header: CONVERSATIONS_COLUMNS[10], key: 'visitorEmail', width: 32 },
-    ];
-    sheet.getRow(1).font = { bold: true };
-    sheet.getRow(1).commit();
+    ]);
 
     let batch = first;
     while (batch.length > 0) {

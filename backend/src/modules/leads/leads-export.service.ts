@@ -1,7 +1,6 @@
 import type { Writable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
-import ExcelJS from 'exceljs';
-import { inlineText, waitForRoom } from '../usage/logs-export.service.js';
+import { addHeaderedSheet, inlineText, streamingWorkbook, waitForRoom } from '../usage/logs-export.service.js';
 import { LeadsRepository, type LeadRow } from './leads.repository.js';
 
 /** The sheet and its columns; the tests read the file back by these names. */
@@ -36,10 +35,8 @@ export class LeadsExportService {
   }
 
   private async write(ownerId: number, botId: number | null, first: LeadRow[], out: Writable): Promise<void> {
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-    workbook.creator = 'Botsmith';
-    const sheet = workbook.addWorksheet(LEADS_SHEET, { views: [{ state: 'frozen', ySplit: 1 }] });
-    sheet.columns = [
+    const workbook = streamingWorkbook(out);
+    const sheet = addHeaderedSheet(workbook, LEADS_SHEET, [
       { header: LEADS_COLUMNS[0], key: 'time', width: 20, style: { numFmt: 'yyyy-mm-dd hh:mm:ss' } },
       { header: LEADS_COLUMNS[1], key: 'bot', width: 24 },
       { header: LEADS_COLUMNS[2], key: 'name', width: 24 },
@@ -47,9 +44,7 @@ export class LeadsExportService {
       { header: LEADS_COLUMNS[4], key: 'phone', width: 18 },
       { header: LEADS_COLUMNS[5], key: 'message', width: 80 },
       { header: LEADS_COLUMNS[6], key: 'conversation', width: 16 },
-    ];
-    sheet.getRow(1).font = { bold: true };
-    sheet.getRow(1).commit();
+    ]);
     const text = (value: string | null) => (value === null ? undefined : inlineText(value));
 
     let batch = first;

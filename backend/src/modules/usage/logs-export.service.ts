@@ -122,11 +122,8 @@ export class LogsExportService {
   }
 
   private async write(ownerId: number, first: LogRow[], out: Writable): Promise<void> {
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-    workbook.creator = 'Botsmith';
-
-    const logs = workbook.addWorksheet(LOG_SHEET, { views: [{ state: 'frozen', ySplit: 1 }] });
-    logs.columns = [
+    const workbook = streamingWorkbook(out);
+    const logs = addHeaderedSheet(workbook, LOG_SHEET, [
       { header: LOG_COLUMNS[0], key: 'time', width: 20, style: { numFmt: 'yyyy-mm-dd hh:mm:ss' } },
       { header: LOG_COLUMNS[1], key: 'bot', width: 24 },
       { header: LOG_COLUMNS[2], key: 'conversation', width: 16 },
@@ -135,9 +132,7 @@ export class LogsExportService {
       { header: LOG_COLUMNS[5], key: 'model', width: 16 },
       { header: LOG_COLUMNS[6], key: 'tokens', width: 10 },
       { header: LOG_COLUMNS[7], key: 'cost', width: 10, style: { numFmt: '0.00' } },
-    ];
-    logs.getRow(1).font = { bold: true };
-    logs.getRow(1).commit();
+    ]);
 
     const totals = new Map<string, BotTotals>();
     let batch = first;
@@ -171,15 +166,12 @@ export class LogsExportService {
     }
     logs.commit();
 
-    const summary = workbook.addWorksheet(SUMMARY_SHEET, { views: [{ state: 'frozen', ySplit: 1 }] });
-    summary.columns = [
+    const summary = addHeaderedSheet(workbook, SUMMARY_SHEET, [
       { header: SUMMARY_COLUMNS[0], key: 'bot', width: 28 },
       { header: SUMMARY_COLUMNS[1], key: 'messages', width: 12 },
       { header: SUMMARY_COLUMNS[2], key: 'tokens', width: 12 },
       { header: SUMMARY_COLUMNS[3], key: 'cost', width: 12, style: { numFmt: '0.00' } },
-    ];
-    summary.getRow(1).font = { bold: true };
-    summary.getRow(1).commit();
+    ]);
     const all: BotTotals = { name: SUMMARY_TOTAL_LABEL, messages: 0, tokens: 0, cents: 0 };
     const bots = [...totals.values()].sort((a, b) => a.name.localeCompare(b.name));
     for (const bot of bots) {
@@ -202,6 +194,26 @@ export class LogsExportService {
 
     await workbook.commit();
   }
+}
+
+/** A workbook streamed into `out` as it is written (memory stays at the rows not yet flushed). */
+export function streamingWorkbook(out: Writable): ExcelJS.stream.xlsx.WorkbookWriter {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  workbook.creator = 'Botsmith';
+  return workbook;
+}
+
+/** A sheet of an export: its header row in bold, frozen while scrolling, and written at once. */
+export function addHeaderedSheet(
+  workbook: ExcelJS.stream.xlsx.WorkbookWriter,
+  name: string,
+  columns: Partial<ExcelJS.Column>[],
+): ExcelJS.Worksheet {
+  const sheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = columns;
+  sheet.getRow(1).font = { bold: true };
+  sheet.getRow(1).commit();
+  return sheet;
 }
 
 /**
