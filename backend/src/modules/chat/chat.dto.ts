@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -38,6 +39,12 @@ const MAX_ID = 2_147_483_647;
 function toId({ value }: { value: unknown }): unknown {
   if (typeof value === 'string' && /^[1-9]\d{0,9}$/.test(value)) return Number(value);
   return value;
+}
+
+/** The bot a visitor's call is about: a whole number, or the widget's data attribute as digits. */
+function IsBotId(): PropertyDecorator {
+  const message = 'botId must be a whole number';
+  return applyDecorators(Transform(toId), IsInt({ message }), Min(1, { message }), Max(MAX_ID, { message }));
 }
 
 /**
@@ -140,10 +147,7 @@ export class ChatVisitorDto implements ChatVisitor {
 
 /** POST /api/chat. `model` is accepted for the widget's sake and never used: the bot's model is. */
 export class ChatRequestDto {
-  @Transform(toId)
-  @IsInt({ message: 'botId must be a whole number' })
-  @Min(1, { message: 'botId must be a whole number' })
-  @Max(MAX_ID, { message: 'botId must be a whole number' })
+  @IsBotId()
   botId!: number;
 
   @IsOptional()
@@ -188,10 +192,7 @@ export class ChatRequestDto {
  * characters that cannot be stored: it is typed once, for this purpose, not pasted history.
  */
 export class FeedbackRequestDto implements FeedbackRequest {
-  @Transform(toId)
-  @IsInt({ message: 'botId must be a whole number' })
-  @Min(1, { message: 'botId must be a whole number' })
-  @Max(MAX_ID, { message: 'botId must be a whole number' })
+  @IsBotId()
   botId!: number;
 
   @Transform(toId)
@@ -213,10 +214,7 @@ export class FeedbackRequestDto implements FeedbackRequest {
 
 /** DELETE /api/chat/conversations/current: which bot the visitor's conversation is with. */
 export class DeleteConversationRequestDto {
-  @Transform(toId)
-  @IsInt({ message: 'botId must be a whole number' })
-  @Min(1, { message: 'botId must be a whole number' })
-  @Max(MAX_ID, { message: 'botId must be a whole number' })
+  @IsBotId()
   botId!: number;
 }
 
@@ -225,10 +223,7 @@ export class DeleteConversationRequestDto {
  * the widget has (`after`, a message id; 0 or absent: none).
  */
 export class AgentMessagesQueryDto {
-  @Transform(toId)
-  @IsInt({ message: 'botId must be a whole number' })
-  @Min(1, { message: 'botId must be a whole number' })
-  @Max(MAX_ID, { message: 'botId must be a whole number' })
+  @IsBotId()
   botId!: number;
 
   @IsOptional()
@@ -263,10 +258,7 @@ function IsLeadPhone(): PropertyDecorator {
  * Characters that cannot be stored are refused (400), as for a rating's comment: typed once, here.
  */
 export class LeadRequestDto implements LeadRequest {
-  @Transform(toId)
-  @IsInt({ message: 'botId must be a whole number' })
-  @Min(1, { message: 'botId must be a whole number' })
-  @Max(MAX_ID, { message: 'botId must be a whole number' })
+  @IsBotId()
   botId!: number;
 
   @IsOptional()
