@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { ClientNetworkModule } from './common/client-network.module.js';
 import { SessionGuard } from './common/session.guard.js';
 import { HttpExceptionFilter } from './common/http-exception.filter.js';
 import { createValidationPipe } from './common/validation.js';
@@ -34,6 +35,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        ClientNetworkModule,
         DatabaseModule.forRoot(database),
         HealthModule,
         UsersModule,

@@ -6,7 +6,7 @@ import type { AppConfig } from './config.js';
 /**
  * Production must set SESSION_SECRET (config validation requires 32+ characters). On a fresh
  * machine a random secret is made once and kept in the data folder, so restarts keep sessions.
- * Other signing keys (the chat's visitor tokens) are derived from it.
+ * Other keys (the chat's visitor tokens, the client-network hashes) are derived from it.
  */
 export function sessionSecret(config: AppConfig): string {
   if (config.session.secret) return config.session.secret;

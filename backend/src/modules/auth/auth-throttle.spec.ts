@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { AuthThrottle, InProcessThrottleStorage, RedisAuthThrottleStorage } from './auth-throttle.js';
 import { AppError } from '../../common/app-error.js';
+import { ClientNetworks } from '../../common/client-network.js';
 
 describe('InProcessThrottleStorage', () => {
   afterEach(() => jest.useRealTimers());
@@ -38,10 +39,11 @@ describe('InProcessThrottleStorage', () => {
 });
 
 const LIMITS = { accountRequestsPerIpPerHour: 20 };
+const NETWORKS = new ClientNetworks('a-session-secret-of-at-least-32-characters');
 
 describe('AuthThrottle', () => {
   it('refuses the 6th login of an e-mail after 5 failures with a 429 carrying Retry-After in seconds', async () => {
-    const throttle = new AuthThrottle(new InProcessThrottleStorage(), LIMITS);
+    const throttle = new AuthThrottle(new InProcessThrottleStorage(), LIMITS, NETWORKS);
     for (let i = 0; i < 5; i += 1) {
       await expect(throttle.assertLoginAllowed('a@example.com', '203.0.113.1')).resolves.toBeUndefined();
       await throttle.recordLoginFailure('a@example.com', '203.0.113.1');
@@ -56,7 +58,7 @@ describe('AuthThrottle', () => {
   });
 
   it('refuses the 21st account request of a client network within the hour; an IPv6 /64 is one network', async () => {
-    const throttle = new AuthThrottle(new InProcessThrottleStorage(), LIMITS);
+    const throttle = new AuthThrottle(new InProcessThrottleStorage(), LIMITS, NETWORKS);
     for (let i = 0; i < 20; i += 1) {
       await expect(throttle.hitAccountRequest(`2001:db8:1:2::${(i + 1).toString(16)}`)).resolves.toBeUndefined();
     }
@@ -88,8 +90,8 @@ describe('RedisAuthThrottleStorage (real Redis on loopback, TEST_REDIS_URL)', ()
 
   it('shares a block between API instances: failures counted on one refuse the login on another', async () => {
     const prefix = `test-auth-throttle:${randomUUID()}:`;
-    const first = new AuthThrottle(new RedisAuthThrottleStorage(client(), prefix), LIMITS);
-    const second = new AuthThrottle(new RedisAuthThrottleStorage(client(), prefix), LIMITS);
+    const first = new AuthThrottle(new RedisAuthThrottleStorage(client(), prefix), LIMITS, NETWORKS);
+    const second = new AuthThrottle(new RedisAuthThrottleStorage(client(), prefix), LIMITS, NETWORKS);
     for (let i = 0; i < 5; i += 1) {
       await expect(second.assertLoginAllowed('shared@example.com', '203.0.113.9')).resolves.toBeUndefined();
       await first.recordLoginFailure('shared@example.com', '203.0.113.9');
@@ -109,8 +111,16 @@ describe('RedisAuthThrottleStorage (real Redis on loopback, TEST_REDIS_URL)', ()
 
   it('shares account-request counts between API instances', async () => {
     const prefix = `test-auth-throttle:${randomUUID()}:`;
-    const first = new AuthThrottle(new RedisAuthThrottleStorage(client(), prefix), { accountRequestsPerIpPerHour: 3 });
-    const second = new AuthThrottle(new RedisAuthThrottleStorage(client(), prefix), { accountRequestsPerIpPerHour: 3 });
+    const first = new AuthThrottle(
+      new RedisAuthThrottleStorage(client(), prefix),
+      { accountRequestsPerIpPerHour: 3 },
+      NETWORKS,
+    );
+    const second = new AuthThrottle(
+      new RedisAuthThrottleStorage(client(), prefix),
+      { accountRequestsPerIpPerHour: 3 },
+      NETWORKS,
+    );
     await first.hitAccountRequest('198.51.100.7');
     await second.hitAccountRequest('198.51.100.7');
     await first.hitAccountRequest('198.51.100.7');
@@ -120,7 +130,7 @@ describe('RedisAuthThrottleStorage (real Redis on loopback, TEST_REDIS_URL)', ()
   });
 
   it('answers 503 SERVICE_UNAVAILABLE with Retry-After while Redis is unreachable (never an unthrottled login)', async () => {
-    const throttle = new AuthThrottle(new RedisAuthThrottleStorage(client('redis://127.0.0.1:1')), LIMITS);
+    const throttle = new AuthThrottle(new RedisAuthThrottleStorage(client('redis://127.0.0.1:1')), LIMITS, NETWORKS);
     for (const attempt of [
       () => throttle.assertLoginAllowed('down@example.com', '203.0.113.10'),
       () => throttle.recordLoginFailure('down@example.com', '203.0.113.10'),

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { HttpStatus, Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { AppError } from '../../common/app-error.js';
-import { clientNetworkKey } from '../../common/client-network.js';
+import { ClientNetworks } from '../../common/client-network.js';
 import { ACCOUNT_IP_LIMIT_WINDOW_MS, ACCOUNT_MAIL_LIMIT, LOGIN_FAILURE_LIMITS } from '../../common/constants.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { IdleSweep } from '../../common/rate-limit/idle-sweep.js';
@@ -134,6 +134,7 @@ export class AuthThrottle {
   constructor(
     @Inject(AUTH_THROTTLE_STORAGE) private readonly storage: AuthThrottleStorage,
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'accountRequestsPerIpPerHour'>,
+    private readonly networks: ClientNetworks,
   ) {}
 
   /**
@@ -145,7 +146,7 @@ export class AuthThrottle {
     const limit = this.config.accountRequestsPerIpPerHour;
     const windowMs = ACCOUNT_IP_LIMIT_WINDOW_MS;
     const record = await this.storage.increment(
-      key('account-ip', clientNetworkKey(ip)),
+      key('account-ip', this.networks.key(ip)),
       windowMs,
       limit,
       windowMs,
@@ -154,17 +155,20 @@ export class AuthThrottle {
     if (record.isBlocked) throw rateLimited(record.timeToBlockExpire, TOO_MANY_ACCOUNT_REQUESTS);
   }
 
-  /** Refuses a login attempt for an e-mail or IP that has failed too often lately. */
-  async assertLoginAllowed(email: string, ip: string): Promise<void> {
+  /**
+   * Refuses a login attempt for an e-mail or client network that has failed too often lately.
+   * One IPv6 client usually holds a whole /64: failures count per network, not per address.
+   */
+  async assertLoginAllowed(email: string, ip: string | undefined): Promise<void> {
     const seconds = Math.max(
       await this.storage.secondsBlocked(key('login-email', email), 'login-email'),
-      await this.storage.secondsBlocked(key('login-ip', ip), 'login-ip'),
+      await this.storage.secondsBlocked(key('login-ip', this.networks.key(ip)), 'login-ip'),
     );
     if (seconds > 0) throw rateLimited(seconds, TOO_MANY_LOGINS);
   }
 
-  /** Counts one failed login against the e-mail and the IP. */
-  async recordLoginFailure(email: string, ip: string): Promise<void> {
+  /** Counts one failed login against the e-mail and the client network. */
+  async recordLoginFailure(email: string, ip: string | undefined): Promise<void> {
     const { perEmail, perIp } = LOGIN_FAILURE_LIMITS;
     // The storage blocks once hits EXCEED the limit it is given, so `limit - 1` blocks at `limit`.
     await this.storage.increment(
@@ -174,7 +178,8 @@ export class AuthThrottle {
       perEmail.windowMs,
       'login-email',
     );
-    await this.storage.increment(key('login-ip', ip), perIp.windowMs, perIp.limit - 1, perIp.windowMs, 'login-ip');
+    const network = key('login-ip', this.networks.key(ip));
+    await this.storage.increment(network, perIp.windowMs, perIp.limit - 1, perIp.windowMs, 'login-ip');
   }
 
   /** Counts a signup or forgot-password request for an address; refuses past the limit. */

@@ -4,7 +4,6 @@ import { ApiAnswer, MESSAGE } from '../../common/openapi/schemas.js';
 import { SECURITY } from '../../common/openapi/security.js';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { clientNetworkKey } from '../../common/client-network.js';
 import { CurrentUser, type SessionUser } from '../../common/current-user.decorator.js';
 import { Public } from '../../common/public.decorator.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
@@ -76,7 +75,7 @@ export class AuthController {
     @Body() body: VerifyEmailPasswordDto,
     @Req() request: Request,
   ): Promise<MessageResponse> {
-    const user = await this.auth.verifyEmailWithPassword(token, body.password, clientNetworkKey(request.ip));
+    const user = await this.auth.verifyEmailWithPassword(token, body.password, request.ip);
     await startSession(request, user);
     return { message: VERIFIED_MESSAGE };
   }

@@ -160,13 +160,13 @@ export class AuthService implements BeforeApplicationShutdown {
    * one submitted with that signup. Wrong passwords count against the account's e-mail and the
    * client network exactly like failed logins, and are refused the same way once too many.
    */
-  async verifyEmailWithPassword(token: string, password: string, clientNetwork: string): Promise<SessionUser> {
+  async verifyEmailWithPassword(token: string, password: string, ip: string | undefined): Promise<SessionUser> {
     const signup = await this.openSignupOf(token);
     const account = await this.users.findActiveById(signup.userId);
     if (!account) throw AppError.badRequest(INVALID_VERIFY_LINK, 'INVALID_TOKEN');
-    await this.throttle.assertLoginAllowed(account.email, clientNetwork);
+    await this.throttle.assertLoginAllowed(account.email, ip);
     if (!(await verifyPassword(signup.passwordHash, password))) {
-      await this.throttle.recordLoginFailure(account.email, clientNetwork);
+      await this.throttle.recordLoginFailure(account.email, ip);
       throw AppError.badRequest(WRONG_SIGNUP_PASSWORD, 'INVALID_CREDENTIALS');
     }
     return this.completeVerification(signup);

@@ -2,7 +2,6 @@ import { HttpStatus, Injectable, type ExecutionContext } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { AppError } from '../../common/app-error.js';
-import { clientNetworkKey } from '../../common/client-network.js';
 import { createValidationPipe } from '../../common/validation.js';
 import { AuthThrottle } from './auth-throttle.js';
 import { LoginDto } from './auth.dto.js';
@@ -29,8 +28,7 @@ export class LoginGuard extends AuthGuard('local') {
       type: 'body',
       metatype: LoginDto,
     })) as LoginDto;
-    // One IPv6 client usually holds a whole /64: failures count per /64, not per address.
-    const ip = clientNetworkKey(request.ip ?? request.socket.remoteAddress);
+    const ip = request.ip ?? request.socket.remoteAddress;
     await this.throttle.assertLoginAllowed(dto.email, ip);
     request.body = { email: dto.email, password: dto.password };
     try {

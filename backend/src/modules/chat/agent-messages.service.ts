@@ -1,7 +1,7 @@
 import { HttpStatus, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { DEFAULT_AGENT_NAME, type AgentMessage, type AgentMessagesResponse } from '@botsmith/contract';
 import { AppError } from '../../common/app-error.js';
-import { clientNetworkKey } from '../../common/client-network.js';
+import { ClientNetworks } from '../../common/client-network.js';
 import { ChatRepository, type AgentMessageRow } from './chat.repository.js';
 import { ChatService, type ChatCaller } from './chat.service.js';
 import { ChatRateLimiter } from './rate-limit/chat-rate-limiter.js';
@@ -61,6 +61,7 @@ export class AgentMessagesService implements OnModuleDestroy {
     private readonly chat: ChatService,
     private readonly repository: ChatRepository,
     private readonly rateLimiter: ChatRateLimiter,
+    private readonly networks: ClientNetworks,
   ) {}
 
   /** GET …/messages: replies after `after`, and whether a person handles the conversation. */
@@ -79,7 +80,7 @@ export class AgentMessagesService implements OnModuleDestroy {
   async open(botId: number, caller: ChatCaller, after: number | undefined): Promise<AgentStreamSlot> {
     const visitorId = await this.chat.identifyVisitor(botId, caller);
     await this.rateLimiter.hitAgentMessages(botId, visitorId, caller.ip);
-    const keys = [`v:${botId}:${visitorId}`, `n:${clientNetworkKey(caller.ip)}`];
+    const keys = [`v:${botId}:${visitorId}`, this.networks.key(caller.ip)];
     const caps = [AGENT_STREAM.perVisitor, AGENT_STREAM.perNetwork];
     if (keys.some((key, i) => (this.streams.get(key) ?? 0) >= caps[i])) {
       throw new AppError(HttpStatus.TOO_MANY_REQUESTS, 'RATE_LIMITED', TOO_MANY_STREAMS, { 'Retry-After': '30' });

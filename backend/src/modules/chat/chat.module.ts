@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ClientNetworks } from '../../common/client-network.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { sessionSecret } from '../../config/session-secret.js';
 import { KnowledgeDataModule } from '../knowledge/knowledge-data.module.js';
@@ -66,14 +67,15 @@ export function createLlm(config: AppConfig): LlmPort {
     },
     {
       provide: ChatRateLimiter,
-      inject: [CHAT_THROTTLER_STORAGE, APP_CONFIG],
-      useFactory: (storage: ChatThrottlerStorage, config: AppConfig) => new ChatRateLimiter(storage, config.chat),
+      inject: [CHAT_THROTTLER_STORAGE, APP_CONFIG, ClientNetworks],
+      useFactory: (storage: ChatThrottlerStorage, config: AppConfig, networks: ClientNetworks) =>
+        new ChatRateLimiter(storage, config.chat, networks),
     },
     { provide: CHUNK_SEARCH, useExisting: KnowledgeSearchService },
     {
       provide: VisitorTokens,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => new VisitorTokens(sessionSecret(config)),
+      inject: [APP_CONFIG, ClientNetworks],
+      useFactory: (config: AppConfig, networks: ClientNetworks) => new VisitorTokens(sessionSecret(config), networks),
     },
   ],
 })

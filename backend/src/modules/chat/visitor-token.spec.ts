@@ -1,7 +1,11 @@
+import { ClientNetworks } from '../../common/client-network.js';
 import { VisitorTokens } from './visitor-token.js';
 
+const SECRET = 'a-session-secret-of-at-least-32-characters';
+const OTHER = 'another-secret-of-at-least-32-characters!';
+
 describe('VisitorTokens', () => {
-  const tokens = new VisitorTokens('a-session-secret-of-at-least-32-characters');
+  const tokens = new VisitorTokens(SECRET, new ClientNetworks(SECRET));
 
   it('issues a new visitor without a token, and honours that token for the same bot and network', () => {
     const issued = tokens.resolve(undefined, 7, '203.0.113.5');
@@ -25,7 +29,7 @@ describe('VisitorTokens', () => {
       tokens.resolve(issued.token, 7, '203.0.113.6'),
       tokens.resolve(`v1.${id}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`, 7, '203.0.113.5'),
       tokens.resolve(`v1.${id}.${mac}${'A'.repeat(16_000)}`, 7, '203.0.113.5'),
-      new VisitorTokens('another-secret-of-at-least-32-characters!').resolve(issued.token, 7, '203.0.113.5'),
+      new VisitorTokens(OTHER, new ClientNetworks(OTHER)).resolve(issued.token, 7, '203.0.113.5'),
     ];
     for (const other of others) {
       expect(other.id).not.toBe(issued.id);

@@ -1,5 +1,5 @@
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import { clientNetworkKey } from '../../common/client-network.js';
+import type { ClientNetworks } from '../../common/client-network.js';
 
 /** A widget visitor as the server knows it. */
 export interface Visitor {
@@ -28,13 +28,16 @@ const TOKEN_LENGTH = 48;
 export class VisitorTokens {
   private readonly key: Buffer;
 
-  constructor(sessionSecret: string) {
+  constructor(
+    sessionSecret: string,
+    private readonly networks: ClientNetworks,
+  ) {
     this.key = Buffer.from(hkdfSync('sha256', sessionSecret, 'botsmith', 'visitor-token', 32));
   }
 
   /** The visitor `token` names if this server issued it for this bot and client network; else a new visitor. */
   resolve(token: string | undefined, botId: number, ip: string): Visitor {
-    const network = clientNetworkKey(ip);
+    const network = this.networks.key(ip);
     const known = this.verify(token, botId, network);
     if (known) return { id: known, token: token! };
     const id = randomBytes(16).toString('base64url');

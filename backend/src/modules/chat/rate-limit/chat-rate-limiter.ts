@@ -1,7 +1,7 @@
 import { HttpStatus } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { AppError } from '../../../common/app-error.js';
-import { clientNetworkKey } from '../../../common/client-network.js';
+import type { ClientNetworks } from '../../../common/client-network.js';
 
 /** The storage chat rate limits count in: Redis when REDIS_URL is set, else this process's memory. */
 export const CHAT_THROTTLER_STORAGE = Symbol('CHAT_THROTTLER_STORAGE');
@@ -48,24 +48,26 @@ const TOO_MANY_RATINGS = 'Too many ratings right now. Please wait a moment and t
  * the input is validated, the bot is found and its origin is checked (that order is the contract).
  * The per-IP limit is what bounds a script: a client without a valid visitor token is a new visitor
  * on every message, so the per-visitor limit alone would not stop it. It counts the client's
- * network (an IPv4 address, an IPv6 /64), since one IPv6 client holds a whole /64.
+ * network (an IPv4 address, an IPv6 /64), since one IPv6 client holds a whole /64, under its
+ * keyed hash (ClientNetworks): the counters never hold an address.
  */
 export class ChatRateLimiter {
   constructor(
     private readonly storage: ThrottlerStorage,
     private readonly limits: ChatRateLimits,
+    private readonly networks: ClientNetworks,
   ) {}
 
   /** Counts one message; throws 429 RATE_LIMITED with Retry-After (seconds) when a limit is passed. */
   async hit(botId: number, visitorKey: string, ip: string): Promise<void> {
     await this.check('chat-visitor', `${botId}:${visitorKey}`, this.limits.visitorPerMinute, TOO_MANY_MESSAGES);
-    await this.check('chat-ip', `${botId}:${clientNetworkKey(ip)}`, this.limits.ipPerMinute, TOO_MANY_MESSAGES);
+    await this.check('chat-ip', `${botId}:${this.networks.key(ip)}`, this.limits.ipPerMinute, TOO_MANY_MESSAGES);
     await this.check('chat-bot', `${botId}`, this.limits.botPerMinute, TOO_MANY_MESSAGES);
   }
 
   /** Counts one rating of an answer, per visitor and per client network; 429 as `hit`. */
   async hitFeedback(botId: number, visitorKey: string, ip: string): Promise<void> {
-    const network = clientNetworkKey(ip);
+    const network = this.networks.key(ip);
     await this.check(
       'feedback-visitor',
       `${botId}:${visitorKey}`,
@@ -77,7 +79,7 @@ export class ChatRateLimiter {
 
   /** Counts one request to delete the visitor's conversation, per visitor and per client network; 429 as `hit`. */
   async hitDeletion(botId: number, visitorKey: string, ip: string): Promise<void> {
-    const network = clientNetworkKey(ip);
+    const network = this.networks.key(ip);
     await this.check(
       'deletion-visitor',
       `${botId}:${visitorKey}`,
@@ -89,7 +91,7 @@ export class ChatRateLimiter {
 
   /** Counts one read of a person's replies (poll or events stream), per visitor and per client network; 429 as `hit`. */
   async hitAgentMessages(botId: number, visitorKey: string, ip: string): Promise<void> {
-    const network = clientNetworkKey(ip);
+    const network = this.networks.key(ip);
     await this.check(
       'agent-visitor',
       `${botId}:${visitorKey}`,
@@ -102,7 +104,7 @@ export class ChatRateLimiter {
   /** Counts one lead, per visitor, per client network and per bot; 429 as `hit`. */
   async hitLead(botId: number, visitorKey: string, ip: string): Promise<void> {
     await this.check('lead-visitor', `${botId}:${visitorKey}`, LEAD_RATE_LIMITS.visitorPerMinute, TOO_MANY_LEADS);
-    await this.check('lead-ip', clientNetworkKey(ip), LEAD_RATE_LIMITS.networkPerMinute, TOO_MANY_LEADS);
+    await this.check('lead-ip', this.networks.key(ip), LEAD_RATE_LIMITS.networkPerMinute, TOO_MANY_LEADS);
     await this.check('lead-bot', `${botId}`, LEAD_RATE_LIMITS.botPerMinute, TOO_MANY_LEADS);
   }
 

@@ -5,6 +5,7 @@ import { ChatThrottlerStorage } from './chat-throttler-storage.js';
 import { MemoryThrottlerStorage } from '../../../common/rate-limit/memory-throttler-storage.js';
 import { ChatRateLimiter } from './chat-rate-limiter.js';
 import { AppError } from '../../../common/app-error.js';
+import { ClientNetworks } from '../../../common/client-network.js';
 
 /**
  * Against the real Redis on loopback (TEST_REDIS_URL, default redis://127.0.0.1:6379). Every test
@@ -93,8 +94,9 @@ describe('RedisThrottlerStorage (real Redis)', () => {
     const other = new Redis(url);
     try {
       const limits = { visitorPerMinute: 2, ipPerMinute: 100, botPerMinute: 100 };
-      const one = new ChatRateLimiter(new RedisThrottlerStorage(redis, prefix), limits);
-      const two = new ChatRateLimiter(new RedisThrottlerStorage(other, prefix), limits);
+      const networks = new ClientNetworks('a-session-secret-of-at-least-32-characters');
+      const one = new ChatRateLimiter(new RedisThrottlerStorage(redis, prefix), limits, networks);
+      const two = new ChatRateLimiter(new RedisThrottlerStorage(other, prefix), limits, networks);
       await one.hit(5, 'visitor-a', '10.0.0.1');
       await two.hit(5, 'visitor-a', '10.0.0.1');
       const error = await two.hit(5, 'visitor-a', '10.0.0.1').catch((e: unknown) => e);
