@@ -16,6 +16,7 @@ describe('legal pages', () => {
     expect(stored).toHaveTextContent(/the address of the page the chat happened on/);
     expect(stored).toHaveTextContent(/an anonymous visitor identifier/);
     expect(stored).toHaveTextContent(/never store a visitor’s whole IP address/);
+    expect(stored).toHaveTextContent(/one-way keyed code of their network/);
     expect(
       screen.getByText(/30, 90 or 365 days after the conversation’s last message, or forever; 365 days unless/),
     ).toBeInTheDocument();

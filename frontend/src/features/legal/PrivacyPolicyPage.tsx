@@ -43,7 +43,7 @@ const sections: LegalSection[] = [
   {
     heading: 'What a bot stores about its visitors',
     body: [
-      'When a visitor chats with a bot, we store the messages of the conversation (the visitor’s and the bot’s), any rating the visitor gives an answer, the address of the page the chat happened on, and an anonymous visitor identifier that our server makes up at random, so that the conversation can continue. We do not store a visitor’s name or e-mail address unless the visitor writes it in a message, and we never store a visitor’s whole IP address with a conversation.',
+      'When a visitor chats with a bot, we store the messages of the conversation (the visitor’s and the bot’s), any rating the visitor gives an answer, the address of the page the chat happened on, and an anonymous visitor identifier that our server makes up at random, so that the conversation can continue. We do not store a visitor’s name or e-mail address unless the visitor writes it in a message, and we never store a visitor’s whole IP address with a conversation. To stop abuse, we count a visitor’s requests for a minute under a one-way keyed code of their network (their IPv4 address, or the first half of an IPv6 address), never under the address itself.',
       'Each owner chooses how long their bots’ conversations are kept: 30, 90 or 365 days after the conversation’s last message, or forever; 365 days unless the owner chooses otherwise. Every day we delete the conversations that are older, with their messages. The usage records we bill from hold no message text and are kept.',
     ],
   },
