@@ -27,7 +27,8 @@ export class ClientNetworks {
 
   /** The store key of the client network `ip` belongs to (`n:` + 22 base64url characters). */
   key(ip: string | undefined | null): string {
-    return `n:${createHmac('sha256', this.hmacKey).update(clientNetwork(ip)).digest().subarray(0, 16).toString('base64url')}`;
+    const mac = createHmac('sha256', this.hmacKey).update(clientNetwork(ip)).digest();
+    return `n:${mac.subarray(0, 16).toString('base64url')}`;
   }
 }
 

@@ -18,10 +18,9 @@ const TOKEN_LENGTH = 48;
  * Visitor identity is issued by the server, never chosen by the client. A visitor token names a
  * random visitor id and is signed (HMAC, with a key derived from the session secret) together with
  * the bot and the client's network (the keyed hash ClientNetworks gives of an IPv4 address or an
- * IPv6 /64). A request whose token is
- * missing, forged, or was issued for another bot or another network is a new visitor with a fresh
- * id, so a script that invents identities gains nothing over one that sends none: every message
- * is then a new visitor, and the per-IP limit is what holds it.
+ * IPv6 /64). A request whose token is missing, forged, or was issued for another bot or another
+ * network is a new visitor with a fresh id, so a script that invents identities gains nothing over
+ * one that sends none: every message is then a new visitor, and the per-IP limit is what holds it.
  *
  * A visitor who changes network (Wi-Fi to mobile) becomes a new visitor: a new conversation in
  * the owner's logs. Tokens do not expire; one is only worth its own per-visitor limit.
