@@ -24,6 +24,11 @@ export interface ChatAnswerResponse {
    * bot stayed quiet (`message` is '', nothing charged). Absent otherwise.
    */
   handoff?: true;
+  /**
+   * true when the answer is flagged unanswered (the bot said it cannot answer, or nothing it knows
+   * was relevant): a widget whose bot offers its lead form then may offer it. Absent otherwise.
+   */
+  unanswered?: true;
 }
 
 export const MESSAGE_RATINGS = ['up', 'down'] as const;

@@ -176,10 +176,12 @@ describe('POST /api/chat: answering', () => {
     const visitorId = tokenOf(response).split('.')[1];
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     // The offline model never repeats the owner's prompt; this bot has no document to answer from.
+    // Flagged unanswered (nothing to answer from), so a widget may offer its lead form.
     expect(response.body).toEqual({
       message: `${CANNOT_ANSWER_SENTENCE} ${OFFLINE_CANNOT_ANSWER_NOTE}`,
       messageId: expect.any(Number),
       citations: [],
+      unanswered: true,
     });
 
     // Priced by the bot's model (gpt-4o, 5 cents), never by the client's `model`.
@@ -250,7 +252,13 @@ describe('POST /api/chat: answering', () => {
     expect(events.at(-1)!.event).toBe('done');
     expect(events.every((e) => e.event === 'token' || e.event === 'done')).toBe(true);
     const message = tokens.map((e) => (e.data as { text: string }).text).join('');
-    expect(done[0].data).toEqual({ message, messageId: expect.any(Number), costCents: 4, citations: [] });
+    expect(done[0].data).toEqual({
+      message,
+      messageId: expect.any(Number),
+      costCents: 4,
+      citations: [],
+      unanswered: true,
+    });
     expect(message).toBe(`${CANNOT_ANSWER_SENTENCE} ${OFFLINE_CANNOT_ANSWER_NOTE}`);
     expect((await usageOfOwner(t, owner.id)).rows).toBe(1);
   });

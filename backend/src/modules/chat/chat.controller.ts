@@ -65,7 +65,7 @@ export class ChatController {
     summary: "Asks a bot: from the widget (domain lock) or from the owner's server (the bot's API key)",
     description:
       'With `Accept: text/event-stream` the answer streams as server-sent events: `token` {text}, then `done` ' +
-      '{message, messageId, costCents, citations}, or `error` {error, code} when the model fails after the stream began. ' +
+      '{message, messageId, costCents, citations} (plus `unanswered: true` when the answer is flagged unanswered), or `error` {error, code} when the model fails after the stream began. ' +
       'Refusals before the answer starts are ordinary HTTP errors. While a person handles the conversation ' +
       "the bot stays quiet: `{message: '', messageId: null, citations: [], handoff: true}`, nothing charged. " +
       'See docs/chat-api.md.',
@@ -116,6 +116,7 @@ export class ChatController {
           costCents: answer.costCents,
           citations: answer.citations,
           ...(answer.handoff ? { handoff: true } : {}),
+          ...(answer.unanswered ? { unanswered: true } : {}),
         });
         stream.end();
       } else {
@@ -125,6 +126,7 @@ export class ChatController {
           messageId: answer.messageId,
           citations: answer.citations,
           ...(answer.handoff ? { handoff: true as const } : {}),
+          ...(answer.unanswered ? { unanswered: true as const } : {}),
         };
         res.status(200).json(body);
       }

@@ -66,6 +66,8 @@ export interface ChatAnswer {
   citations: Citation[];
   /** A person handles the conversation: the message was logged for them and the bot stayed quiet. */
   handoff?: true;
+  /** The answer is flagged unanswered: the widget may offer its lead form (docs/product.md#leads-and-handoff). */
+  unanswered?: true;
 }
 
 /** The visitor's sentence for each refusal; the code says which (docs/product.md#error-codes). */
@@ -325,7 +327,7 @@ export class ChatService implements OnApplicationShutdown {
         answer: result.text,
       });
     }
-    return { message: result.text, messageId, costCents: price, citations };
+    return { message: result.text, messageId, costCents: price, citations, ...(unanswered ? { unanswered } : {}) };
   }
 
   /**
