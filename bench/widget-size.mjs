@@ -9,9 +9,14 @@
  * and of the chat window chunks under widget-assets/, one per language (a visitor downloads one,
  * on the launcher's first hover, focus or click), against the widget's budgets (3 KB at page
  * load, and 15 KB once opened, in every language: loader + that language's window;
- * docs/decisions/0004). Then what each dependency and source file adds to the loader and to the
- * English window, from the module reports the build writes (dist/size-loader.json,
- * dist/size-window-<language>.json: each module's rendered code, minified and gzipped on its own,
+ * docs/decisions/0004). Then each window's second chunk (extras-<language>: the menu, an
+ * answer's sources and rating, the lead form and a person's replies), which a visitor downloads
+ * after their first message, on the menu, or when the lead form is offered, and what a visitor
+ * in a conversation has downloaded in all (no budget of its own: reported so it stays in view).
+ * Then what each dependency and source file adds to the loader, the English window and its
+ * second chunk, from the module reports the build writes (dist/size-loader.json,
+ * dist/size-window-<language>.json, dist/size-extras-<language>.json: each module's rendered
+ * code, minified and gzipped on its own,
  * so the parts add up to a little more than the whole; the share column scales them to the real
  * chunk).
  *
@@ -72,17 +77,29 @@ const chunks = fs
   .readdirSync(assetsDir)
   .filter((f) => /\.(m?js|css)$/.test(f))
   .map((f) => ({ file: `widget-assets/${f}`, ...measure(path.join(assetsDir, f)) }));
+const language = (c) => /(?:window|extras)-([a-z]{2})-/.exec(c.file)?.[1] ?? c.file;
+const windows = chunks.filter((c) => c.file.startsWith('widget-assets/window-'));
+const extras = chunks.filter((c) => c.file.startsWith('widget-assets/extras-'));
+const sum = (...parts) => ({
+  raw: parts.reduce((a, p) => a + p.raw, 0),
+  gzip: parts.reduce((a, p) => a + p.gzip, 0),
+  brotli: parts.reduce((a, p) => a + p.brotli, 0),
+});
 /** What a visitor has downloaded once the window is open: the loader and their language's window. */
-const opened = (c) => ({ raw: loader.raw + c.raw, gzip: loader.gzip + c.gzip, brotli: loader.brotli + c.brotli });
-const largest = chunks.reduce((a, c) => (c.gzip > a.gzip ? c : a));
+const opened = (c) => sum(loader, c);
+const largest = windows.reduce((a, c) => (c.gzip > a.gzip ? c : a));
 const total = opened(largest);
 
 console.log('Botsmith widget (bytes)');
 console.log(`${pad('file', 52, true)}${pad('raw', 11)}${pad('gzip', 10)}${pad('brotli', 10)}`);
 console.log(row('widget.js (loader + launcher, at page load)', loader));
-for (const c of chunks) console.log(row(`${c.file} (on first hover)`, c));
-for (const c of chunks)
-  console.log(row(`opened, ${/window-([a-z]{2})-/.exec(c.file)?.[1] ?? c.file}: loader + its window`, opened(c)));
+for (const c of windows) console.log(row(`${c.file} (on first hover)`, c));
+for (const c of windows) console.log(row(`opened, ${language(c)}: loader + its window`, opened(c)));
+for (const c of extras) console.log(row(`${c.file} (on demand)`, c));
+for (const c of extras) {
+  const window = windows.find((w) => language(w) == language(c));
+  if (window) console.log(row(`in a conversation, ${language(c)}: + second chunk`, sum(loader, window, c)));
+}
 const verdict = (v, b) => `${n(v)} B gzip of ${n(b)} B budget: ${v <= b ? 'within' : 'OVER'}`;
 console.log(
   `budget: loader ${verdict(loader.gzip, BUDGET.loader)}; opened (largest, ${largest.file}) ${verdict(total.gzip, BUDGET.total)}`,
@@ -95,7 +112,7 @@ function owner(id) {
   return id.replace(/\?inline$/, ' (CSS)');
 }
 
-for (const pass of ['loader', 'window-en']) {
+for (const pass of ['loader', 'window-en', 'extras-en']) {
   const reportFile = path.join(dist, `size-${pass}.json`);
   if (!fs.existsSync(reportFile)) continue;
   const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));

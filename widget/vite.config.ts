@@ -30,29 +30,32 @@ function sizeReport(pass: string): Plugin {
     name: 'botsmith-size-report',
     apply: 'build',
     generateBundle(_options, bundle) {
-      const entry = Object.values(bundle).find((c) => c.type == 'chunk' && c.isEntry);
-      if (!entry || entry.type != 'chunk') return;
-      const modules = Object.entries(entry.modules).map(([id, m]) => {
-        const code = m.code ?? '';
-        let min = code;
-        try {
-          // Script mode: a module's top-level names stay, as they would in the bundle.
-          min = minifySync('module.js', code, { module: false }).code;
-        } catch {
-          /* a fragment that does not parse alone is counted unminified */
-        }
-        return {
-          id: id.startsWith(root) ? id.slice(root.length) : id.replace(/^.*node_modules\//, 'node_modules/'),
-          rendered: m.renderedLength,
-          minified: Buffer.byteLength(min),
-          gzip: min ? gzipSync(min, { level: 9 }).length : 0,
-        };
-      });
-      this.emitFile({
-        type: 'asset',
-        fileName: `size-${pass}.json`,
-        source: JSON.stringify({ pass, file: entry.fileName, modules }, null, 2),
-      });
+      // The entry (size-<pass>.json) and, for a window, its second chunk (size-extras-<language>.json).
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type != 'chunk') continue;
+        const modules = Object.entries(chunk.modules).map(([id, m]) => {
+          const code = m.code ?? '';
+          let min = code;
+          try {
+            // Script mode: a module's top-level names stay, as they would in the bundle.
+            min = minifySync('module.js', code, { module: false }).code;
+          } catch {
+            /* a fragment that does not parse alone is counted unminified */
+          }
+          return {
+            id: id.startsWith(root) ? id.slice(root.length) : id.replace(/^.*node_modules\//, 'node_modules/'),
+            rendered: m.renderedLength,
+            minified: Buffer.byteLength(min),
+            gzip: min ? gzipSync(min, { level: 9 }).length : 0,
+          };
+        });
+        const name = chunk.isEntry ? pass : pass.replace('window', 'extras');
+        this.emitFile({
+          type: 'asset',
+          fileName: `size-${name}.json`,
+          source: JSON.stringify({ pass: name, file: chunk.fileName, modules }, null, 2),
+        });
+      }
     },
   };
 }
@@ -94,16 +97,31 @@ const shared: UserConfig = {
 function windowConfig(language: string): UserConfig {
   return {
     ...shared,
-    resolve: { ...shared.resolve, alias: { '#texts': `${root}src/lang/${language}.ts` } },
+    resolve: {
+      ...shared.resolve,
+      alias: {
+        '#texts': `${root}src/lang/${language}.ts`,
+        '#extras-texts': `${root}src/lang/extras/${language}.ts`,
+      },
+    },
     plugins: [sizeReport(`window-${language}`)],
     build: {
       ...shared.build,
       // The first language's pass empties dist/ (build.mjs runs English first).
       emptyOutDir: language == 'en',
+      // Library mode: Vite then leaves `import('./extras')` as written, without its preload helper
+      // (about 600 B gzip that would load nothing here: the second chunk has no CSS file and no
+      // dependencies the window has not loaded already).
+      lib: { entry: `${root}src/window.tsx`, formats: ['es'] },
       rolldownOptions: {
-        input: `${root}src/window.tsx`,
-        preserveEntrySignatures: 'exports-only',
-        output: { format: 'es', entryFileNames: `widget-assets/window-${language}-[hash].js` },
+        // The window may export more than `mount`: what its second chunk shares with it (Preact, the API).
+        preserveEntrySignatures: 'allow-extension',
+        output: {
+          format: 'es',
+          entryFileNames: `widget-assets/window-${language}-[hash].js`,
+          // The window's second chunk (src/extras/), imported by the window once needed.
+          chunkFileNames: `widget-assets/extras-${language}-[hash].js`,
+        },
       },
     },
   };

@@ -6,7 +6,10 @@ export default defineConfig({
   resolve: {
     conditions: ['source', ...defaultClientConditions],
     // Tests run the English window (tsconfig.json's paths); each language file has its own test.
-    alias: { '#texts': fileURLToPath(new URL('src/lang/en.ts', import.meta.url)) },
+    alias: {
+      '#texts': fileURLToPath(new URL('src/lang/en.ts', import.meta.url)),
+      '#extras-texts': fileURLToPath(new URL('src/lang/extras/en.ts', import.meta.url)),
+    },
   },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   test: {

@@ -2,13 +2,16 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { CloseIcon, MoreIcon, NewChatIcon, SendIcon } from './components/Icons';
 import { MessageBubble } from './components/MessageBubble';
 import { TypingDots } from './components/TypingDots';
-import type { MessageRating } from '@botsmith/contract';
-import { deleteConversation, sendChat, sendFeedback } from './lib/api';
+import { sendChat } from './lib/api';
+import type { Extras } from './lib/extras';
 import { CHAT_LIMITS, chatHistoryFor } from './lib/history';
 import { canSend, enterAction, outgoing } from './lib/input';
 import type { Texts } from './lib/i18n';
 import { loadConversation, saveConversation } from './lib/storage';
 import type { ChatMessage, WindowProps } from './lib/types';
+
+/** The window's second chunk, imported once for every widget of the page. */
+let loadingExtras: Promise<Extras> | undefined;
 
 /** Timings of the chat window (docs/product.md#widget-messages). */
 const GLOW_MS = 400;
@@ -17,6 +20,9 @@ const SCROLLBAR_IDLE_MS = 1500;
 /**
  * The chat window: banner (with the conversation's menu), conversation, input. Rendered by the
  * loader inside its shadow root, with the widget's own texts in the visitor's language (`t`).
+ * The conversation's menu, an answer's sources and rating, the lead form and a person's replies
+ * come with the window's second chunk (`extras`, src/extras/), imported once there is a
+ * conversation, a form to offer or the menu to show.
  */
 export function Widget({
   botId,
@@ -29,7 +35,8 @@ export function Widget({
   ask,
   visitor,
   t,
-}: WindowProps & { t: Texts }) {
+  addCss,
+}: WindowProps & { t: Texts; addCss?: (css: string) => void }) {
   const [messages, setMessages] = useState<ChatMessage[]>(() => loadConversation(botId));
   const [draft, setDraft] = useState('');
   const [pending, setPending] = useState(false);
@@ -38,6 +45,9 @@ export function Widget({
   const [glow, setGlow] = useState(false);
   const [scrollIdle, setScrollIdle] = useState(true);
   const [menu, setMenu] = useState(false);
+  const [extras, setExtras] = useState<Extras | null>(null);
+  /** The visitor asked for a person, or an answer was flagged unanswered: the lead form is offered. */
+  const [asked, setAsked] = useState(false);
   const logRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const inFlightRef = useRef<AbortController | null>(null);
@@ -71,6 +81,23 @@ export function Widget({
     },
     [],
   );
+
+  const offer: string[] = bot?.leadCapture?.offerWhen || [];
+  // At the cap the bot cannot answer: the lead form replaces the input until a lead is sent.
+  const leadOnly = bot?.leadOnly && !messages.some((m) => m.role == 'note');
+  const wantsExtras = menu || leadOnly || messages.length > 0 || offer.includes('start');
+  useEffect(() => {
+    if (wantsExtras && !extras)
+      (loadingExtras ??= import('./extras')).then(
+        (m) => {
+          addCss?.(m.css);
+          setExtras(m);
+        },
+        () => (loadingExtras = undefined), // tried again when next needed
+      );
+    // Run when the need arises: `extras` only changes from here, `addCss` is the loader's one function.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [wantsExtras]);
 
   // The host page's Botsmith.send(text): each call is a new object, sent once; `send` reads the
   // state of the render it belongs to, which is the current one when `ask` changes.
@@ -113,7 +140,8 @@ export function Widget({
     setStreamed(null);
     setPending(false);
     // An empty answer: a person is handling the conversation and the bot stays quiet
-    // (docs/product.md#leads-and-handoff); there is no bubble to show.
+    // (docs/product.md#leads-and-handoff); there is no bubble to show, their reply will come.
+    if (result.unanswered && offer.includes('unanswered')) setAsked(true);
     if (result.message == '') return;
     setMessages((ms) => [
       ...ms,
@@ -123,29 +151,14 @@ export function Widget({
     ]);
   }
 
-  /** Shows the visitor's choice at once; puts the previous one back if the server did not take it. */
-  async function rate(answer: ChatMessage, rating: MessageRating): Promise<void> {
-    const mark = (value?: MessageRating) =>
-      setMessages((ms) => ms.map((m) => (m.id == answer.id ? { ...m, rating: value } : m)));
-    mark(rating);
-    if (!(await sendFeedback(apiOrigin, botId, answer.id!, rating))) mark(answer.rating);
-  }
-
   function newConversation(): void {
     inFlightRef.current?.abort();
     inFlightRef.current = null;
     setMessages([]);
     setPending(false);
     setStreamed(null);
+    setAsked(false);
     inputRef.current?.focus();
-  }
-
-  /** "Delete this conversation": gone on the server first, then here; kept if the server refused. */
-  async function remove(): Promise<void> {
-    setMenu(false);
-    inFlightRef.current?.abort();
-    if (await deleteConversation(apiOrigin, botId)) newConversation();
-    else setMessages((ms) => [...ms, { role: 'error', content: t.removeFailed }]);
   }
 
   function onScroll(): void {
@@ -192,17 +205,20 @@ export function Widget({
             <CloseIcon />
           </button>
         )}
-        {menu ? (
-          <div
-            class="mn"
-            role="menu"
-            // Closes when focus leaves it (a click elsewhere, Tab).
-            onFocusOut={(e) => e.currentTarget.contains(e.relatedTarget as Node) || setMenu(false)}
-          >
-            <button type="button" role="menuitem" ref={(b) => b?.focus()} onClick={() => void remove()}>
-              {t.remove}
-            </button>
-          </div>
+        {menu && extras ? (
+          <extras.Menu
+            talk={offer.includes('request') && !leadOnly}
+            onTalk={() => {
+              setMenu(false);
+              setAsked(true);
+            }}
+            onClose={() => setMenu(false)}
+            stop={() => inFlightRef.current?.abort()}
+            onDeleted={newConversation}
+            setMessages={setMessages}
+            apiOrigin={apiOrigin}
+            botId={botId}
+          />
         ) : null}
       </div>
       <div
@@ -215,10 +231,18 @@ export function Widget({
         onScroll={onScroll}
       >
         {shown.map((m, i) => (
-          <MessageBubble key={i} message={m} onRate={(rating) => void rate(m, rating)} t={t} />
+          <MessageBubble
+            key={i}
+            message={m}
+            footer={
+              extras && (
+                <extras.AnswerFooter message={m} apiOrigin={apiOrigin} botId={botId} setMessages={setMessages} />
+              )
+            }
+          />
         ))}
         {/* Starter questions: tapped, one is sent as if typed; they go with the first message. */}
-        {messages.length
+        {messages.length || leadOnly
           ? null
           : bot?.starterQuestions?.map((q) => (
               <button type="button" class="m sq" onClick={() => void send(q)}>
@@ -229,36 +253,50 @@ export function Widget({
           streamed == null ? (
             <TypingDots label={t.typing} />
           ) : (
-            <MessageBubble message={{ role: 'assistant', content: streamed }} streaming t={t} />
+            <MessageBubble message={{ role: 'assistant', content: streamed }} streaming />
           )
         ) : null}
+        {extras && bot ? (
+          <extras.Handoff
+            apiOrigin={apiOrigin}
+            botId={botId}
+            bot={bot}
+            messages={messages}
+            setMessages={setMessages}
+            open={open}
+            pending={pending}
+            asked={asked}
+          />
+        ) : null}
       </div>
-      <form
-        class="f"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void send();
-        }}
-      >
-        <textarea
-          ref={inputRef}
-          rows={1}
-          maxLength={CHAT_LIMITS.promptMaxChars}
-          aria-label={t.input}
-          placeholder={bot?.placeholderText || t.placeholder}
-          value={draft}
-          onInput={(e) => setDraft(e.currentTarget.value)}
-          onKeyDown={(e) => {
-            const action = enterAction(e, pending);
-            if (action == 'default') return;
+      {leadOnly ? null : (
+        <form
+          class="f"
+          onSubmit={(e) => {
             e.preventDefault();
-            if (action == 'send') void send();
+            void send();
           }}
-        />
-        <button type="submit" class={glow ? 's glow' : 's'} aria-label={t.send} disabled={pending}>
-          <SendIcon />
-        </button>
-      </form>
+        >
+          <textarea
+            ref={inputRef}
+            rows={1}
+            maxLength={CHAT_LIMITS.promptMaxChars}
+            aria-label={t.input}
+            placeholder={bot?.placeholderText || t.placeholder}
+            value={draft}
+            onInput={(e) => setDraft(e.currentTarget.value)}
+            onKeyDown={(e) => {
+              const action = enterAction(e, pending);
+              if (action == 'default') return;
+              e.preventDefault();
+              if (action == 'send') void send();
+            }}
+          />
+          <button type="submit" class={glow ? 's glow' : 's'} aria-label={t.send} disabled={pending}>
+            <SendIcon />
+          </button>
+        </form>
+      )}
       {bot?.modelLabel ? <div class="ml">{bot.modelLabel}</div> : null}
     </div>
   );

@@ -77,8 +77,9 @@ try {
       .then(
         safe((r) => {
           receive(r);
-          // A hidden bot (over its budget) shows nothing; the owner's preview still shows it.
-          if (bot?.hidden && mode != 'preview') return;
+          // A hidden bot (over its budget) shows nothing, unless it takes messages instead
+          // (`leadOnly`: the window shows the lead form); the owner's preview still shows it.
+          if (bot?.hidden && !bot.leadOnly && mode != 'preview') return;
           if (document.body) mount();
           else addEventListener('DOMContentLoaded', mount);
         }),

@@ -11,5 +11,5 @@ import { Widget } from './Widget';
  */
 export const mount: MountWindow = (el, addCss) => {
   addCss(css);
-  return (props) => render(props ? <Widget {...props} t={texts} /> : null, el);
+  return (props) => render(props ? <Widget {...props} t={texts} addCss={addCss} /> : null, el);
 };

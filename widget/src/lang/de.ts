@@ -15,10 +15,4 @@ export default {
   newChat: 'Neue Unterhaltung',
   close: 'Chat schließen',
   menu: 'Weitere Optionen',
-  remove: 'Diese Unterhaltung löschen',
-  removeFailed: 'Die Unterhaltung konnte nicht gelöscht werden. Bitte versuchen Sie es noch einmal.',
-  rate: 'Diese Antwort bewerten',
-  good: 'Gute Antwort',
-  bad: 'Schlechte Antwort',
-  sources: 'Quellen',
 } satisfies Texts;

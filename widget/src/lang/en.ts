@@ -27,10 +27,4 @@ export default {
   newChat: 'New conversation',
   close: 'Close chat',
   menu: 'More options',
-  remove: 'Delete this conversation',
-  removeFailed: 'The conversation could not be deleted. Please try again.',
-  rate: 'Rate this answer',
-  good: 'Good answer',
-  bad: 'Bad answer',
-  sources: 'Sources',
 };

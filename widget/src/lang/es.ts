@@ -15,10 +15,4 @@ export default {
   newChat: 'Nueva conversación',
   close: 'Cerrar el chat',
   menu: 'Más opciones',
-  remove: 'Eliminar esta conversación',
-  removeFailed: 'No se pudo eliminar la conversación. Inténtalo de nuevo.',
-  rate: 'Valora esta respuesta',
-  good: 'Buena respuesta',
-  bad: 'Mala respuesta',
-  sources: 'Fuentes',
 } satisfies Texts;

@@ -15,10 +15,4 @@ export default {
   newChat: 'Nouvelle conversation',
   close: 'Fermer le chat',
   menu: "Plus d'options",
-  remove: 'Supprimer cette conversation',
-  removeFailed: "La conversation n'a pas pu être supprimée. Veuillez réessayer.",
-  rate: 'Évaluer cette réponse',
-  good: 'Bonne réponse',
-  bad: 'Mauvaise réponse',
-  sources: 'Sources',
 } satisfies Texts;

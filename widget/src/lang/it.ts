@@ -15,10 +15,4 @@ export default {
   newChat: 'Nuova conversazione',
   close: 'Chiudi la chat',
   menu: 'Altre opzioni',
-  remove: 'Elimina questa conversazione',
-  removeFailed: 'Non è stato possibile eliminare la conversazione. Riprova.',
-  rate: 'Valuta questa risposta',
-  good: 'Risposta utile',
-  bad: 'Risposta non utile',
-  sources: 'Fonti',
 } satisfies Texts;

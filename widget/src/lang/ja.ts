@@ -15,10 +15,4 @@ export default {
   newChat: '新しい会話',
   close: '閉じる',
   menu: 'メニュー',
-  remove: 'この会話を削除',
-  removeFailed: '会話を削除できませんでした。',
-  rate: 'この回答を評価',
-  good: '良い回答',
-  bad: '良くない回答',
-  sources: '出典',
 } satisfies Texts;

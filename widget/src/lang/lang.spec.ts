@@ -1,34 +1,48 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { WIDGET_LANGUAGES } from '@botsmith/contract';
+import { LEAD_THANK_YOU_DEFAULT, WIDGET_LANGUAGES } from '@botsmith/contract';
 import { describe, expect, it } from 'vitest';
 import { pickLanguage } from '../lib/i18n';
 import en from './en';
+import extrasEn from './extras/en';
 
 // Vitest runs in widget/ (jsdom gives modules http: URLs, so paths come from the working directory).
 const dir = path.resolve('src/lang');
 const files = readdirSync(dir).filter((name) => /^[a-z]{2}\.ts$/.test(name));
 const modules = import.meta.glob<{ default: Record<string, unknown> }>('./[a-z][a-z].ts', { eager: true });
+/** The second chunk's texts (src/extras/: the menu, the lead form, an answer's rating and sources). */
+const extrasModules = import.meta.glob<{ default: Record<string, unknown> }>('./extras/[a-z][a-z].ts', {
+  eager: true,
+});
 
 describe('the language files', () => {
   it('are exactly the languages the contract offers owners', () => {
     expect(files.map((name) => name.slice(0, 2)).sort()).toEqual([...WIDGET_LANGUAGES].sort());
   });
 
+  /** Every key of English, no other, each a non-empty text keeping its %s, and not a copy of English. */
+  function expectTranslation(texts: Record<string, unknown>, english: Record<string, string>, file: string): void {
+    expect(Object.keys(texts).sort()).toEqual(Object.keys(english).sort());
+    for (const [key, text] of Object.entries(texts)) {
+      expect(typeof text, key).toBe('string');
+      expect((text as string).trim(), key).not.toBe('');
+      expect((text as string).includes('%s'), key).toBe(english[key].includes('%s'));
+    }
+    if (file != 'en.ts') {
+      // A translation, not a copy: at most names like "Conversation", "E-mail" or "Sources" read the same.
+      const same = Object.keys(english).filter((key) => texts[key] == english[key]);
+      expect(same.length, same.join(', ')).toBeLessThanOrEqual(3);
+    }
+  }
+
   for (const file of files) {
     it(`${file}: every key of English, no other, each a non-empty text keeping its %s`, () => {
-      const texts = modules[`./${file}`].default;
-      expect(Object.keys(texts).sort()).toEqual(Object.keys(en).sort());
-      for (const [key, text] of Object.entries(texts)) {
-        expect(typeof text, key).toBe('string');
-        expect((text as string).trim(), key).not.toBe('');
-        expect((text as string).includes('%s'), key).toBe(en[key as keyof typeof en].includes('%s'));
-      }
-      if (file != 'en.ts') {
-        // A translation, not a copy: at most names like "Conversation" or "Sources" read the same.
-        const same = Object.keys(en).filter((key) => texts[key] == en[key as keyof typeof en]);
-        expect(same.length, same.join(', ')).toBeLessThanOrEqual(3);
-      }
+      expectTranslation(modules[`./${file}`].default, en, file);
+    });
+
+    it(`extras/${file}: the second chunk's texts, the same way`, () => {
+      expect(extrasModules[`./extras/${file}`], `src/lang/extras/${file} is missing`).toBeDefined();
+      expectTranslation(extrasModules[`./extras/${file}`].default, extrasEn, file);
     });
   }
 
@@ -36,6 +50,7 @@ describe('the language files', () => {
     const source = readFileSync(path.resolve('src/lib/messages.ts'), 'utf8');
     for (const text of [en.placeholder, en.botFailed, en.error, en.sendFailed, en.unavailable])
       expect(source).toContain(`'${text}'`);
+    expect(extrasEn.thanks).toBe(LEAD_THANK_YOU_DEFAULT);
   });
 });
 
@@ -68,7 +83,10 @@ describe('pickLanguage', () => {
 
 describe('right-to-left pages', () => {
   it('lay out the window with logical sides only: nothing but the owner-chosen corner is left or right', () => {
-    const css = readFileSync(path.resolve('src/styles/window.css'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+    const css = ['window.css', 'extras.css']
+      .map((file) => readFileSync(path.resolve('src/styles', file), 'utf8'))
+      .join('\n')
+      .replace(/\/\*[\s\S]*?\*\//g, '');
     const physical = css
       .split('}')
       .filter((rule) =>

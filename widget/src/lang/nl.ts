@@ -15,10 +15,4 @@ export default {
   newChat: 'Nieuw gesprek',
   close: 'Chat sluiten',
   menu: 'Meer opties',
-  remove: 'Dit gesprek verwijderen',
-  removeFailed: 'Het gesprek kon niet worden verwijderd. Probeer het opnieuw.',
-  rate: 'Beoordeel dit antwoord',
-  good: 'Goed antwoord',
-  bad: 'Slecht antwoord',
-  sources: 'Bronnen',
 } satisfies Texts;

@@ -15,10 +15,4 @@ export default {
   newChat: 'Nova conversa',
   close: 'Fechar o chat',
   menu: 'Mais opções',
-  remove: 'Excluir esta conversa',
-  removeFailed: 'Não foi possível excluir a conversa. Tente novamente.',
-  rate: 'Avaliar esta resposta',
-  good: 'Boa resposta',
-  bad: 'Resposta ruim',
-  sources: 'Fontes',
 } satisfies Texts;

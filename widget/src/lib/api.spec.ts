@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { credentialsFor, fetchBot, sendChat, sendFeedback } from './api';
+import { sendFeedback } from '../extras/api';
+import { credentialsFor, fetchBot, sendChat } from './api';
 
 const enc = new TextEncoder();
 
@@ -27,32 +28,24 @@ const req = {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('sendChat', () => {
-  it("returns the done event's citations", async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi
-        .fn()
-        .mockResolvedValue(
-          sseResponse([
-            'event: done\ndata: {"message":"Hi","citations":[{"sourceId":1,"name":"Menu.pdf","page":3,"url":null}]}\n\n',
-          ]),
-        ),
-    );
-    expect(await sendChat(req, () => undefined, new AbortController().signal)).toEqual({
-      message: 'Hi',
-      citations: [{ name: 'Menu.pdf', page: 3 }],
-    });
+  it("returns the done event's citations and flags as sent (the footer checks citations where it shows them)", async () => {
+    const citations = [{ sourceId: 1, name: 'Menu.pdf', page: 3, url: null }];
+    const done = { message: 'Hi', citations, unanswered: true };
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(sseResponse([`event: done\ndata: ${JSON.stringify(done)}\n\n`])));
+    expect(await sendChat(req, () => undefined, new AbortController().signal)).toEqual(done);
   });
 
-  it("returns a JSON answer's citations, only http(s) addresses kept", async () => {
-    const citations = [
-      { sourceId: 1, name: 'Hours', page: null, url: 'https://cafe.example/hours' },
-      { sourceId: 2, name: 'Evil', page: null, url: 'javascript:alert(1)' },
-    ];
+  it("returns a JSON answer's citations and a handoff's quiet answer", async () => {
+    const citations = [{ sourceId: 1, name: 'Hours', page: null, url: 'https://cafe.example/hours' }];
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(json({ message: 'Hi', citations })));
-    expect(await sendChat(req, () => undefined, new AbortController().signal)).toEqual({
-      message: 'Hi',
-      citations: [{ name: 'Hours', url: 'https://cafe.example/hours' }, { name: 'Evil' }],
+    expect(await sendChat(req, () => undefined, new AbortController().signal)).toEqual({ message: 'Hi', citations });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn().mockResolvedValue(json({ message: '', messageId: null, citations: [], handoff: true })),
+    );
+    expect(await sendChat(req, () => undefined, new AbortController().signal)).toMatchObject({
+      message: '',
+      handoff: true,
     });
   });
 

@@ -1,8 +1,6 @@
 import texts from '#texts';
-import { readCitations } from './citations';
 import { createSseParser } from './sse';
 import { saveVisitorToken, visitorToken } from './storage';
-import type { MessageRating } from '@botsmith/contract';
 import type { ChatMessage, Citation, PublicBot, Visitor } from './types';
 
 /** Cookies go only to the product's own origin (the dashboard preview, the /widget page), never cross-site. */
@@ -10,7 +8,8 @@ export function credentialsFor(apiOrigin: string): RequestCredentials {
   return location.origin == apiOrigin ? 'include' : 'omit';
 }
 
-async function errorText(res: Response, fallback: string): Promise<string> {
+/** The server's error text, or `fallback` when it gave none (a proxy's page, an empty body). */
+export async function errorText(res: Response, fallback: string): Promise<string> {
   try {
     const body = (await res.json()) as { error?: unknown };
     return typeof body.error == 'string' && body.error ? body.error : fallback;
@@ -48,8 +47,13 @@ export interface ChatRequest {
   visitor?: Visitor;
 }
 
+/**
+ * An answer, or an error text. `handoff`: a person handles the conversation and the bot stayed
+ * quiet (`message` is ''); `unanswered`: the answer is flagged unanswered (docs/product.md#owner-replies).
+ */
 export type ChatResult =
-  { message: string; citations?: Citation[]; id?: number; error?: undefined } | { message?: undefined; error: string };
+  | { message: string; citations?: Citation[]; id?: number; handoff?: boolean; unanswered?: boolean; error?: undefined }
+  | { message?: undefined; handoff?: undefined; unanswered?: undefined; error: string };
 
 /**
  * Sends one message and resolves with the full reply or an error text for an error bubble.
@@ -86,7 +90,7 @@ export async function sendChat(
 }
 
 /** What every call about the visitor's conversation sends: JSON, the page, the visitor's token. */
-function visitorHeaders(botId: string): Record<string, string> {
+export function visitorHeaders(botId: string): Record<string, string> {
   // The page's origin and path only: a query or fragment may hold a visitor's tokens or e-mail.
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
@@ -97,46 +101,26 @@ function visitorHeaders(botId: string): Record<string, string> {
   return headers;
 }
 
-/** Rates an answer (POST /api/chat/feedback) as the visitor who got it; true once the server took it. */
-export async function sendFeedback(apiOrigin: string, botId: string, messageId: number, rating: MessageRating) {
-  try {
-    const res = await fetch(`${apiOrigin}/api/chat/feedback`, {
-      method: 'POST',
-      credentials: credentialsFor(apiOrigin),
-      headers: visitorHeaders(botId),
-      body: JSON.stringify({ botId, messageId, rating }),
-    });
-    return res.ok;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Deletes the visitor's conversations with the bot on the server (DELETE
- * /api/chat/conversations/current); true once nothing is left there, including when there was
- * nothing to delete (404: the visitor never sent a message, or it is already gone).
- */
-export async function deleteConversation(apiOrigin: string, botId: string): Promise<boolean> {
-  try {
-    const res = await fetch(`${apiOrigin}/api/chat/conversations/current`, {
-      method: 'DELETE',
-      credentials: credentialsFor(apiOrigin),
-      headers: visitorHeaders(botId),
-      body: JSON.stringify({ botId }),
-    });
-    return res.ok || res.status == 404;
-  } catch {
-    return false;
-  }
-}
-
-type AnswerBody = { message?: unknown; messageId?: unknown; citations?: unknown; error?: unknown };
+type AnswerBody = {
+  message?: unknown;
+  messageId?: unknown;
+  citations?: unknown;
+  handoff?: unknown;
+  unanswered?: unknown;
+  error?: unknown;
+};
 
 /** A whole answer (a JSON reply, or the stream's `done` or `error` event): the answer, or its error text. */
 function answerOf(body: AnswerBody): ChatResult {
   return typeof body.message == 'string'
-    ? { message: body.message, citations: readCitations(body.citations), id: body.messageId as number }
+    ? {
+        message: body.message,
+        // Checked where they are shown (extras/AnswerFooter), as stored ones must be.
+        citations: body.citations as Citation[],
+        id: body.messageId as number,
+        handoff: body.handoff as boolean | undefined,
+        unanswered: body.unanswered as boolean | undefined,
+      }
     : { error: typeof body.error == 'string' && body.error ? body.error : texts.error };
 }
 

@@ -11,6 +11,17 @@ describe('chatHistoryFor', () => {
     ).toEqual([msg('assistant', 'Hi'), msg('user', 'a'), msg('user', 'b')]);
   });
 
+  it("leaves out a person's replies and the lead form's thank-you: the model speaks for itself only", () => {
+    expect(
+      chatHistoryFor([
+        msg('user', 'a'),
+        { role: 'agent', content: 'Hi, Dana here', name: 'Dana', id: 9 },
+        msg('note', "Thanks! We'll get back to you soon."),
+        msg('user', 'b'),
+      ]),
+    ).toEqual([msg('user', 'a'), msg('user', 'b')]);
+  });
+
   it('sends only the most recent messages', () => {
     const many = Array.from({ length: 50 }, (_, i) => msg(i % 2 ? 'assistant' : 'user', String(i)));
     const h = chatHistoryFor(many);

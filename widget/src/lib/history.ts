@@ -8,13 +8,14 @@ import type { ChatMessage } from './types';
  */
 export { CHAT_LIMITS };
 
-/** The conversation so far, newest last, as the request's chatHistory: no error bubbles, within the limits. */
+/** The conversation so far, newest last, as the request's chatHistory: the model's turns, within the limits. */
 export function chatHistoryFor(messages: ChatMessage[]): ChatMessage[] {
   const out: ChatMessage[] = [];
   let total = 0;
   for (let i = messages.length - 1; i >= 0 && out.length < CHAT_LIMITS.historyMaxItems; i--) {
     const m = messages[i];
-    if (m.role == 'error') continue;
+    // The model's turns only: not errors, a person's replies or the lead form's thank-you.
+    if (m.role != 'user' && m.role != 'assistant') continue;
     const content = m.content.slice(0, CHAT_LIMITS.historyItemMaxChars);
     if (total + content.length > CHAT_LIMITS.historyTotalMaxChars) break;
     total += content.length;

@@ -19,3 +19,6 @@ export function pickLanguage(
 
 /** The texts of one language: the keys of src/lang/en.ts, which every file beside it has. */
 export type Texts = Record<keyof typeof import('../lang/en').default, string>;
+
+/** The lead form's and the conversation extras' texts (src/lang/extras/, the window's second chunk). */
+export type ExtrasTexts = Record<keyof typeof import('../lang/extras/en').default, string>;

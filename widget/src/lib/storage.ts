@@ -25,7 +25,7 @@ function set(key: string, value: string | null): void {
   }
 }
 
-/** The stored user and assistant messages of this bot's conversation. */
+/** The stored messages of this bot's conversation (every role but errors). */
 export function loadConversation(botId: string): ChatMessage[] {
   try {
     const list: unknown = JSON.parse(get('chat:' + botId) || '[]');
@@ -34,7 +34,7 @@ export function loadConversation(botId: string): ChatMessage[] {
           (m): m is ChatMessage =>
             !!m &&
             typeof m == 'object' &&
-            ((m as ChatMessage).role == 'user' || (m as ChatMessage).role == 'assistant') &&
+            (m as ChatMessage).role != 'error' &&
             typeof (m as ChatMessage).content == 'string',
         )
       : [];

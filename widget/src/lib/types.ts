@@ -3,7 +3,11 @@ import type { MessageRating, PublicBot } from '@botsmith/contract';
 /** The bot's public face, as `GET /api/widget/bots/{id}` returns it. */
 export type { PublicBot } from '@botsmith/contract';
 
-export type Role = 'user' | 'assistant' | 'error';
+/**
+ * `agent`: a person's reply (docs/product.md#owner-replies); `note`: the lead form's thank-you.
+ * Neither goes to the model as history.
+ */
+export type Role = 'user' | 'assistant' | 'agent' | 'note' | 'error';
 
 /** Where an answer came from: a file (and its page) or a web page (its title and address). */
 export interface Citation {
@@ -22,6 +26,8 @@ export interface ChatMessage {
   id?: number;
   /** The visitor's last rating of the answer. */
   rating?: MessageRating;
+  /** A person's reply: the display name the owner chose. */
+  name?: string;
 }
 
 /** What the loader hands the lazily loaded chat window on every render. */

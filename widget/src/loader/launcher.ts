@@ -49,7 +49,11 @@ export function paint(open: boolean): void {
     void button.offsetWidth;
     button.style.animation = '';
   }
-  button.setAttribute('aria-label', open ? 'Close chat' : `Open chat with ${b.name || 'us'}`);
+  // A bot at its budget that takes leads opens on its lead form (docs/product.md#leads-and-handoff).
+  button.setAttribute(
+    'aria-label',
+    open ? 'Close chat' : b.leadOnly ? 'Leave a message' : `Open chat with ${b.name || 'us'}`,
+  );
   button.setAttribute('aria-expanded', String(open));
   const src = iconUrl(b.bubbleIcon, apiOrigin);
   if (open || !src) button.replaceChildren(icon(open ? CLOSE_ICON : CHAT_ICON));

@@ -36,8 +36,8 @@ describe('LeadsTab', () => {
       'placeholder',
       "Thanks! We'll get back to you soon.",
     );
-    // Honest about today's widget: the form is not in it yet.
-    expect(screen.getByText(/The chat widget does not show the form yet/)).toBeInTheDocument();
+    // Says where visitors meet the form.
+    expect(screen.getByText(/says “Leave a message” and opens the form/)).toBeInTheDocument();
   });
 
   it('saves the whole setting, lists in order, and reports success', async () => {

@@ -194,9 +194,10 @@ export function LeadsTab({ bot, ownerEmail, onSaved }: LeadsTabProps) {
         />
 
         <Alert severity="info" variant="outlined">
-          The chat widget does not show the form yet: it is coming in a next release. Until then, leads reach you when
-          your site or server sends them to the lead API (POST /api/chat/lead, see the API reference), and a bot at its
-          budget stays hidden as before.
+          The widget shows the form in the visitor&apos;s language, inside the conversation. At the budget its launcher
+          stays, says &ldquo;Leave a message&rdquo; and opens the form; on request, visitors find &ldquo;Talk to a
+          person&rdquo; in the widget&apos;s menu. Once a visitor leaves their details, the bot stays quiet in that
+          conversation and your replies from Conversations appear in their open widget.
         </Alert>
 
         {error && <Alert severity="error">{error}</Alert>}

@@ -1,4 +1,4 @@
-import type { Citation } from './types';
+import type { Citation } from '../lib/types';
 
 /** At most this many sources are shown under one answer. */
 const MAX_SHOWN = 5;
