@@ -101,6 +101,7 @@ const BOTS = {
     name: 'Corner Cafe',
     sendButtonColor: solidGradient('#6d4c41'),
     starterQuestions: ['What are your opening hours?', 'Do you deliver?'],
+    leadCapture: { fields: ['name', 'email'], offerWhen: ['request'], thankYouText: '' },
   }),
   // Stored values a client must not trust: the widget falls back to its default colours (docs/product.md#colours).
   7: bot(7, {

@@ -596,6 +596,17 @@ describe('the embeddable widget on a hostile customer site', () => {
     const chunks = api.requests.filter((r) => r.path.startsWith('/widget-assets/')).slice(chunksBefore);
     expect(chunks.map((r) => r.path)).toEqual([expect.stringMatching(/^\/widget-assets\/window-de-[\w-]+\.js$/)]);
     await win.getByRole('button', { name: 'Nachricht senden' }).waitFor();
+    // The menu comes with the window's second chunk, in the same language, on the first click.
+    await win.getByRole('button', { name: 'Weitere Optionen' }).click();
+    await win.getByRole('menuitem', { name: 'Diese Unterhaltung löschen' }).waitFor();
+    const later = api.requests.filter((r) => r.path.startsWith('/widget-assets/')).slice(chunksBefore + 1);
+    expect(later.map((r) => r.path)).toEqual([expect.stringMatching(/^\/widget-assets\/extras-de-[\w-]+\.js$/)]);
+    // The lead form, on request, in German too.
+    await win.getByRole('menuitem', { name: 'Mit einem Menschen sprechen' }).click();
+    const form = win.getByRole('form', { name: 'Nachricht hinterlassen' });
+    await form.waitFor();
+    expect(await form.getByRole('textbox', { name: 'E-Mail' }).getAttribute('type')).toBe('email');
+    expect(await form.getByRole('button', { name: 'Senden' }).isVisible()).toBe(true);
     expect(await cspViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
   });

@@ -280,7 +280,8 @@ describe('Widget', () => {
         .mockResolvedValueOnce(
           new Response(JSON.stringify({ message: 'One' }), { headers: { 'X-Visitor-Token': 'v1.issued' } }),
         )
-        .mockResolvedValue(new Response(JSON.stringify({ message: 'Two' })));
+        // A new response each time: the replies listener reads from the same fetch.
+        .mockImplementation(() => Promise.resolve(new Response(JSON.stringify({ message: 'Two' }))));
       vi.stubGlobal('fetch', fetchMock);
       render(<Widget {...props()} />);
       typeText('First');

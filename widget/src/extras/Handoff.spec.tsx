@@ -36,16 +36,22 @@ function renderWidget(bot: Partial<PublicBot> = {}, open = true) {
 
 type Route = (init: RequestInit, url: URL) => Response | Promise<Response>;
 
-/** A fetch that answers by path; a path without a route is a 404 (which ends the replies listener). */
+/**
+ * A fetch that answers by path; the replies poll answers "nothing yet" unless a test routes it; a
+ * path without a route is a 404 (which ends the replies listener).
+ */
 function api(routes: Record<string, Route>) {
   const fetchMock = vi.fn((input: string, init: RequestInit = {}) => {
     const url = new URL(input);
-    const route = routes[url.pathname];
+    const all: Record<string, Route> = { [MESSAGES]: () => json({ messages: [], handoff: false }), ...routes };
+    const route = all[url.pathname];
     return Promise.resolve(route ? route(init, url) : json({ error: 'Not found.' }, 404));
   });
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;
 }
+
+const MESSAGES = '/api/chat/conversations/current/messages';
 
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
@@ -226,6 +232,19 @@ describe("a person's replies", () => {
     expect(calls(again, '/api/chat/conversations/current/events')[0].url).toContain('after=42');
     const stored = JSON.parse(sessionStorage.getItem('botsmith:chat:7')!) as { role: string; name?: string }[];
     expect(stored.filter((m) => m.role == 'agent').map((m) => m.name)).toEqual(['Dana', 'Dana']);
+  });
+
+  it('sent while the visitor was away show when the window opens with the conversation', async () => {
+    sessionStorage.setItem('botsmith:chat:7', JSON.stringify([{ role: 'user', content: 'Anyone?' }]));
+    api({
+      [MESSAGES]: () =>
+        json({
+          messages: [{ id: 12, role: 'agent', content: 'Back now!', name: 'Sam', createdAt: '' }],
+          handoff: true,
+        }),
+    });
+    renderWidget();
+    expect((await screen.findByText('Back now!')).classList.contains('agent')).toBe(true);
   });
 
   it('are not listened for before there is a conversation', async () => {

@@ -7,7 +7,8 @@ const WAIT_MS = 5000;
 
 /**
  * Listens for a person's replies to the visitor (docs/product.md#owner-replies) until `stop()`:
- * the events stream, reopened with the last id when the server closes it (every 5 minutes);
+ * one read of the poll route for what was sent before, then the events stream, reopened with the
+ * last id when the server closes it (every 5 minutes);
  * where the stream is blocked (a proxy that buffers it, a network error, the server's 429 for too
  * many open streams, a 5xx) the poll route every 5 seconds, the stream being tried again after
  * each poll. A refusal that waiting cannot change (the bot is gone, the domain not allowed) ends
@@ -37,7 +38,16 @@ export function listenForReplies(
   /** False when the server refused for good. */
   const usable = (res: Response) => res.ok || res.status == 429 || res.status >= 500;
 
+  /** The poll route: replies after the last one taken; false when the server refused for good. */
+  const poll = async (): Promise<boolean> => {
+    const polled = await get('messages');
+    if (polled.ok) ((await polled.json()) as { messages: AgentMessage[] }).messages.forEach(take);
+    return usable(polled);
+  };
+
   const run = async (): Promise<void> => {
+    // First what was sent before (a stream starts after the newest reply when the widget has none).
+    if (!(await poll())) return;
     for (;;) {
       const res = await get('events');
       if (!usable(res)) return;
@@ -50,11 +60,10 @@ export function listenForReplies(
         for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
           parser.push(decoder.decode(chunk.value, { stream: true }));
         parser.end();
-      } else {
-        // Not an event stream (refused for now, or rewritten on the way): ask the poll route.
-        const polled = await get('messages');
-        if (!usable(polled)) return;
-        if (polled.ok) ((await polled.json()) as { messages: AgentMessage[] }).messages.forEach(take);
+      } else if (!(await poll())) {
+        // Not an event stream (refused for now, or rewritten on the way): the poll route answered
+        // instead, unless it refused for good.
+        return;
       }
       await new Promise((done) => setTimeout(done, WAIT_MS));
     }
