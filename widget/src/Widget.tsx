@@ -83,8 +83,10 @@ export function Widget({
   );
 
   const offer: string[] = bot?.leadCapture?.offerWhen || [];
+  /** A lead was sent in this conversation (its thank-you is shown). */
+  const leadSent = messages.some((m) => m.role == 'note');
   // At the cap the bot cannot answer: the lead form replaces the input until a lead is sent.
-  const leadOnly = bot?.leadOnly && !messages.some((m) => m.role == 'note');
+  const leadOnly = bot?.leadOnly && !leadSent;
   const wantsExtras = menu || leadOnly || messages.length > 0 || offer.includes('start');
   useEffect(() => {
     if (wantsExtras && !extras)
@@ -93,11 +95,11 @@ export function Widget({
           addCss?.(m.css);
           setExtras(m);
         },
-        () => (loadingExtras = undefined), // tried again when next needed
+        () => (loadingExtras = undefined), // tried again on the next need, or the menu's next click
       );
     // Run when the need arises: `extras` only changes from here, `addCss` is the loader's one function.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [wantsExtras]);
+  }, [wantsExtras, menu]);
 
   // The host page's Botsmith.send(text): each call is a new object, sent once; `send` reads the
   // state of the render it belongs to, which is the current one when `ask` changes.
@@ -207,7 +209,7 @@ export function Widget({
         )}
         {menu && extras ? (
           <extras.Menu
-            talk={offer.includes('request') && !leadOnly}
+            talk={offer.includes('request') && !bot?.leadOnly && !leadSent}
             onTalk={() => {
               setMenu(false);
               setAsked(true);

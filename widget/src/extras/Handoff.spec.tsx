@@ -154,6 +154,15 @@ describe('the lead form', () => {
     expect(messageBox()).toBeTruthy();
     cleanup();
 
+    // Not once a lead was sent in this conversation.
+    sessionStorage.setItem('botsmith:chat:7', JSON.stringify([{ role: 'note', content: 'Thanks!' }]));
+    renderWidget();
+    fireEvent.click(screen.getByRole('button', { name: 'More options' }));
+    await screen.findByRole('menuitem', { name: 'Delete this conversation' });
+    expect(screen.queryByRole('menuitem', { name: 'Talk to a person' })).toBeNull();
+    cleanup();
+    sessionStorage.clear();
+
     renderWidget({ leadCapture: { fields: ['email'], offerWhen: ['cap'], thankYouText: '' } });
     fireEvent.click(screen.getByRole('button', { name: 'More options' }));
     await screen.findByRole('menuitem', { name: 'Delete this conversation' });
