@@ -99,6 +99,8 @@ describe('leads in the browser: at the cap a visitor leaves an e-mail, the owner
     await widget.goto(hostUrl);
     const launcher = widget.getByRole('button', { name: 'Leave a message' });
     await launcher.waitFor();
+    // Said to sighted visitors too, as its tooltip.
+    expect(await launcher.getAttribute('title')).toBe('Leave a message');
     await launcher.click();
     const form = widget.getByRole('form', { name: 'Leave a message' });
     await form.waitFor();

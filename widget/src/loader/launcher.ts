@@ -50,10 +50,10 @@ export function paint(open: boolean): void {
     button.style.animation = '';
   }
   // A bot at its budget that takes leads opens on its lead form (docs/product.md#leads-and-handoff).
-  button.setAttribute(
-    'aria-label',
-    open ? 'Close chat' : b.leadOnly ? 'Leave a message' : `Open chat with ${b.name || 'us'}`,
-  );
+  // The label is also the tooltip: the icon alone does not say which of the two it opens.
+  const label = open ? 'Close chat' : b.leadOnly ? 'Leave a message' : `Open chat with ${b.name || 'us'}`;
+  button.setAttribute('aria-label', label);
+  button.title = label;
   button.setAttribute('aria-expanded', String(open));
   const src = iconUrl(b.bubbleIcon, apiOrigin);
   if (open || !src) button.replaceChildren(icon(open ? CLOSE_ICON : CHAT_ICON));
