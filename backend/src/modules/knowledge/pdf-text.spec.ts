@@ -28,7 +28,7 @@ async function reasonOf(work: Promise<unknown>): Promise<string> {
 
 const GENEROUS = { timeoutMs: 60_000, heapMb: 256, memoryMb: 4096 };
 
-describe('extractPdfText (in a worker thread)', () => {
+describe('extractPdfText (in a child process)', () => {
   it('finds its worker beside the sources under the tests', () => {
     expect(fileURLToPath(PDF_WORKER_URL)).toBe(path.join(here, 'pdf-text.worker.mjs'));
     expect(fs.existsSync(PDF_WORKER_URL)).toBe(true);

@@ -8,13 +8,14 @@ import {
 } from './extraction/extraction-worker.js';
 
 /**
- * Text extraction from PDFs with unpdf (Mozilla pdf.js packaged for servers), in a worker thread:
- * pdf.js parses synchronously, so on the main thread one hostile PDF (a compression bomb) would
- * stop every other request for as long as it takes, and could grow the process without bound.
- * The worker runs with a time limit and memory limits, and is terminated when it passes one; it
- * waits its turn in the queue every document extraction shares (extraction/extraction-worker.ts).
+ * Text extraction from PDFs with unpdf (Mozilla pdf.js packaged for servers), in a child process:
+ * pdf.js parses synchronously, so in the API's process one hostile PDF (a compression bomb) would
+ * stop every other request for as long as it takes, grow the process without bound, or end it at
+ * its heap limit. The reader runs with a time limit and memory limits, and is ended when it
+ * passes one; it waits its turn in the queue every document extraction shares
+ * (extraction/extraction-worker.ts).
  *
- * The worker is plain JavaScript beside this file (pdf-text.worker.mjs), found by URL both in
+ * The reader is plain JavaScript beside this file (pdf-text.worker.mjs), found by URL both in
  * src/ (tests) and dist/ (the build copies it).
  */
 
@@ -45,17 +46,14 @@ const PDF_OUTCOMES: WorkerOutcomes<WorkerReply, PdfText> = {
     throw new UnreadablePdfError('invalid', 'The PDF could not be read.');
   },
   tooComplex: () => new UnreadablePdfError('too-complex', 'The PDF needs too much time or memory to read.'),
-  stopped: (code) => new Error(`The PDF worker stopped (exit code ${code}) before answering.`),
+  stopped: (code) => new Error(`The PDF reader stopped (exit code ${code}) before answering.`),
 };
 
 export function extractPdfText(bytes: Uint8Array, limits: ExtractionLimits = DOCUMENT_EXTRACTION): Promise<PdfText> {
   return documentExtractions.run(() => {
-    // The worker owns its own copy (transferred, not cloned a second time).
-    const copy = new Uint8Array(bytes);
     const worker = startExtractionWorker(
       PDF_WORKER_URL,
-      { bytes: copy, maxPages: DOCUMENT_MAX_PAGES, maxChars: DOCUMENT_MAX_TEXT_CHARS },
-      [copy.buffer],
+      { bytes, maxPages: DOCUMENT_MAX_PAGES, maxChars: DOCUMENT_MAX_TEXT_CHARS },
       limits,
     );
     return awaitWorkerReply(worker, limits, PDF_OUTCOMES);

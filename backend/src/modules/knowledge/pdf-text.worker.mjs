@@ -1,19 +1,21 @@
-// The PDF text extractor's worker thread (see pdf-text.ts, which starts it with a time and a
-// memory limit). Plain JavaScript on purpose: the same file runs from src/ under the tests and
-// from dist/ (copied by the TypeScript build, allowJs), with no TypeScript loader in a worker.
+// The PDF text extractor, a child process (see pdf-text.ts, which starts it with a time and
+// memory limits, through extraction/extraction-worker.ts). Plain JavaScript on purpose: the same
+// file runs from src/ under the tests and from dist/ (copied by the TypeScript build, allowJs),
+// with no TypeScript loader in the child.
 //
-// Reads `workerData` {bytes: Uint8Array, maxPages, maxChars}, posts one message:
+// Reads its first message {bytes: Uint8Array, maxPages, maxChars}, answers one message:
 //   {ok: true, pageCount, pages}  or  {ok: false, reason: 'password' | 'invalid'}.
 //
 // unpdf is Mozilla pdf.js packaged for servers. Script evaluation inside PDFs (isEvalSupported)
 // stays off: the files come from the internet.
-import { parentPort, workerData } from 'node:worker_threads';
+import { firstMessage, reply } from './extraction/extraction-channel.mjs';
 
 async function extract({ bytes, maxPages, maxChars }) {
   const { getDocumentProxy } = await import('unpdf');
   let pdf;
   try {
-    pdf = await getDocumentProxy(bytes, {
+    // The channel may hand the bytes over as a Buffer, which pdf.js refuses: a plain view of them.
+    pdf = await getDocumentProxy(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
       isEvalSupported: false,
       verbosity: 0,
       disableFontFace: true,
@@ -45,4 +47,4 @@ async function extract({ bytes, maxPages, maxChars }) {
   }
 }
 
-parentPort.postMessage(await extract(workerData));
+reply(await extract(await firstMessage));

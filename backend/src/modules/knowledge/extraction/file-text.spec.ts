@@ -19,7 +19,7 @@ async function refusal(promise: Promise<unknown>): Promise<UnreadableFileError> 
   throw new Error('the extraction did not fail');
 }
 
-describe('file text in a worker thread', () => {
+describe('file text in a child process', () => {
   it('reads Markdown, CSV and text files', async () => {
     expect(await extractFileText('md', Buffer.from('# Title\n\n- **Bold** [link](https://x.test)'), GENEROUS)).toBe(
       'Title\n\nBold link',

@@ -1,4 +1,3 @@
-import type { Worker } from 'node:worker_threads';
 import {
   DOCUMENT_EXTRACTION,
   DOCUMENT_MAX_TEXT_CHARS,
@@ -10,14 +9,16 @@ import { formatMegabytes } from '../quota.js';
 import {
   awaitWorkerReply,
   documentExtractions,
+  endExtractionWorker,
   startExtractionWorker,
   type ExtractionLimits,
+  type ExtractionWorker,
   type WorkerOutcomes,
 } from './extraction-worker.js';
 
 /**
  * Text of uploaded Word documents (DOCX, with mammoth), text, Markdown, CSV and HTML files, in a
- * worker thread with the PDF reader's time and memory limits: a DOCX is a zip whose XML is parsed
+ * child process with the PDF reader's time and memory limits: a DOCX is a zip whose XML is parsed
  * synchronously, and a 10 MB Markdown, CSV or HTML file can be written to make its conversion
  * slow (seconds to minutes: the HTML parser takes quadratic time over unclosed nested elements),
  * so one hostile file would otherwise hold the process.
@@ -61,12 +62,11 @@ export function extractFileText(
 ): Promise<string> {
   const tooComplex = format === 'docx' ? DOCX_SENTENCES.TOO_COMPLEX : DOCX_SENTENCES.FILE_TOO_COMPLEX;
   return documentExtractions.run(async () => {
-    const copy = new Uint8Array(bytes);
-    const worker = startWorker({ format, bytes: copy, maxChars: DOCUMENT_MAX_TEXT_CHARS }, [copy.buffer], limits);
+    const worker = startWorker({ format, bytes, maxChars: DOCUMENT_MAX_TEXT_CHARS }, limits);
     try {
       return await awaitWorkerReply(worker, limits, refusals<string>({ tooComplex, invalid: DOCX_SENTENCES.INVALID }));
     } finally {
-      void worker.terminate();
+      endExtractionWorker(worker);
     }
   });
 }
@@ -87,7 +87,7 @@ export function extractFileText(
  * fires, the worker is ended and the read rejects with the signal's reason.
  */
 export class PageReader {
-  private readonly idle = new Set<Worker>();
+  private readonly idle = new Set<ExtractionWorker>();
   private closed = false;
 
   constructor(private readonly limits: FileTextLimits = PAGE_EXTRACTION) {}
@@ -96,7 +96,7 @@ export class PageReader {
     return documentExtractions.run(async () => {
       signal?.throwIfAborted();
       const worker = this.takeIdle() ?? this.start();
-      worker.postMessage({ html, pageUrl });
+      worker.send({ html, pageUrl });
       // A worker that failed is ended by awaitReply; one that answered waits for the next page.
       const page = await awaitWorkerReply(
         worker,
@@ -105,7 +105,7 @@ export class PageReader {
         signal,
         false,
       );
-      if (this.closed) void worker.terminate();
+      if (this.closed) endExtractionWorker(worker);
       else this.idle.add(worker);
       return page;
     });
@@ -113,27 +113,28 @@ export class PageReader {
 
   close(): void {
     this.closed = true;
-    for (const worker of this.idle) void worker.terminate();
+    for (const worker of this.idle) endExtractionWorker(worker);
     this.idle.clear();
   }
 
-  private takeIdle(): Worker | undefined {
+  private takeIdle(): ExtractionWorker | undefined {
     const [worker] = this.idle;
     this.idle.delete(worker);
     return worker;
   }
 
-  private start(): Worker {
-    const worker = startWorker({ format: 'pages' }, [], this.limits);
-    // An idle worker must not keep the process alive, and one that died is not used again.
+  private start(): ExtractionWorker {
+    const worker = startWorker({ format: 'pages' }, this.limits);
+    // An idle reader must not keep the process alive, and one that died is not used again.
     worker.unref();
+    worker.channel?.unref();
     worker.once('exit', () => this.idle.delete(worker));
     return worker;
   }
 }
 
-function startWorker(workerData: Record<string, unknown>, transferList: ArrayBuffer[], limits: FileTextLimits): Worker {
-  return startExtractionWorker(FILE_TEXT_WORKER_URL, workerData, transferList, limits);
+function startWorker(workerData: Record<string, unknown>, limits: FileTextLimits): ExtractionWorker {
+  return startExtractionWorker(FILE_TEXT_WORKER_URL, workerData, limits);
 }
 
 /**

@@ -1,13 +1,14 @@
-// The worker thread that reads the text of uploaded files other than PDFs, and crawled pages (see
-// file-text.ts, which starts it with a time and a memory limit). Plain JavaScript on purpose,
-// like the PDF worker: the same file runs from src/ under the tests and from dist/ (copied by
-// the TypeScript build, allowJs).
+// The child process that reads the text of uploaded files other than PDFs, and crawled pages (see
+// file-text.ts, which starts it with a time and memory limits through extraction-worker.ts).
+// Plain JavaScript on purpose, like the PDF reader: the same file runs from src/ under the tests
+// and from dist/ (copied by the TypeScript build, allowJs).
 //
-// Reads `workerData`, either {format: 'docx' | 'txt' | 'md' | 'csv' | 'html', bytes: Uint8Array,
-// maxChars} (a file: posts one message, {ok: true, value: text} or {ok: false} for a Word document
-// that cannot be read), or {format: 'pages'}: then it reads crawled pages {html, pageUrl} as they
-// are posted, one at a time, and answers each with {ok: true, value: everything extractPage finds}.
-import { parentPort, workerData } from 'node:worker_threads';
+// Reads its first message, either {format: 'docx' | 'txt' | 'md' | 'csv' | 'html', bytes:
+// Uint8Array, maxChars} (a file: answers one message, {ok: true, value: text} or {ok: false} for a
+// Word document that cannot be read), or {format: 'pages'}: then it reads crawled pages {html,
+// pageUrl} as they are sent, one at a time, and answers each with {ok: true, value: everything
+// extractPage finds}.
+import { firstMessage, onMessage, reply } from './extraction-channel.mjs';
 import { extractPage, htmlMainText } from '../website/html-text.mjs';
 import { csvAsText, markdownAsText } from './text-formats.mjs';
 
@@ -29,10 +30,9 @@ async function extract({ format, bytes, maxChars }) {
   return { ok: true, value: text.slice(0, maxChars) };
 }
 
-if (workerData.format === 'pages') {
-  parentPort.on('message', ({ html, pageUrl }) => {
-    parentPort.postMessage({ ok: true, value: extractPage(html, pageUrl) });
-  });
+const input = await firstMessage;
+if (input.format === 'pages') {
+  onMessage(({ html, pageUrl }) => reply({ ok: true, value: extractPage(html, pageUrl) }));
 } else {
-  parentPort.postMessage(await extract(workerData));
+  reply(await extract(input));
 }

@@ -26,7 +26,7 @@ async function workerText(format: WorkerFormat, bytes: Buffer): Promise<string> 
 
 /**
  * The text of a file of a known format other than PDF (PDFs go through the reference document's
- * extraction, which knows about passwords and page limits), read in a worker thread with a time
+ * extraction, which knows about passwords and page limits), read in a child process with a time
  * and memory limit (HTML by the crawler's page reader). At most DOCUMENT_MAX_TEXT_CHARS
  * characters are kept.
  */

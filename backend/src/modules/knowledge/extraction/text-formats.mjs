@@ -1,6 +1,6 @@
 // How text files become plain sentences to index: CSV rows, Markdown. Plain JavaScript (typed
 // by text-formats.d.mts) because the file-text worker (file-text.worker.mjs) runs it in a
-// worker thread, which has no TypeScript loader; the build copies it into dist (allowJs).
+// child process, which has no TypeScript loader; the build copies it into dist (allowJs).
 
 /**
  * Comma-separated rows (RFC 4180 quoting: quoted fields may hold commas, quotes as "" and line

@@ -1,5 +1,5 @@
 // Plain JavaScript (typed by html-text.d.mts) because the file-text worker
-// (../extraction/file-text.worker.mjs) reads uploaded HTML files with it in a worker thread, which
+// (../extraction/file-text.worker.mjs) reads uploaded HTML files with it in a child process, which
 // has no TypeScript loader; the crawler imports the same module. The build copies it into dist
 // (allowJs).
 import { parse } from 'node-html-parser';

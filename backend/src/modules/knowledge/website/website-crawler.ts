@@ -45,7 +45,7 @@ import { parseSitemap } from './sitemap.js';
  * a start URL robots.txt forbids, or no readable page at all. CRAWL_ABORTED when `signal` fires.
  * Problems with single pages after the start are reported in `skipped`, never thrown.
  *
- * Parsing: each page's HTML is parsed in a worker thread (PageReader, extraction/file-text.ts) within
+ * Parsing: each page's HTML is parsed in a child process (PageReader, extraction/file-text.ts) within
  * PAGE_EXTRACTION's time and memory, so a hostile page never holds the event loop; a page past
  * them is skipped as 'too_complex'.
  *
@@ -144,7 +144,7 @@ export interface WebsiteCrawlerSettings {
   concurrency?: number;
   /** The longest robots.txt Crawl-delay obeyed; a longer one is cut to this. */
   maxCrawlDelayMs?: number;
-  /** Time and memory for parsing one page in the worker thread; PAGE_EXTRACTION when absent. */
+  /** Time and memory for parsing one page in the child process; PAGE_EXTRACTION when absent. */
   pageReadLimits?: FileTextLimits;
   /** Tests only: ports besides 80 and 443 that may be used while private addresses are refused. */
   allowPorts?: number[];
@@ -432,7 +432,7 @@ class CrawlRun {
 
     let page: ExtractedPage;
     try {
-      // In a worker thread with a time limit: some HTML takes the parser seconds to minutes.
+      // In a child process with a time limit: some HTML takes the parser seconds to minutes.
       page = await this.pageReader.read(html, pageUrl, this.signal);
     } catch (error) {
       if (!(error instanceof UnreadableFileError)) throw error;
