@@ -3,12 +3,14 @@ import { CloseIcon, MoreIcon, NewChatIcon, SendIcon } from './components/Icons';
 import { MessageBubble } from './components/MessageBubble';
 import { TypingDots } from './components/TypingDots';
 import { sendChat } from './lib/api';
-import type { Extras } from './lib/extras';
 import { CHAT_LIMITS, chatHistoryFor } from './lib/history';
 import { canSend, enterAction, outgoing } from './lib/input';
 import type { Texts } from './lib/i18n';
 import { loadConversation, saveConversation } from './lib/storage';
 import type { ChatMessage, WindowProps } from './lib/types';
+
+/** The window's second chunk (src/extras/), as the window holds it once imported. */
+type Extras = typeof import('./extras');
 
 /** The window's second chunk, imported once for every widget of the page. */
 let loadingExtras: Promise<Extras> | undefined;

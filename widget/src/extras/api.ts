@@ -1,18 +1,12 @@
 import texts from '#extras-texts';
 import type { LeadField, MessageRating } from '@botsmith/contract';
-import { credentialsFor, errorText, visitorHeaders } from '../lib/api';
-import { saveVisitorToken } from '../lib/storage';
+import { errorText, visitorFetch } from '../lib/api';
 
 /** Rates an answer (POST /api/chat/feedback) as the visitor who got it; true once the server took it. */
 export async function sendFeedback(apiOrigin: string, botId: string, messageId: number, rating: MessageRating) {
   try {
-    const res = await fetch(`${apiOrigin}/api/chat/feedback`, {
-      method: 'POST',
-      credentials: credentialsFor(apiOrigin),
-      headers: visitorHeaders(botId),
-      body: JSON.stringify({ botId, messageId, rating }),
-    });
-    return res.ok;
+    const body = JSON.stringify({ botId, messageId, rating });
+    return (await visitorFetch(apiOrigin, botId, '/api/chat/feedback', { method: 'POST', body })).ok;
   } catch {
     return false;
   }
@@ -21,8 +15,8 @@ export async function sendFeedback(apiOrigin: string, botId: string, messageId: 
 /**
  * Sends the lead form (POST /api/chat/lead) as this visitor: '' once the server took it, else the
  * text to show (the server's reason, e.g. an address it refused, or the widget's own). A visitor
- * whose first contact is the form gets their token here, so the conversation the lead starts is
- * the one their later messages and the owner's replies belong to.
+ * whose first contact is the form gets their token with the answer (visitorFetch keeps it), so the
+ * conversation the lead starts is the one their later messages and the owner's replies belong to.
  */
 export async function sendLead(
   apiOrigin: string,
@@ -30,14 +24,8 @@ export async function sendLead(
   fields: Partial<Record<LeadField, string>>,
 ): Promise<string> {
   try {
-    const res = await fetch(`${apiOrigin}/api/chat/lead`, {
-      method: 'POST',
-      credentials: credentialsFor(apiOrigin),
-      headers: visitorHeaders(botId),
-      body: JSON.stringify({ botId, ...fields }),
-    });
-    const issued = res.headers.get('X-Visitor-Token');
-    if (issued) saveVisitorToken(botId, issued);
+    const body = JSON.stringify({ botId, ...fields });
+    const res = await visitorFetch(apiOrigin, botId, '/api/chat/lead', { method: 'POST', body });
     return res.ok ? '' : await errorText(res, texts.leadFailed);
   } catch {
     return texts.leadFailed;
@@ -51,12 +39,8 @@ export async function sendLead(
  */
 export async function deleteConversation(apiOrigin: string, botId: string): Promise<boolean> {
   try {
-    const res = await fetch(`${apiOrigin}/api/chat/conversations/current`, {
-      method: 'DELETE',
-      credentials: credentialsFor(apiOrigin),
-      headers: visitorHeaders(botId),
-      body: JSON.stringify({ botId }),
-    });
+    const body = JSON.stringify({ botId });
+    const res = await visitorFetch(apiOrigin, botId, '/api/chat/conversations/current', { method: 'DELETE', body });
     return res.ok || res.status == 404;
   } catch {
     return false;

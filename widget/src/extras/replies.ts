@@ -1,5 +1,5 @@
 import type { AgentMessage } from '@botsmith/contract';
-import { credentialsFor, visitorHeaders } from '../lib/api';
+import { visitorFetch } from '../lib/api';
 import { createSseParser } from '../lib/sse';
 
 /** Seconds between polls where the events stream is refused, and before a stream is reopened. */
@@ -30,11 +30,12 @@ export function listenForReplies(
     }
   };
   const get = (route: string) =>
-    fetch(`${apiOrigin}/api/chat/conversations/current/${route}?botId=${encodeURIComponent(botId)}&after=${after}`, {
-      credentials: credentialsFor(apiOrigin),
-      headers: visitorHeaders(botId),
-      signal,
-    });
+    visitorFetch(
+      apiOrigin,
+      botId,
+      `/api/chat/conversations/current/${route}?botId=${encodeURIComponent(botId)}&after=${after}`,
+      { signal },
+    );
   /** False when the server refused for good. */
   const usable = (res: Response) => res.ok || res.status == 429 || res.status >= 500;
 

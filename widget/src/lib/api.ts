@@ -67,19 +67,13 @@ export async function sendChat(
 ): Promise<ChatResult | null> {
   const { apiOrigin, ...body } = req;
   try {
-    const headers = visitorHeaders(req.botId);
-    headers.Accept = 'text/event-stream';
     // The body is the request without the origin: botId, chatHistory, prompt, model.
-    const res = await fetch(`${apiOrigin}/api/chat`, {
+    const res = await visitorFetch(apiOrigin, req.botId, '/api/chat', {
       method: 'POST',
-      credentials: credentialsFor(apiOrigin),
       signal,
-      headers,
+      headers: { Accept: 'text/event-stream' },
       body: JSON.stringify(body),
     });
-    // Issued with the answer (a new visitor's first, or after a change of network): keep it.
-    const issued = res.headers.get('X-Visitor-Token');
-    if (issued) saveVisitorToken(req.botId, issued);
     if (!res.ok) return { error: await errorText(res, res.status == 503 ? texts.unavailable : texts.sendFailed) };
     if (!(res.headers.get('Content-Type') || '').includes('text/event-stream'))
       return answerOf((await res.json()) as AnswerBody);
@@ -89,16 +83,32 @@ export async function sendChat(
   }
 }
 
-/** What every call about the visitor's conversation sends: JSON, the page, the visitor's token. */
-export function visitorHeaders(botId: string): Record<string, string> {
-  // The page's origin and path only: a query or fragment may hold a visitor's tokens or e-mail.
-  const headers: Record<string, string> = {
-    'Content-Type': 'application/json',
-    'X-Page-Url': (location.origin + location.pathname).slice(0, 2048),
-  };
+/**
+ * Every call about the visitor's conversation (`path` on the API): JSON, the page, the visitor's
+ * token, cookies only on the product's own origin. A token the server issues with the answer (a
+ * new visitor's first message or lead, or after a change of network) is kept for the next call.
+ */
+export async function visitorFetch(
+  apiOrigin: string,
+  botId: string,
+  path: string,
+  init: Omit<RequestInit, 'headers'> & { headers?: Record<string, string> } = {},
+): Promise<Response> {
   const token = visitorToken(botId);
-  if (token) headers['X-Visitor-Token'] = token;
-  return headers;
+  const res = await fetch(apiOrigin + path, {
+    ...init,
+    credentials: credentialsFor(apiOrigin),
+    headers: {
+      'Content-Type': 'application/json',
+      // The page's origin and path only: a query or fragment may hold a visitor's tokens or e-mail.
+      'X-Page-Url': (location.origin + location.pathname).slice(0, 2048),
+      ...(token ? { 'X-Visitor-Token': token } : {}),
+      ...init.headers,
+    },
+  });
+  const issued = res.headers.get('X-Visitor-Token');
+  if (issued) saveVisitorToken(botId, issued);
+  return res;
 }
 
 type AnswerBody = {
