@@ -46,6 +46,8 @@ const steps = [
               'test/integration/leads.spec.ts',
               'test/integration/webhooks.spec.ts',
               'owner-replies',
+              'test/integration/isolation-small.spec.ts',
+              'test/integration/mail-consent.spec.ts',
             ],
             { cwd: 'backend', env: { NODE_OPTIONS: '--experimental-vm-modules --no-warnings', TEST_DATABASE_URL: '' } },
           ],

@@ -159,4 +159,18 @@ describe('POST /api/chat visitor', () => {
     expect((result as AppError).code).toBe('INVALID_CHARACTERS');
     expect((result as AppError).getResponse()).toMatchObject({ error: expect.stringContaining('visitor.name') });
   });
+
+  it.each([
+    ['a lone surrogate', 'a\ud800@example.com', 'broken Unicode'],
+    ['a trailing lone surrogate', 'ana@example.com\udc00', 'broken Unicode'],
+    ['a NUL character', 'ana\u0000@example.com', 'NUL character'],
+  ])('refuses an e-mail holding %s with a sentence (isEmail used to throw: a 500)', async (_, email, problem) => {
+    const result = await validate(body({ name: 'Ana', email }));
+    expect(result).toBeInstanceOf(AppError);
+    expect((result as AppError).getStatus()).toBe(400);
+    expect((result as AppError).code).toBe('INVALID_CHARACTERS');
+    expect((result as AppError).getResponse()).toMatchObject({
+      error: expect.stringMatching(new RegExp(`^The field visitor\\.email contains (a )?${problem}`)),
+    });
+  });
 });

@@ -31,7 +31,7 @@ import {
   type MessageRating,
 } from '@botsmith/contract';
 import { CHAT_LIMITS } from '../../common/constants.js';
-import { toStorableText } from '../../common/storable-text.js';
+import { textProblem, toStorableText } from '../../common/storable-text.js';
 
 const MAX_ID = 2_147_483_647;
 
@@ -110,8 +110,13 @@ function visitorName({ value }: { value: unknown }): unknown {
   return name && name.length <= CHAT_VISITOR_LIMITS.nameMaxChars ? name : undefined;
 }
 
-/** An e-mail address the inbox can show (domain lower-cased), else nothing, as for the name. */
+/**
+ * An e-mail address the inbox can show (domain lower-cased), else nothing, as for the name. Text
+ * that cannot be stored is kept as sent, for the validation pipe to refuse with its sentence (400):
+ * `isEmail` runs `encodeURI`, which throws on a lone surrogate (it was a 500).
+ */
 function visitorEmail({ value }: { value: unknown }): unknown {
+  if (typeof value === 'string' && textProblem(value)) return value;
   const address = emailAddress({ value });
   return typeof address === 'string' && address.length <= CHAT_VISITOR_LIMITS.emailMaxChars && isEmail(address)
     ? address

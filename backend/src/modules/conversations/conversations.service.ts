@@ -9,6 +9,7 @@ import {
   type TranscriptMessage,
 } from '@botsmith/contract';
 import { AppError } from '../../common/app-error.js';
+import { boundedWebSearch } from '../../common/web-search.js';
 import { decodeCursor, encodeCursor } from './conversation-cursor.js';
 import type { ConversationFiltersDto, ConversationsPageQueryDto } from './conversations.dto.js';
 import {
@@ -102,7 +103,8 @@ export class ConversationsService {
     return {
       ownerId,
       botId,
-      search: search === '' ? null : search,
+      // Words to look for, even when only operators remain: those match nothing, as common words do.
+      search: search === '' ? null : boundedWebSearch(search),
       from: from?.at ?? null,
       before,
       filter: query.filter ?? 'all',

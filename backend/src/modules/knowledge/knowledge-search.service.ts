@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HYBRID_RETRIEVAL, RETRIEVAL_RELEVANCE } from '../../common/constants.js';
+import { boundedWebSearch } from '../../common/web-search.js';
 import { cleanText } from './chunking.js';
 import { EMBEDDINGS, type EmbeddingsPort } from './embeddings/embeddings.port.js';
 import { PassagesRepository, type PassageMatch } from './passages.repository.js';
@@ -191,9 +192,12 @@ function withCorrection(correction: CitedPassage | null, matches: PassageMatch[]
   return [correction, ...passages].slice(0, Math.max(limit, 1));
 }
 
-/** Visitor text can hold NUL and control characters, which PostgreSQL refuses in a query. */
+/**
+ * Visitor text can hold NUL and control characters, which PostgreSQL refuses in a query, and runs
+ * of negations its query parser cannot stack (boundedWebSearch).
+ */
 function cleanQuery(query: string): string {
-  return cleanText(String(query ?? '').slice(0, SEARCH_QUERY_MAX_CHARS));
+  return cleanText(boundedWebSearch(String(query ?? '').slice(0, SEARCH_QUERY_MAX_CHARS)));
 }
 
 export function citationOf(match: PassageMatch): Citation {
