@@ -215,6 +215,16 @@ export const PAGE_EXTRACTION = {
 } as const;
 
 /**
+ * What the crawler reads of a site's robots.txt (parsed in the page reader's child process):
+ * at most `maxBytes` (Google's limit too), at most `maxRules` Allow/Disallow lines in the group
+ * that applies to us; a site past either is not crawled (its robots.txt cannot be honoured, so
+ * nothing is read). URLs longer than `maxUrlChars` are not followed. Together they bound the
+ * main thread's work per robots check to `maxRules` linear scans of a short URL
+ * (docs/product.md#knowledge-sources).
+ */
+export const CRAWL_ROBOTS_LIMITS = { maxBytes: 500 * 1024, maxRules: 2_000, maxUrlChars: 2_048 } as const;
+
+/**
  * A Word document's XML parts (the document itself, its notes and styles) may inflate to at most
  * this much each: an upload whose zip says more is refused before it is stored.
  */
@@ -229,6 +239,21 @@ export const SOURCES_MAX_BYTES_PER_BOT_DEFAULT = 50 * 1024 * 1024;
  */
 // The lease outlasts the crawler's own 10-minute limit on one crawl.
 export const SOURCE_JOB_DEFAULTS = { pollMs: 2000, leaseMs: 20 * 60_000, maxAttempts: 3 } as const;
+
+/**
+ * Fair source jobs (docs/product.md#knowledge-sources): one instance runs at most `crawls` website
+ * crawls and `files` file jobs at once, in separate slots, so a small upload never waits behind
+ * a crawl; each pool is taken round-robin per owner, at most SOURCE_JOBS_PER_OWNER
+ * (`perOwner`) of one owner's jobs per pool on an instance. Every `watchMs` the instance checks
+ * that its running jobs' sources still exist (deleted with their bot or account on any
+ * instance): a crawl whose source is gone is aborted.
+ */
+export const SOURCE_JOB_SLOTS = { crawls: 4, files: 2, perOwner: 1, watchMs: 1000 } as const;
+/**
+ * Owner-requested work per UTC day: website sources added (WEBSITE_SOURCES_PER_OWNER_PER_DAY)
+ * and refreshes asked for (SOURCE_REFRESHES_PER_OWNER_PER_DAY); scheduled refreshes do not count.
+ */
+export const SOURCE_DAILY_LIMIT_DEFAULTS = { websites: 20, refreshes: 50 } as const;
 
 /**
  * Passage embeddings (hybrid retrieval): texts per request to the embeddings server (OpenAI takes
@@ -259,3 +284,45 @@ export const HYBRID_RETRIEVAL = { candidates: 50, rrfK: 60 } as const;
  * a glance at a good answer; a flag too few hides a gap in the bot's knowledge.
  */
 export const RETRIEVAL_RELEVANCE = { minTermCoverage: 0.5, minVectorSimilarity: 0.4 } as const;
+
+/**
+ * What one account, bot or conversation may use, so no tenant can flood or starve the others
+ * (docs/product.md#quotas); each has its environment variable. Days are UTC calendar days.
+ * - handoffMessagesPerConversationPerDay: a visitor's messages in a conversation a person handles
+ *   (never charged, so only this and the chat rate limits bound them).
+ * - leadsPerBotPerDay: each lead mails the owner.
+ * - sourcesMaxBytesPerAccount: all sources of all the account's bots, beside the per-bot quota.
+ * - embeddedPassagesPerAccountPerDay: passages sent to the embeddings model (Botsmith pays for
+ *   them); past it a source answers by full-text search and its embedding waits for the next day.
+ * - replyStreamsPerInstance: open replies streams on one API instance (each polls the database).
+ */
+export const QUOTA_DEFAULTS = {
+  handoffMessagesPerConversationPerDay: 30,
+  leadsPerBotPerDay: 100,
+  maxBotsPerAccount: 50,
+  sourcesMaxBytesPerAccount: 500 * 1024 * 1024,
+  embeddedPassagesPerAccountPerDay: 20_000,
+  replyStreamsPerInstance: 500,
+} as const;
+/**
+ * The first key of the PostgreSQL transaction advisory locks that make a quota check and the write
+ * it admits one step per account (or bot): two requests at once cannot both pass the last place.
+ */
+export const QUOTA_LOCKS = { bots: 4_242_101, sourceBytes: 4_242_102, leads: 4_242_103 } as const;
+
+/**
+ * Mail that owners (or their visitors) can trigger (docs/product.md#mail-consent): lead notices,
+ * replies to visitors and confirmation requests.
+ * - dailyPerAccount: the default of MAIL_DAILY_LIMIT_PER_ACCOUNT, per UTC day.
+ * - confirmationLinkMs: how long a confirmation link works.
+ * - resendAfterMs: the least time between two confirmation requests to one lead address.
+ * - digestWindowMs / singleNoticesPerWindow: lead notices to one address within the window go out
+ *   one by one up to this number; the rest of the window goes out as one digest at its end.
+ */
+export const MAIL_LIMITS = {
+  dailyPerAccount: 500,
+  confirmationLinkMs: 30 * 24 * 60 * 60 * 1000,
+  resendAfterMs: 10 * 60 * 1000,
+  digestWindowMs: 10 * 60 * 1000,
+  singleNoticesPerWindow: 5,
+} as const;

@@ -78,6 +78,11 @@ function guardedCrawler(settings: Partial<WebsiteCrawlerSettings> = {}): Website
 }
 
 const NOT_ALLOWED = 'This address points to a private network and cannot be crawled.';
+/**
+ * What a name that resolves to a refused address gets: the answer for a name that does not
+ * resolve at all, so an owner cannot map the names of our internal network (issue 25).
+ */
+const UNREACHABLE = 'The website could not be reached. Check the address and try again.';
 
 describe('WebsiteCrawler network guard', () => {
   let site: TestWebsite;
@@ -130,7 +135,8 @@ describe('WebsiteCrawler network guard', () => {
       const error = await crawlError(
         guardedCrawler({ allowPorts: [site.port], resolve }).crawl(`http://intranet.example.com:${site.port}/`),
       );
-      expect(error.code).toBe('URL_NOT_ALLOWED');
+      // Said as for a name that does not resolve (issue 25: no oracle of internal names).
+      expect([error.code, error.message]).toEqual(['SITE_UNREACHABLE', UNREACHABLE]);
       expect(lookups).toEqual(['intranet.example.com']);
       expect(site.requests).toEqual([]);
     });
@@ -148,17 +154,19 @@ describe('WebsiteCrawler network guard', () => {
   });
 
   describe('a public-looking start that redirects inward', () => {
+    // A name that resolves inward is answered as one that does not resolve (issue 25).
     it.each([
-      ['127.0.0.1', (port: number) => `http://127.0.0.1:${port}/secret`],
-      ['localhost', (port: number) => `http://localhost:${port}/secret`],
-      ['[::1]', (port: number) => `http://[::1]:${port}/secret`],
-      ['a name resolving to loopback', (port: number) => `http://rebind.test:${port}/secret`],
-      ['a private address', () => 'http://10.0.0.1/secret'],
-      ['a name resolving to a private address', () => 'http://intranet.test/secret'],
-      ['the metadata address', () => 'http://169.254.169.254/latest/meta-data/'],
-      ['the IPv6 metadata address', () => 'http://[fd00:ec2::254]/latest/meta-data/'],
-      ['the metadata name', () => 'http://metadata.google.internal/computeMetadata/v1/'],
-    ])('is refused at the redirect to %s', async (_name, target) => {
+      ['127.0.0.1', (port: number) => `http://127.0.0.1:${port}/secret`, NOT_ALLOWED],
+      ['localhost', (port: number) => `http://localhost:${port}/secret`, NOT_ALLOWED],
+      ['[::1]', (port: number) => `http://[::1]:${port}/secret`, NOT_ALLOWED],
+      ['a name resolving to loopback', (port: number) => `http://rebind.test:${port}/secret`, UNREACHABLE],
+      ['a private address', () => 'http://10.0.0.1/secret', NOT_ALLOWED],
+      ['a name resolving to a private address', () => 'http://intranet.test/secret', UNREACHABLE],
+      ['a name that does not resolve', () => 'http://nowhere.test/secret', UNREACHABLE],
+      ['the metadata address', () => 'http://169.254.169.254/latest/meta-data/', NOT_ALLOWED],
+      ['the IPv6 metadata address', () => 'http://[fd00:ec2::254]/latest/meta-data/', NOT_ALLOWED],
+      ['the metadata name', () => 'http://metadata.google.internal/computeMetadata/v1/', NOT_ALLOWED],
+    ])('is refused at the redirect to %s', async (_name, target, sentence) => {
       site.routes.set('/', { status: 302, headers: { location: target(site.port) } });
       const network = stubNetwork(
         { 'example.test': [PUBLIC_ADDRESS], 'rebind.test': ['127.0.0.1'], 'intranet.test': ['192.168.1.10'] },
@@ -167,7 +175,10 @@ describe('WebsiteCrawler network guard', () => {
       const error = await crawlError(
         guardedCrawler({ ...network, allowPorts: [site.port] }).crawl('http://example.test/'),
       );
-      expect([error.code, error.message]).toEqual(['URL_NOT_ALLOWED', NOT_ALLOWED]);
+      expect([error.code, error.message]).toEqual([
+        sentence === NOT_ALLOWED ? 'URL_NOT_ALLOWED' : 'SITE_UNREACHABLE',
+        sentence,
+      ]);
       // robots.txt and the redirecting start page, nothing more: /secret was never asked for.
       expect(site.paths()).toEqual(['/robots.txt', '/']);
       expect(network.connections.map((c) => c.host).filter((host) => host !== PUBLIC_ADDRESS)).toEqual([]);
@@ -239,10 +250,10 @@ describe('WebsiteCrawler network guard', () => {
       '2002:c0a8:101::1',
     ];
 
-    it.each(REFUSED)('refuses a name resolving to %s and never connects', async (address) => {
+    it.each(REFUSED)('refuses a name resolving to %s and never connects, as if it did not resolve', async (address) => {
       const network = stubNetwork({ 'site.test': [address] });
       const error = await crawlError(guardedCrawler(network).crawl('http://site.test/'));
-      expect([error.code, error.message]).toEqual(['URL_NOT_ALLOWED', NOT_ALLOWED]);
+      expect([error.code, error.status, error.message]).toEqual(['SITE_UNREACHABLE', 422, UNREACHABLE]);
       expect(network.lookups).toEqual(['site.test']);
       expect(network.connections).toEqual([]);
     });
@@ -269,7 +280,23 @@ describe('WebsiteCrawler network guard', () => {
 
     it('refuses a name with one public and one private address', async () => {
       const network = stubNetwork({ 'site.test': [PUBLIC_ADDRESS, '10.0.0.1'] });
-      expect((await crawlError(guardedCrawler(network).crawl('http://site.test/'))).code).toBe('URL_NOT_ALLOWED');
+      expect((await crawlError(guardedCrawler(network).crawl('http://site.test/'))).code).toBe('SITE_UNREACHABLE');
+      expect(network.connections).toEqual([]);
+    });
+
+    it('answers a name that resolves privately exactly as one that does not resolve', async () => {
+      const network = stubNetwork({ 'intranet.test': ['10.0.0.5'], 'metadata.test': ['169.254.169.254'] });
+      const answers = [];
+      for (const url of ['http://intranet.test/', 'http://metadata.test/', 'http://no-such-name.test/']) {
+        const error = await crawlError(guardedCrawler(network).crawl(url));
+        answers.push([error.code, error.status, error.message]);
+      }
+      expect(answers).toEqual([
+        ['SITE_UNREACHABLE', 422, UNREACHABLE],
+        ['SITE_UNREACHABLE', 422, UNREACHABLE],
+        ['SITE_UNREACHABLE', 422, UNREACHABLE],
+      ]);
+      expect(network.lookups).toEqual(['intranet.test', 'metadata.test', 'no-such-name.test']);
       expect(network.connections).toEqual([]);
     });
 
@@ -289,12 +316,8 @@ describe('WebsiteCrawler network guard', () => {
       const crawler = guardedCrawler({ ...network, allowPrivate: true });
       expect((await crawlError(crawler.crawl('http://intranet.test:8080/'))).code).toBe('SITE_UNREACHABLE');
       expect(network.connections).toEqual([{ host: '10.0.0.1', port: 8080, family: 4, hostname: 'intranet.test' }]);
-      for (const url of [
-        'http://meta.test/',
-        'http://169.254.169.254/',
-        'http://[fd00:ec2::254]/',
-        'http://metadata.google.internal/',
-      ]) {
+      expect((await crawlError(crawler.crawl('http://meta.test/'))).code).toBe('SITE_UNREACHABLE');
+      for (const url of ['http://169.254.169.254/', 'http://[fd00:ec2::254]/', 'http://metadata.google.internal/']) {
         expect((await crawlError(crawler.crawl(url))).code).toBe('URL_NOT_ALLOWED');
       }
       expect(network.connections).toHaveLength(1);

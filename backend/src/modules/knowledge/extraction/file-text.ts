@@ -5,6 +5,8 @@ import {
   PAGE_EXTRACTION,
 } from '../../../common/constants.js';
 import type { ExtractedPage } from '../website/html-text.mjs';
+import type { RobotsRules } from '../website/robots.mjs';
+import type { Sitemap } from '../website/sitemap.mjs';
 import { formatMegabytes } from '../quota.js';
 import {
   awaitWorkerReply,
@@ -72,10 +74,11 @@ export function extractFileText(
 }
 
 /**
- * Reads crawled pages with html-text.mjs (title, main text, links, canonical URL, robots meta)
- * in file-text.worker.mjs, under the same concurrency limit as files, within PAGE_EXTRACTION's
- * time and memory per page: a page of unclosed nested elements would otherwise hold the event
- * loop for seconds. Starting a worker costs more than parsing an ordinary page, so a worker that
+ * Reads crawled pages with html-text.mjs (title, main text, links, canonical URL, robots meta),
+ * and a crawl's sitemaps and robots.txt files (sitemap.mjs, robots.mjs), in
+ * file-text.worker.mjs, under the same concurrency limit as files, within PAGE_EXTRACTION's time
+ * and memory per read: a page of unclosed nested elements would otherwise hold the event loop
+ * for seconds, and nothing a site sends is parsed in the API's own process. Starting a worker costs more than parsing an ordinary page, so a worker that
  * answered is kept for the next page; one that passed a limit is ended. One reader per crawl;
  * `close()` ends its workers.
  *
@@ -93,21 +96,35 @@ export class PageReader {
   constructor(private readonly limits: FileTextLimits = PAGE_EXTRACTION) {}
 
   read(html: string, pageUrl: string, signal?: AbortSignal): Promise<ExtractedPage> {
+    return this.ask<ExtractedPage>({ html, pageUrl }, signal);
+  }
+
+  /** A fetched sitemap (gzip-compressed or not, unpacked to at most `maxBytes`); null if it is none. */
+  readSitemap(bytes: Uint8Array, maxBytes: number, signal?: AbortSignal): Promise<Sitemap | null> {
+    return this.ask<Sitemap | null>({ read: 'sitemap', bytes, maxBytes }, signal);
+  }
+
+  /** A fetched robots.txt, read for `productToken` with at most `maxRules` rules (robots.mjs). */
+  readRobots(bytes: Uint8Array, productToken: string, maxRules: number, signal?: AbortSignal): Promise<RobotsRules> {
+    return this.ask<RobotsRules>({ read: 'robots', bytes, productToken, maxRules }, signal);
+  }
+
+  private ask<T>(message: Record<string, unknown>, signal: AbortSignal | undefined): Promise<T> {
     return documentExtractions.run(async () => {
       signal?.throwIfAborted();
       const worker = this.takeIdle() ?? this.start();
-      worker.send({ html, pageUrl });
-      // A worker that failed is ended by awaitReply; one that answered waits for the next page.
-      const page = await awaitWorkerReply(
+      worker.send(message);
+      // A worker that failed is ended by awaitReply; one that answered waits for the next read.
+      const value = await awaitWorkerReply(
         worker,
         this.limits,
-        refusals<ExtractedPage>({ tooComplex: PAGE_TOO_COMPLEX, invalid: PAGE_TOO_COMPLEX }),
+        refusals<T>({ tooComplex: PAGE_TOO_COMPLEX, invalid: PAGE_TOO_COMPLEX }),
         signal,
         false,
       );
       if (this.closed) endExtractionWorker(worker);
       else this.idle.add(worker);
-      return page;
+      return value;
     });
   }
 

@@ -5,11 +5,15 @@
 //
 // Reads its first message, either {format: 'docx' | 'txt' | 'md' | 'csv' | 'html', bytes:
 // Uint8Array, maxChars} (a file: answers one message, {ok: true, value: text} or {ok: false} for a
-// Word document that cannot be read), or {format: 'pages'}: then it reads crawled pages {html,
-// pageUrl} as they are sent, one at a time, and answers each with {ok: true, value: everything
-// extractPage finds}.
+// Word document that cannot be read), or {format: 'pages'}: then it reads what a crawl fetches
+// as it is sent, one at a time, and answers each with {ok: true, value}: a page {html, pageUrl}
+// (value: everything extractPage finds), a sitemap {read: 'sitemap', bytes, maxBytes} (value: a
+// Sitemap or null) or a robots.txt {read: 'robots', bytes, productToken, maxRules} (value: the
+// rules that apply to us). Nothing a site sends is parsed in the API's own process.
 import { firstMessage, onMessage, reply } from './extraction-channel.mjs';
 import { extractPage, htmlMainText } from '../website/html-text.mjs';
+import { readRobots } from '../website/robots.mjs';
+import { readSitemap } from '../website/sitemap.mjs';
 import { csvAsText, markdownAsText } from './text-formats.mjs';
 
 async function extract({ format, bytes, maxChars }) {
@@ -30,9 +34,15 @@ async function extract({ format, bytes, maxChars }) {
   return { ok: true, value: text.slice(0, maxChars) };
 }
 
+function readCrawled(message) {
+  if (message.read === 'sitemap') return readSitemap(message.bytes, message.maxBytes);
+  if (message.read === 'robots') return readRobots(message.bytes, message.productToken, message.maxRules);
+  return extractPage(message.html, message.pageUrl);
+}
+
 const input = await firstMessage;
 if (input.format === 'pages') {
-  onMessage(({ html, pageUrl }) => reply({ ok: true, value: extractPage(html, pageUrl) }));
+  onMessage((message) => reply({ ok: true, value: readCrawled(message) }));
 } else {
   reply(await extract(input));
 }

@@ -1,5 +1,5 @@
 import { looksLikeFile, normaliseUrl, siteKey } from './crawl-urls.js';
-import { parseSitemap } from './sitemap.js';
+import { parseSitemap } from './sitemap.mjs';
 
 describe('normaliseUrl', () => {
   it('drops the fragment and tracking parameters, keeps the rest as written', () => {

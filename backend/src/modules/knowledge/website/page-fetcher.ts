@@ -32,6 +32,8 @@ export interface FetchRequest {
   /** Whether to read the body of a 2xx response with this content type ('' when absent). */
   wantBody: (contentType: string) => boolean;
   signal: AbortSignal;
+  /** The most body bytes (decoded) read, when less than the fetcher's own limit (robots.txt). */
+  maxBodyBytes?: number;
 }
 
 export interface FetchResponse {
@@ -97,7 +99,8 @@ export class PageFetcher {
         release(response);
         return { url: url.href, status, contentType, headers: response.headers, body: null };
       }
-      const body = await this.readBody(response, url.href, request.signal, deadline);
+      const maxBytes = Math.min(request.maxBodyBytes ?? Infinity, this.limits.maxBodyBytes);
+      const body = await this.readBody(response, url.href, maxBytes, request.signal, deadline);
       return { url: url.href, status, contentType, headers: response.headers, body };
     }
   }
@@ -132,13 +135,14 @@ export class PageFetcher {
   private async readBody(
     response: http.IncomingMessage,
     url: string,
+    maxBytes: number,
     callerSignal: AbortSignal,
     deadline: AbortSignal,
   ): Promise<Buffer> {
     const declared = Number(response.headers['content-length'] ?? NaN);
     const encoding = (response.headers['content-encoding'] ?? '').trim().toLowerCase();
     if (encoding === '' || encoding === 'identity') {
-      if (declared > this.limits.maxBodyBytes) {
+      if (declared > maxBytes) {
         response.destroy();
         throw new FetchError('too_large', url);
       }
@@ -149,7 +153,7 @@ export class PageFetcher {
     try {
       for await (const chunk of decoded as AsyncIterable<Buffer>) {
         size += chunk.length;
-        if (size > this.limits.maxBodyBytes) throw new FetchError('too_large', url);
+        if (size > maxBytes) throw new FetchError('too_large', url);
         chunks.push(chunk);
       }
     } catch (error) {

@@ -1,17 +1,22 @@
 import { WEBSITE_MAX_PAGES } from '@botsmith/contract';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { gunzipSync } from 'node:zlib';
 import { Inject, Injectable } from '@nestjs/common';
-import robotsParserModule from 'robots-parser';
+import { CRAWL_ROBOTS_LIMITS } from '../../../common/constants.js';
 import { PageReader, UnreadableFileError, type FileTextLimits } from '../extraction/file-text.js';
 import { addressRefusal, hostnameRefusal, STANDARD_PORTS } from '../../../common/outbound/address-policy.js';
 import { CrawlError } from './crawl-error.js';
 import { looksLikeFile, normaliseUrl, siteKey } from './crawl-urls.js';
-import { createGuardedAgents, type Connector, type Resolver } from '../../../common/outbound/guarded-agent.js';
+import {
+  AddressNotAllowedError,
+  createGuardedAgents,
+  type Connector,
+  type Resolver,
+} from '../../../common/outbound/guarded-agent.js';
 import type { ExtractedPage } from './html-text.mjs';
 import { FetchError, PageFetcher, type FetchFailure, type FetchResponse } from './page-fetcher.js';
-import { parseSitemap } from './sitemap.js';
+import { robotsAllow, type RobotsRules } from './robots.mjs';
+import type { Sitemap } from './sitemap.mjs';
 
 /**
  * Reads a website into pages of text for a bot's knowledge.
@@ -26,7 +31,9 @@ import { parseSitemap } from './sitemap.js';
  * from the start URL. Only the start URL's host (and port) is crawled, over http or https; when
  * the start URL itself redirects to another host (example.com → www.example.com), the crawl
  * moves to that host. robots.txt is honoured for our user agent, and so are its Crawl-delay
- * and `<meta name="robots">` noindex/nofollow.
+ * and `<meta name="robots">` noindex/nofollow. A robots.txt past CRAWL_ROBOTS_LIMITS (500 KB,
+ * 2,000 rules for us) cannot be honoured, so the site is not crawled (ROBOTS_TOO_LARGE); URLs
+ * longer than its `maxUrlChars` are not followed.
  *
  * Refresh: pass what was stored as `previous` (keyed by page URL). Pages stored before are
  * asked for conditionally (If-None-Match / If-Modified-Since) and visited even when no link
@@ -43,20 +50,20 @@ import { parseSitemap } from './sitemap.js';
  * Errors: a CrawlError (code + owner-facing sentence, `status` 400/422) when the crawl cannot
  * start: a malformed address, an address on a private network, a site that cannot be reached,
  * a start URL robots.txt forbids, or no readable page at all. CRAWL_ABORTED when `signal` fires.
+ * A name that resolves to a private address is "cannot be reached", as a name that does not
+ * resolve: the answer must not tell an owner which names exist inside our network.
  * Problems with single pages after the start are reported in `skipped`, never thrown.
  *
- * Parsing: each page's HTML is parsed in a child process (PageReader, extraction/file-text.ts) within
- * PAGE_EXTRACTION's time and memory, so a hostile page never holds the event loop; a page past
- * them is skipped as 'too_complex'.
+ * Parsing: each page's HTML, each sitemap and robots.txt are parsed in a child process
+ * (PageReader, extraction/file-text.ts) within PAGE_EXTRACTION's time and memory, so a hostile
+ * file never holds the event loop; a page past them is skipped as 'too_complex', a sitemap past
+ * them is not read. Only matching a URL against robots.txt rules runs here, bounded as above.
  *
  * Network safety: every connection, including each redirect hop, goes through agents that
  * resolve the name, refuse private/loopback/link-local/metadata addresses (unless
  * `allowPrivate`) and connect to the address they checked; only ports 80 and 443 are used
  * unless `allowPrivate`.
  */
-
-// The package is CommonJS exporting the function itself, while its types declare an ES default.
-const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.default;
 
 export const DEFAULT_MAX_PAGES = WEBSITE_MAX_PAGES.default;
 export const MAX_PAGES_LIMIT = WEBSITE_MAX_PAGES.max;
@@ -102,6 +109,8 @@ export type SkipReason =
   | 'redirected_off_site'
   /** The page's HTML needed more time or memory to parse than PAGE_EXTRACTION allows. */
   | 'too_complex'
+  /** A redirect led to a URL longer than CRAWL_ROBOTS_LIMITS.maxUrlChars. */
+  | 'url_too_long'
   | FetchFailure;
 
 export interface SkippedUrl {
@@ -228,7 +237,7 @@ export class WebsiteCrawler {
   }
 }
 
-type Robots = ReturnType<typeof robotsParser>;
+type Robots = RobotsRules;
 
 /** The state of one crawl: queue, seen URLs, results, limits. */
 class CrawlRun {
@@ -295,7 +304,7 @@ class CrawlRun {
   async execute(): Promise<CrawlResult> {
     try {
       const robots = await this.robotsFor(new URL(this.start).origin, true);
-      if (robots?.isAllowed(this.start, this.robotsToken) === false) throw new CrawlError('ROBOTS_DISALLOWED');
+      if (robots && !robotsAllows(robots, this.start)) throw new CrawlError('ROBOTS_DISALLOWED');
       this.applyCrawlDelay(robots);
       this.seen.add(this.start);
       const startLinks = await this.visit(this.start, true);
@@ -362,7 +371,9 @@ class CrawlRun {
 
   private enqueue(href: string): void {
     const url = normaliseUrl(href);
-    if (!url || this.seen.has(url) || siteKey(url) !== this.site) return;
+    if (!url || url.length > CRAWL_ROBOTS_LIMITS.maxUrlChars || this.seen.has(url) || siteKey(url) !== this.site) {
+      return;
+    }
     if (this.seen.size >= MAX_QUEUED_URLS) {
       this.queueOverflowed = true;
       return;
@@ -402,10 +413,11 @@ class CrawlRun {
       this.site = siteKey(pageUrl);
       this.origin = new URL(pageUrl).origin;
       const robots = await this.robotsFor(new URL(pageUrl).origin, true);
-      if (robots?.isAllowed(pageUrl, this.robotsToken) === false) throw new CrawlError('ROBOTS_DISALLOWED');
+      if (robots && !robotsAllows(robots, pageUrl)) throw new CrawlError('ROBOTS_DISALLOWED');
       this.applyCrawlDelay(robots);
     }
     if (pageUrl !== url) {
+      if (pageUrl.length > CRAWL_ROBOTS_LIMITS.maxUrlChars) return this.skip(url, 'url_too_long');
       if (this.seen.has(pageUrl)) return this.skip(url, 'duplicate');
       if (!(await this.allowedByRobots(pageUrl))) return this.skip(url, 'robots_disallowed');
       this.seen.add(pageUrl);
@@ -441,7 +453,12 @@ class CrawlRun {
     const links = page.nofollow ? [] : page.links;
     if (page.noindex) return this.skip(pageUrl, 'noindex', undefined, links);
     const canonical = page.canonical && normaliseUrl(page.canonical);
-    if (canonical && canonical !== pageUrl && siteKey(canonical) === this.site) {
+    if (
+      canonical &&
+      canonical !== pageUrl &&
+      canonical.length <= CRAWL_ROBOTS_LIMITS.maxUrlChars &&
+      siteKey(canonical) === this.site
+    ) {
       if (this.seen.has(canonical)) return this.skip(pageUrl, 'duplicate', undefined, links);
       if (await this.allowedByRobots(canonical)) {
         this.seen.add(canonical);
@@ -496,22 +513,24 @@ class CrawlRun {
   }
 
   private applyCrawlDelay(robots: Robots | null): void {
-    const seconds = robots?.getCrawlDelay(this.robotsToken);
-    if (seconds === undefined || !(seconds > 0)) return;
+    const seconds = robots?.crawlDelay;
+    if (seconds === undefined || seconds === null || !(seconds > 0)) return;
     this.gapMs = Math.min(seconds * 1000, this.settings.maxCrawlDelayMs);
     this.concurrency = 1;
   }
 
   private async allowedByRobots(url: string): Promise<boolean> {
+    if (url.length > CRAWL_ROBOTS_LIMITS.maxUrlChars) return false;
     const robots = await this.robotsFor(new URL(url).origin, false);
-    return robots !== null && robots.isAllowed(url, this.robotsToken) !== false;
+    return robots !== null && robotsAllows(robots, url);
   }
 
   /**
    * robots.txt of one origin, fetched once. A missing file (4xx) allows everything; a server
-   * error means "assume everything is disallowed" (robots.txt's own rule). For the start
-   * origin, a failure to connect is the crawl's failure; for another origin (http next to
-   * https), it disallows that origin (null).
+   * error means "assume everything is disallowed" (robots.txt's own rule), and so does a file
+   * past CRAWL_ROBOTS_LIMITS (too long to honour, or too hard to read within the reader's
+   * limits). For the start origin, a failure to connect or a file past the limits is the crawl's
+   * failure; for another origin (http next to https), it disallows that origin (null).
    */
   private robotsFor(origin: string, required: boolean): Promise<Robots | null> {
     let robots = this.robotsByOrigin.get(origin);
@@ -527,25 +546,45 @@ class CrawlRun {
     let response: FetchResponse;
     try {
       this.requests++;
-      response = await this.fetcher.get({ url, wantBody: () => true, signal: this.signal });
+      response = await this.fetcher.get({
+        url,
+        wantBody: () => true,
+        signal: this.signal,
+        maxBodyBytes: CRAWL_ROBOTS_LIMITS.maxBytes,
+      });
     } catch (error) {
       if (!(error instanceof FetchError)) throw error;
-      if (required) throw startFailure(error);
-      return null;
+      if (!required) return null;
+      throw error.failure === 'too_large' ? new CrawlError('ROBOTS_TOO_LARGE') : startFailure(error);
     }
     if (response.status >= 500) {
       if (required) throw new CrawlError('SITE_UNREACHABLE');
       return null;
     }
-    const text = response.status >= 200 && response.status < 300 && response.body ? response.body.toString('utf8') : '';
-    return robotsParser(url, text);
+    const found = response.status >= 200 && response.status < 300 && response.body && response.body.length > 0;
+    if (!found) return { tooManyRules: false, rules: [], crawlDelay: null, sitemaps: [] };
+    let robots: Robots;
+    try {
+      robots = await this.pageReader.readRobots(
+        response.body as Buffer,
+        this.robotsToken,
+        CRAWL_ROBOTS_LIMITS.maxRules,
+        this.signal,
+      );
+    } catch (error) {
+      if (!(error instanceof UnreadableFileError)) throw error;
+      robots = { tooManyRules: true, rules: [], crawlDelay: null, sitemaps: [] };
+    }
+    if (!robots.tooManyRules) return robots;
+    if (required) throw new CrawlError('ROBOTS_TOO_LARGE');
+    return null;
   }
 
   /** Page URLs on the site from its sitemaps; none when it has none or they cannot be read. */
   private async sitemapUrls(): Promise<string[]> {
     const origin = this.origin;
     const robots = await this.robotsFor(origin, false);
-    const declared = (robots?.getSitemaps() ?? []).map((url) => normaliseUrl(url)).filter(isString);
+    const declared = (robots?.sitemaps ?? []).map((url) => normaliseUrl(url)).filter(isString);
     const files = declared.filter((url) => siteKey(url) === this.site);
     if (files.length === 0) files.push(`${origin}/sitemap.xml`);
     const pages: string[] = [];
@@ -558,35 +597,42 @@ class CrawlRun {
       if (!sitemap) continue;
       for (const location of sitemap.locations) {
         const url = normaliseUrl(location, file);
-        if (!url || siteKey(url) !== this.site) continue;
+        if (!url || url.length > CRAWL_ROBOTS_LIMITS.maxUrlChars || siteKey(url) !== this.site) continue;
         (sitemap.kind === 'index' ? files : pages).push(url);
       }
     }
     return pages.slice(0, MAX_SITEMAP_URLS);
   }
 
-  private async readSitemap(url: string): Promise<ReturnType<typeof parseSitemap>> {
+  /** One sitemap file, unpacked and parsed in the page reader; null when it cannot be read. */
+  private async readSitemap(url: string): Promise<Sitemap | null> {
     try {
       if (!(await this.allowedByRobots(url))) return null;
       await this.takeTurn();
       this.requests++;
       const response = await this.fetcher.get({ url, wantBody: () => true, signal: this.signal });
       if (response.status < 200 || response.status >= 300 || !response.body) return null;
-      let body = response.body;
-      // sitemap.xml.gz, served as a file rather than with Content-Encoding.
-      if (body[0] === 0x1f && body[1] === 0x8b)
-        body = gunzipSync(body, { maxOutputLength: this.settings.maxPageBytes });
-      return parseSitemap(body.toString('utf8'));
+      return await this.pageReader.readSitemap(response.body, this.settings.maxPageBytes, this.signal);
     } catch (error) {
-      if (error instanceof FetchError && error.failure === 'aborted') throw error;
+      if (this.signal.aborted || (error instanceof FetchError && error.failure === 'aborted')) throw error;
       return null;
     }
   }
 }
 
+/** Whether robots.txt lets us fetch `url` (on the origin `robots` came from). */
+function robotsAllows(robots: Robots, url: string): boolean {
+  const { pathname, search } = new URL(url);
+  return robotsAllow(robots, pathname + search);
+}
+
 function startFailure(error: FetchError): CrawlError {
   switch (error.failure) {
     case 'address_not_allowed':
+      // A name the resolver answered with a private address reads as one that does not resolve.
+      // Addresses written in the URL, refused names (localhost, metadata) and ports are refused
+      // as such: they tell nothing about our network.
+      if (resolvedPrivately(error.cause)) return new CrawlError('SITE_UNREACHABLE', undefined, { cause: error });
       return new CrawlError('URL_NOT_ALLOWED', undefined, { cause: error });
     case 'aborted':
       return new CrawlError('CRAWL_ABORTED', undefined, { cause: error });
@@ -597,6 +643,11 @@ function startFailure(error: FetchError): CrawlError {
     case 'unreachable':
       return new CrawlError('SITE_UNREACHABLE', undefined, { cause: error });
   }
+}
+
+/** A refusal of an address that DNS gave for a name (not an address or name the URL itself holds). */
+function resolvedPrivately(cause: unknown): boolean {
+  return cause instanceof AddressNotAllowedError && cause.address !== null && cause.address !== cause.hostname;
 }
 
 function conditionalHeaders(previous: PreviousPage | undefined): Record<string, string> {
