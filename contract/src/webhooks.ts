@@ -23,6 +23,11 @@ export const WEBHOOK_LIMITS = {
   logEntries: 50,
   /** Test sends per owner per minute (each one is a request to the owner's server). */
   testsPerMinute: 10,
+  /**
+   * An endpoint whose every attempt failed for this many days in a row (no success since its first
+   * failure) is disabled until its owner enables it again.
+   */
+  failingDaysBeforeDisable: 3,
 } as const;
 
 /** The header carrying `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. */
@@ -54,6 +59,13 @@ export interface WebhookEndpoint {
   createdAt: string;
   /** The latest delivery to this endpoint, if any. */
   lastDelivery: WebhookDelivery | null;
+  /** Since when every attempt has failed (no success since); null when the latest went through. */
+  failingSince: string | null;
+  /**
+   * When it was disabled after failing for WEBHOOK_LIMITS.failingDaysBeforeDisable days; null when
+   * enabled. A disabled endpoint is sent nothing until POST /api/webhooks/{id}/enable.
+   */
+  disabledAt: string | null;
 }
 
 /** GET /api/webhooks */
@@ -70,6 +82,11 @@ export interface CreatedWebhookResponse {
 /** GET /api/webhooks/{id}/deliveries */
 export interface WebhookDeliveriesResponse {
   deliveries: WebhookDelivery[];
+}
+
+/** POST /api/webhooks/{id}/enable */
+export interface EnabledWebhookResponse {
+  webhook: WebhookEndpoint;
 }
 
 /** POST /api/webhooks/{id}/test */

@@ -3,8 +3,12 @@ import {
   ACCOUNT_IP_LIMIT_DEFAULT_PER_HOUR,
   CHAT_RATE_LIMIT_DEFAULTS,
   DEFAULT_BOT_BUDGET_DOLLARS,
+  SOURCE_DAILY_LIMIT_DEFAULTS,
   SOURCE_JOB_DEFAULTS,
+  SOURCE_JOB_SLOTS,
   SOURCES_MAX_BYTES_PER_BOT_DEFAULT,
+  QUOTA_DEFAULTS,
+  MAIL_LIMITS,
 } from '../common/constants.js';
 import { parseTrustProxy, validateEnvironment, type EnvironmentVariables } from './environment.js';
 
@@ -55,9 +59,31 @@ export interface AppConfig {
    * Knowledge sources: bytes a bot may hold; how often this instance looks for extraction jobs
    * (0: never, an instance that only serves requests); how long a claimed job is held.
    */
-  sources: { maxBytesPerBot: number; jobPollMs: number; jobLeaseMs: number };
+  sources: {
+    maxBytesPerBot: number;
+    jobPollMs: number;
+    jobLeaseMs: number;
+    /** SOURCE_JOBS_PER_OWNER: an owner's crawls (and, apart, file jobs) running at once on an instance. */
+    jobsPerOwner: number;
+    /** Website sources an owner may add, and refreshes they may ask for, per UTC day. */
+    websitesPerOwnerPerDay: number;
+    refreshesPerOwnerPerDay: number;
+  };
   /** The monthly budget (whole dollars) a new bot starts with; 0 = no limit. */
   defaultBotBudgetDollars: number;
+  /**
+   * What one account, bot or conversation may use (docs/product.md#quotas): handoff messages per
+   * conversation and leads per bot per UTC day, bots and source bytes per account, passages
+   * embedded per account per UTC day (0: none), open replies streams on this instance.
+   */
+  quotas: {
+    handoffMessagesPerConversationPerDay: number;
+    leadsPerBotPerDay: number;
+    maxBotsPerAccount: number;
+    sourcesMaxBytesPerAccount: number;
+    embeddedPassagesPerAccountPerDay: number;
+    replyStreamsPerInstance: number;
+  };
   /** Signup, forgot-password and reset-password requests per client network (IPv4, IPv6 /64) per hour, together. */
   accountRequestsPerIpPerHour: number;
   s3?: { bucket: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string };
@@ -83,8 +109,23 @@ export interface AppConfig {
    * accepts http:// endpoints and private or loopback addresses on any port (tests, local
    * development); cloud metadata addresses stay refused. `pollMs` (WEBHOOK_POLL_MS): how often this
    * instance looks for due deliveries, 0 = never (an instance that only serves requests).
+   * `sendsPerInstance` (WEBHOOK_SENDS_PER_INSTANCE): requests this instance has in flight at most;
+   * `sendsPerOwner` (WEBHOOK_SENDS_PER_OWNER): an owner's endpoints served at once, so one owner's
+   * slow endpoints cannot take every place (each endpoint has at most one request in flight anyway).
    */
-  webhooks: { allowPrivate: boolean; pollMs: number; timeoutMs: number };
+  webhooks: {
+    allowPrivate: boolean;
+    pollMs: number;
+    timeoutMs: number;
+    sendsPerInstance: number;
+    sendsPerOwner: number;
+  };
+  /**
+   * Mail owners can trigger (docs/product.md#mail-consent): `dailyPerAccount`
+   * (MAIL_DAILY_LIMIT_PER_ACCOUNT) per UTC day; `digestPollMs` (LEAD_DIGEST_POLL_MS): how often this
+   * instance looks for lead digests that are due, 0 = never.
+   */
+  mailLimits: { dailyPerAccount: number; digestPollMs: number };
   /** Where the built frontend and widget live; served by the API process. */
   staticRoots: { frontend: string; widget: string };
 }
@@ -152,8 +193,21 @@ export function buildConfig(raw: NodeJS.ProcessEnv = process.env, repoRoot = def
       maxBytesPerBot: e.SOURCES_MAX_BYTES_PER_BOT ?? SOURCES_MAX_BYTES_PER_BOT_DEFAULT,
       jobPollMs: e.SOURCE_JOBS_POLL_MS ?? SOURCE_JOB_DEFAULTS.pollMs,
       jobLeaseMs: e.SOURCE_JOBS_LEASE_MS ?? SOURCE_JOB_DEFAULTS.leaseMs,
+      jobsPerOwner: e.SOURCE_JOBS_PER_OWNER ?? SOURCE_JOB_SLOTS.perOwner,
+      websitesPerOwnerPerDay: e.WEBSITE_SOURCES_PER_OWNER_PER_DAY ?? SOURCE_DAILY_LIMIT_DEFAULTS.websites,
+      refreshesPerOwnerPerDay: e.SOURCE_REFRESHES_PER_OWNER_PER_DAY ?? SOURCE_DAILY_LIMIT_DEFAULTS.refreshes,
     },
     defaultBotBudgetDollars: e.DEFAULT_BOT_BUDGET_DOLLARS ?? DEFAULT_BOT_BUDGET_DOLLARS,
+    quotas: {
+      handoffMessagesPerConversationPerDay:
+        e.HANDOFF_MESSAGES_PER_CONVERSATION_PER_DAY ?? QUOTA_DEFAULTS.handoffMessagesPerConversationPerDay,
+      leadsPerBotPerDay: e.LEADS_PER_BOT_PER_DAY ?? QUOTA_DEFAULTS.leadsPerBotPerDay,
+      maxBotsPerAccount: e.MAX_BOTS_PER_ACCOUNT ?? QUOTA_DEFAULTS.maxBotsPerAccount,
+      sourcesMaxBytesPerAccount: e.SOURCES_MAX_BYTES_PER_ACCOUNT ?? QUOTA_DEFAULTS.sourcesMaxBytesPerAccount,
+      embeddedPassagesPerAccountPerDay:
+        e.EMBEDDED_PASSAGES_PER_ACCOUNT_PER_DAY ?? QUOTA_DEFAULTS.embeddedPassagesPerAccountPerDay,
+      replyStreamsPerInstance: e.REPLY_STREAMS_PER_INSTANCE ?? QUOTA_DEFAULTS.replyStreamsPerInstance,
+    },
     accountRequestsPerIpPerHour: e.SIGNUP_IP_RATE_LIMIT ?? ACCOUNT_IP_LIMIT_DEFAULT_PER_HOUR,
     s3: e.S3_BUCKET
       ? {
@@ -178,6 +232,12 @@ export function buildConfig(raw: NodeJS.ProcessEnv = process.env, repoRoot = def
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
       pollMs: e.WEBHOOK_POLL_MS ?? 10_000,
       timeoutMs: 10_000,
+      sendsPerInstance: e.WEBHOOK_SENDS_PER_INSTANCE ?? 50,
+      sendsPerOwner: e.WEBHOOK_SENDS_PER_OWNER ?? 3,
+    },
+    mailLimits: {
+      dailyPerAccount: e.MAIL_DAILY_LIMIT_PER_ACCOUNT ?? MAIL_LIMITS.dailyPerAccount,
+      digestPollMs: e.LEAD_DIGEST_POLL_MS ?? 30_000,
     },
     staticRoots: {
       frontend: path.join(repoRoot, 'frontend', 'dist'),

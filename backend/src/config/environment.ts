@@ -135,6 +135,9 @@ export class EnvironmentVariables {
   @IsOptional() @IsInt() @Min(1) SOURCES_MAX_BYTES_PER_BOT?: number;
   @IsOptional() @IsInt() @Min(0) @Max(3_600_000) SOURCE_JOBS_POLL_MS?: number;
   @IsOptional() @IsInt() @Min(1000) @Max(86_400_000) SOURCE_JOBS_LEASE_MS?: number;
+  @IsOptional() @IsInt() @Min(1) @Max(100) SOURCE_JOBS_PER_OWNER?: number;
+  @IsOptional() @IsInt() @Min(1) WEBSITE_SOURCES_PER_OWNER_PER_DAY?: number;
+  @IsOptional() @IsInt() @Min(1) SOURCE_REFRESHES_PER_OWNER_PER_DAY?: number;
 
   @IsOptional() @IsString() S3_BUCKET?: string;
   @IsOptional() @IsString() S3_REGION?: string;
@@ -165,6 +168,20 @@ export class EnvironmentVariables {
   @IsIn(['true', 'false'], { message: 'WEBHOOK_ALLOW_PRIVATE must be true or false' })
   WEBHOOK_ALLOW_PRIVATE?: string;
   @IsOptional() @IsInt() @Min(0) @Max(3_600_000) WEBHOOK_POLL_MS?: number;
+  @IsOptional() @IsInt() @Min(1) @Max(1000) WEBHOOK_SENDS_PER_INSTANCE?: number;
+  @IsOptional() @IsInt() @Min(1) @Max(100) WEBHOOK_SENDS_PER_OWNER?: number;
+
+  // Quotas (docs/product.md#quotas).
+  @IsOptional() @IsInt() @Min(1) HANDOFF_MESSAGES_PER_CONVERSATION_PER_DAY?: number;
+  @IsOptional() @IsInt() @Min(1) LEADS_PER_BOT_PER_DAY?: number;
+  @IsOptional() @IsInt() @Min(1) MAX_BOTS_PER_ACCOUNT?: number;
+  @IsOptional() @IsInt() @Min(1) SOURCES_MAX_BYTES_PER_ACCOUNT?: number;
+  @IsOptional() @IsInt() @Min(0) EMBEDDED_PASSAGES_PER_ACCOUNT_PER_DAY?: number;
+  @IsOptional() @IsInt() @Min(1) REPLY_STREAMS_PER_INSTANCE?: number;
+
+  // Mail owners can trigger (docs/product.md#mail-consent).
+  @IsOptional() @IsInt() @Min(1) MAIL_DAILY_LIMIT_PER_ACCOUNT?: number;
+  @IsOptional() @IsInt() @Min(0) @Max(3_600_000) LEAD_DIGEST_POLL_MS?: number;
 }
 
 const NUMERIC_KEYS = new Set([
@@ -184,7 +201,20 @@ const NUMERIC_KEYS = new Set([
   'SOURCES_MAX_BYTES_PER_BOT',
   'SOURCE_JOBS_POLL_MS',
   'SOURCE_JOBS_LEASE_MS',
+  'SOURCE_JOBS_PER_OWNER',
+  'WEBSITE_SOURCES_PER_OWNER_PER_DAY',
+  'SOURCE_REFRESHES_PER_OWNER_PER_DAY',
   'WEBHOOK_POLL_MS',
+  'WEBHOOK_SENDS_PER_INSTANCE',
+  'WEBHOOK_SENDS_PER_OWNER',
+  'MAIL_DAILY_LIMIT_PER_ACCOUNT',
+  'LEAD_DIGEST_POLL_MS',
+  'HANDOFF_MESSAGES_PER_CONVERSATION_PER_DAY',
+  'LEADS_PER_BOT_PER_DAY',
+  'MAX_BOTS_PER_ACCOUNT',
+  'SOURCES_MAX_BYTES_PER_ACCOUNT',
+  'EMBEDDED_PASSAGES_PER_ACCOUNT_PER_DAY',
+  'REPLY_STREAMS_PER_INSTANCE',
 ]);
 
 /** Variables whose values are harmless to repeat in an error (no keys, secrets or URLs). */

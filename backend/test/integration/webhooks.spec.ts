@@ -149,6 +149,8 @@ describe('webhooks (loopback endpoints allowed)', () => {
       events: ['lead.created', 'bot.budget_reached'],
       createdAt: expect.any(String),
       lastDelivery: null,
+      failingSince: null,
+      disabledAt: null,
     });
 
     const listed = await owner.get('/api/webhooks');

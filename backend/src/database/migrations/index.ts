@@ -20,6 +20,11 @@ import { OwnerReplies1798300000000 } from './1798300000000-owner-replies.js';
 import { WidgetLanguage1798350000000 } from './1798350000000-widget-language.js';
 import { VisitorIdentity1798450000000 } from './1798450000000-visitor-identity.js';
 import { Leads1798500000000 } from './1798500000000-leads.js';
+import { SourceDailyRequests1798610000000 } from './1798610000000-source-daily-requests.js';
+import { MailConsent1798630000000 } from './1798630000000-mail-consent.js';
+import { WebhookFairness1798620000000 } from './1798620000000-webhook-fairness.js';
+import { DailyQuotas1798640000000 } from './1798640000000-daily-quotas.js';
+import { PageUrlLinks1798650000000 } from './1798650000000-page-url-links.js';
 
 /** Migrations in the order they run. Listed by hand so the ESM build needs no glob loading. */
 export const MIGRATIONS = [
@@ -45,4 +50,9 @@ export const MIGRATIONS = [
   WidgetLanguage1798350000000,
   VisitorIdentity1798450000000,
   Leads1798500000000,
+  SourceDailyRequests1798610000000,
+  WebhookFairness1798620000000,
+  MailConsent1798630000000,
+  DailyQuotas1798640000000,
+  PageUrlLinks1798650000000,
 ];

@@ -5,12 +5,19 @@ import {
   accountSpendAlertMail,
   agentReplyMail,
   botBudgetAlertMail,
+  leadAddressConfirmationMail,
+  leadDigestMail,
   leadMail,
   type LeadMail,
   passwordResetMail,
+  replyNoticeMail,
   signupAttemptMail,
   verifyEmailMail,
+  webhookDisabledMail,
+  type WebhookDisabledNotice,
   type AccountSpendAlert,
+  type DigestLead,
+  type ReplyNotice,
   type AgentReply,
   type BotBudgetAlert,
 } from './mail.templates.js';
@@ -70,6 +77,28 @@ export class MailService implements OnApplicationShutdown {
     this.dispatch({ to, ...agentReplyMail(reply) });
   }
 
+  /** Once when an endpoint is disabled after failing for days (docs/product.md#webhooks). */
+  sendWebhookDisabled(to: string, notice: Omit<WebhookDisabledNotice, 'dashboardUrl'>): void {
+    this.dispatch({ to, ...webhookDisabledMail({ ...notice, dashboardUrl: `${this.config.publicUrl}/dashboard` }) });
+  }
+
+  /** Asks a lead address to confirm (docs/product.md#mail-consent); `token` goes in the link. */
+  sendLeadAddressConfirmation(to: string, token: string): void {
+    const link = this.confirmationLink(token);
+    this.dispatch({ to, ...leadAddressConfirmationMail(link), link });
+  }
+
+  /** The fixed-text first reply to a visitor's address, with the link that confirms it and shows the reply. */
+  sendReplyNotice(to: string, notice: ReplyNotice, token: string): void {
+    const link = this.confirmationLink(token);
+    this.dispatch({ to, ...replyNoticeMail(notice, link), link });
+  }
+
+  /** Lead notices past the window's fifth, as one mail (docs/product.md#mail-consent). */
+  sendLeadDigest(to: string, leads: DigestLead[]): void {
+    this.dispatch({ to, ...leadDigestMail(leads, `${this.config.publicUrl}/dashboard/conversations`) });
+  }
+
   /** Resolves when every mail handed over so far has been sent (or has failed and been logged). */
   async flush(): Promise<void> {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
@@ -78,6 +107,10 @@ export class MailService implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.flush();
     this.port.close?.();
+  }
+
+  private confirmationLink(token: string): string {
+    return `${this.config.publicUrl}/api/mail/confirm/${token}`;
   }
 
   private dispatch(message: MailMessage): void {

@@ -204,3 +204,100 @@ export function agentReplyMail(reply: AgentReply): MailContent {
     html: layout([intro, ...lines, next], undefined, footer),
   };
 }
+
+/**
+ * Asks a lead address to confirm before it receives any lead (docs/product.md#mail-consent). Fixed
+ * text: nothing the owner typed (no bot name, no lead), so listing a stranger's address cannot
+ * mail them anything but this one request.
+ */
+export function leadAddressConfirmationMail(link: string): MailContent {
+  const intro = `Someone asked ${PRODUCT} to send the messages visitors leave on their chatbot to this address. Nothing is sent to it until you confirm.`;
+  const footer = `If you do not know what this is about, ignore this email: ${PRODUCT} sends nothing more to this address.`;
+  return {
+    subject: `Confirm that you want to receive leads from ${PRODUCT}`,
+    text: `${intro}\n\nConfirm this address:\n${link}\n\n${footer}\n`,
+    html: layout([intro], { label: 'Confirm this address', url: link }, footer),
+  };
+}
+
+export interface ReplyNotice {
+  botName: string;
+  /** The host of the site the chat is on. */
+  site: string;
+}
+
+/**
+ * The first reply to a visitor's address (docs/product.md#mail-consent): fixed text and a link that
+ * confirms the address and shows the reply. Never the owner's text: the address was typed into a
+ * form by whoever sent the lead.
+ */
+export function replyNoticeMail(notice: ReplyNotice, link: string): MailContent {
+  const line = `${oneLine(notice.botName)} replied to your message on ${oneLine(notice.site)}`;
+  const intro = `${line} \u2014 see the reply`;
+  const footer = `You get this email because this address was left in a chat on that site. If it was not you, ignore this email: nothing more is sent to it.`;
+  return {
+    subject: line.slice(0, 200),
+    text: `${intro}:\n${link}\n\n${footer}\n`,
+    html: layout([intro], { label: 'See the reply', url: link }, footer),
+  };
+}
+
+/** The leads a digest lists (docs/product.md#mail-consent). */
+export interface DigestLead {
+  botName: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  message: string | null;
+  createdAt: Date;
+}
+
+/** Lead notices past the fifth to one address within 10 minutes, as one mail at the window's end. */
+export function leadDigestMail(leads: DigestLead[], inboxUrl: string): MailContent {
+  const subject = `${leads.length} more leads in the last 10 minutes`;
+  const intro = `${leads.length} more visitors left their contact in the last 10 minutes. To keep your mailbox readable, they come together in this email.`;
+  const lines = leads.map((lead) => {
+    const fields = [lead.name, lead.email, lead.phone].filter((v): v is string => v !== null).map(oneLine);
+    const message = lead.message ? `: ${oneLine(lead.message).slice(0, 300)}` : '';
+    return `[${lead.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC] ${oneLine(lead.botName)}, ${fields.join(', ')}${message}`;
+  });
+  const footer = "Change where leads go in each bot's Leads tab.";
+  return {
+    subject,
+    text: `${intro}\n\n${lines.join('\n\n')}\n\nOpen your leads:\n${inboxUrl}\n\n${footer}\n`,
+    html: layout([intro, ...lines], { label: 'Open my leads', url: inboxUrl }, footer),
+  };
+}
+
+export interface WebhookDisabledNotice {
+  /** The endpoint's address, as the owner registered it. */
+  url: string;
+  /** How many days every attempt failed. */
+  days: number;
+  dashboardUrl: string;
+}
+
+/**
+ * An owner's webhook endpoint was disabled after failing for days (docs/product.md#webhooks). Sent
+ * once per disabling; fixed text but for the endpoint's address.
+ */
+export function webhookDisabledMail(notice: WebhookDisabledNotice): MailContent {
+  const url = oneLine(notice.url);
+  const intro = `${PRODUCT} disabled your webhook endpoint ${url}: every delivery to it failed for ${notice.days} days in a row.`;
+  const next =
+    'Nothing more is sent to it until you enable it again. The events that happen meanwhile are kept and sent first when you do. To enable it, open your dashboard, then Settings > Integrations, and choose Enable on this endpoint.';
+  const footer = 'You get this email once each time an endpoint is disabled.';
+  return {
+    subject: `Your webhook endpoint was disabled: ${url}`.slice(0, 200),
+    text: `${intro}
+
+${next}
+
+Open your dashboard:
+${notice.dashboardUrl}
+
+${footer}
+`,
+    html: layout([intro, next], { label: 'Open my dashboard', url: notice.dashboardUrl }, footer),
+  };
+}

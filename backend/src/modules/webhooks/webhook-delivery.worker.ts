@@ -11,8 +11,9 @@ import { WebhooksService } from './webhooks.service.js';
 
 /**
  * Sends due webhook deliveries on this instance: every WEBHOOK_POLL_MS, and at once after an event
- * was queued here. Every instance may run it: the claim in the database (FOR UPDATE SKIP LOCKED
- * and a lease) keeps each attempt on one instance. WEBHOOK_POLL_MS=0 turns it off (tests drive
+ * was queued here. Every instance may run it: the claim in the database (a lease on the endpoint
+ * and on the delivery) keeps each attempt on one instance and each endpoint to one request at a
+ * time; a pass claims fairly across owners (`WebhooksService.deliverDue`). WEBHOOK_POLL_MS=0 turns it off (tests drive
  * `WebhooksService.deliverDue` with their own clock).
  */
 @Injectable()
@@ -38,6 +39,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
   }
 
   beforeApplicationShutdown(): Promise<void> {
+    this.webhooks.beginShutdown();
     return this.loop.stop();
   }
 

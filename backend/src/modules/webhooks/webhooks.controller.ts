@@ -1,6 +1,7 @@
 import {
   WEBHOOK_EVENTS,
   type CreatedWebhookResponse,
+  type EnabledWebhookResponse,
   type WebhookDeliveriesResponse,
   type WebhooksResponse,
   type WebhookTestResponse,
@@ -43,6 +44,10 @@ const WEBHOOK = obj({
   events: arrayOf({ type: 'string', enum: [...WEBHOOK_EVENTS] }),
   createdAt: str('ISO date-time'),
   lastDelivery: nullable(DELIVERY),
+  failingSince: nullable(str('ISO date-time of the first failed attempt with no success since.')),
+  disabledAt: nullable(
+    str('ISO date-time it was disabled after failing for 3 days; nothing is sent to it until enabled again.'),
+  ),
 });
 
 const WEBHOOK_NOT_FOUND = { 404: ['WEBHOOK_NOT_FOUND'] } as const;
@@ -90,6 +95,17 @@ export class WebhooksController {
   @HttpCode(200)
   async test(@CurrentUser() user: SessionUser, @IdParam('id') id: number): Promise<WebhookTestResponse> {
     return { delivery: await this.webhooks.test(user.id, id) };
+  }
+
+  @Post(':id/enable')
+  @ApiOperation({
+    summary: 'Enables an endpoint disabled after failing for 3 days; the deliveries that waited are sent first',
+  })
+  @ApiAnswer(200, 'The endpoint, enabled.', obj({ webhook: WEBHOOK }))
+  @ApiErrors(GATED, SAME_SITE, ID_IN_PATH, WEBHOOK_NOT_FOUND)
+  @HttpCode(200)
+  async enable(@CurrentUser() user: SessionUser, @IdParam('id') id: number): Promise<EnabledWebhookResponse> {
+    return { webhook: await this.webhooks.enable(user.id, id) };
   }
 
   @Get(':id/deliveries')

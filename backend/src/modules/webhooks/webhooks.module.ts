@@ -1,4 +1,5 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
+import { MailModule } from '../mail/mail.module.js';
 import { AccountDataRegistry } from '../users/account-data.js';
 import { UsersModule } from '../users/users.module.js';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker.js';
@@ -11,7 +12,7 @@ import { WebhooksService } from './webhooks.service.js';
  * Other modules publish events through `WebhooksService.publish` / `notify`.
  */
 @Module({
-  imports: [UsersModule],
+  imports: [UsersModule, MailModule],
   controllers: [WebhooksController],
   providers: [WebhooksRepository, WebhooksService, WebhookDeliveryWorker],
   exports: [WebhooksService],

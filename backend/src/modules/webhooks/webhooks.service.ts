@@ -9,19 +9,25 @@ import {
 import { HttpStatus, Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { AppError } from '../../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { MailService } from '../mail/mail.service.js';
 import { nextAttemptAt } from './webhook-backoff.js';
 import { WebhookSender } from './webhook-sender.js';
 import { newEventId, newWebhookSecret } from './webhook-signature.js';
 import { checkWebhookUrl } from './webhook-url.js';
-import { WebhooksRepository, type ClaimedDelivery, type DeliveryRow } from './webhooks.repository.js';
+import { WebhooksRepository, type ClaimedDelivery, type DeliveryRow, type EndpointRow } from './webhooks.repository.js';
 
 const NOT_FOUND = 'Webhook not found.';
 
 /** How long a claimed delivery is held by the instance sending it: past the send's own timeout. */
 const CLAIM_LEASE_MS = 2 * 60_000;
 
-/** Deliveries one worker pass claims at a time. */
-const CLAIM_BATCH = 20;
+/** While requests are in flight, how often a pass looks for work queued elsewhere or come due. */
+const RECHECK_MS = 1_000;
+
+const DAY_MS = 24 * 3_600_000;
+
+/** The test send's answer when the endpoint already has a request in flight. */
+const BUSY_ERROR = 'Not sent: another delivery to this endpoint was in progress. Send the test again in a few seconds.';
 
 /**
  * Webhooks (docs/product.md#webhooks): an owner's endpoints, the event queue and its deliveries.
@@ -31,6 +37,14 @@ const CLAIM_BATCH = 20;
  * wakes the worker. `deliverDue` sends what is due: each attempt signed, a 2xx delivers, anything
  * else is retried with backoff (webhook-backoff.ts) until 24 h after the event, then the delivery
  * fails for good. A test event is tried once.
+ *
+ * Fairness (one owner's slow endpoints must not hold another's events): deliveries are claimed one
+ * per owner per round, owners served longest ago first; an endpoint has at most one request in
+ * flight (its lease is in the database, so across instances too); an owner has at most
+ * WEBHOOK_SENDS_PER_OWNER endpoints served at once and an instance WEBHOOK_SENDS_PER_INSTANCE
+ * requests. A pass does not wait for a slow request before claiming the next delivery. An endpoint
+ * whose every attempt failed for WEBHOOK_LIMITS.failingDaysBeforeDisable days is disabled and its
+ * owner mailed once; its deliveries wait until the owner enables it again.
  */
 @Injectable()
 export class WebhooksService implements OnApplicationShutdown {
@@ -40,9 +54,15 @@ export class WebhooksService implements OnApplicationShutdown {
   /** Test sends per owner in the current minute (each is a request to the owner's server). */
   private readonly testCounts = new Map<number, { windowStart: number; count: number }>();
   private wake: (() => void) | undefined;
+  /** Passes waiting for in-flight requests, to be woken when an event is queued here. */
+  private readonly waiting = new Set<() => void>();
+  private stopping = false;
+  /** Requests in flight on this instance, across passes. */
+  private inFlightCount = 0;
 
   constructor(
     private readonly repository: WebhooksRepository,
+    private readonly mail: MailService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.sender = new WebhookSender({
@@ -59,13 +79,19 @@ export class WebhooksService implements OnApplicationShutdown {
 
   async list(ownerId: number): Promise<WebhookEndpoint[]> {
     const rows = await this.repository.list(ownerId);
-    return rows.map((row) => ({
-      id: row.id,
-      url: row.url,
-      events: row.events,
-      createdAt: row.createdAt.toISOString(),
-      lastDelivery: row.lastDelivery ? deliveryView(row.lastDelivery) : null,
-    }));
+    return rows.map((row) => endpointView(row, row.lastDelivery));
+  }
+
+  /**
+   * Enables a disabled endpoint again (a no-op on an enabled one): deliveries go to it again, the
+   * ones that waited first, each retried for 24 h from now.
+   */
+  async enable(ownerId: number, id: number, now: Date = new Date()): Promise<WebhookEndpoint> {
+    if (!(await this.repository.enable(ownerId, id, now))) throw AppError.notFound(NOT_FOUND, 'WEBHOOK_NOT_FOUND');
+    const row = (await this.repository.list(ownerId)).find((endpoint) => endpoint.id === id);
+    if (!row) throw AppError.notFound(NOT_FOUND, 'WEBHOOK_NOT_FOUND'); // deleted meanwhile
+    this.signalQueued();
+    return endpointView(row, row.lastDelivery);
   }
 
   async create(ownerId: number, url: string, events: WebhookEventType[]): Promise<CreatedWebhookResponse> {
@@ -88,10 +114,7 @@ export class WebhooksService implements OnApplicationShutdown {
         'WEBHOOK_LIMIT_REACHED',
       );
     }
-    return {
-      webhook: { ...created, createdAt: created.createdAt.toISOString(), lastDelivery: null },
-      secret,
-    };
+    return { webhook: endpointView(created, null), secret };
   }
 
   async delete(ownerId: number, id: number): Promise<void> {
@@ -110,8 +133,20 @@ export class WebhooksService implements OnApplicationShutdown {
     this.countTest(ownerId, now.getTime());
     const event = buildEvent(WEBHOOK_TEST_EVENT, { message: 'This is a test event from Botsmith.' }, now);
     const [deliveryId] = await this.repository.enqueue(ownerId, event, id);
-    const [claimed] = await this.repository.claimDue(now, leaseFrom(now), 1, deliveryId);
-    if (claimed) await this.attempt(claimed, now);
+    const claimed = await this.repository.claimDelivery(deliveryId, latest(now), leaseFrom(now));
+    if (claimed) {
+      await this.attempt(claimed, now);
+    } else {
+      // At most one request in flight per endpoint, tests included: say so rather than wait.
+      const at = latest(now);
+      await this.repository.recordAttempt(deliveryId, {
+        at,
+        status: 'failed',
+        statusCode: null,
+        error: BUSY_ERROR,
+        nextAttemptAt: null,
+      });
+    }
     const row = await this.repository.deliveryById(deliveryId);
     if (!row) throw AppError.notFound(NOT_FOUND, 'WEBHOOK_NOT_FOUND'); // deleted meanwhile
     return deliveryView(row);
@@ -129,7 +164,7 @@ export class WebhooksService implements OnApplicationShutdown {
   ): Promise<number> {
     const event = buildEvent(type, data, options.at ?? new Date(), options.eventId);
     const queued = await this.repository.enqueue(ownerId, event);
-    if (queued.length > 0) this.wake?.();
+    if (queued.length > 0) this.signalQueued();
     return queued.length;
   }
 
@@ -149,20 +184,70 @@ export class WebhooksService implements OnApplicationShutdown {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
-  /** One pass of the worker: claims and sends due deliveries until none is left; returns how many. */
+  /**
+   * One pass of the worker: claims due deliveries fairly and sends them, without waiting for one
+   * request before claiming the next, until nothing is due or claimable and nothing is in flight;
+   * returns how many attempts it made. `now` is the pass's clock (tests move it ahead).
+   */
   async deliverDue(now: Date = new Date()): Promise<number> {
+    const { sendsPerInstance, sendsPerOwner } = this.config.webhooks;
+    const inFlight = new Set<Promise<void>>();
     let sent = 0;
     for (;;) {
-      const batch = await this.repository.claimDue(now, leaseFrom(now), CLAIM_BATCH);
-      if (batch.length === 0) return sent;
-      await Promise.all(batch.map((claimed) => this.attempt(claimed, now)));
-      sent += batch.length;
+      const room = sendsPerInstance - this.inFlightCount - inFlight.size;
+      const claimed =
+        room > 0 && !this.stopping
+          ? await this.repository.claimDue(latest(now), leaseFrom(now), room, sendsPerOwner)
+          : [];
+      for (const delivery of claimed) {
+        const attempt: Promise<void> = this.attempt(delivery, now)
+          .catch((error: unknown) => {
+            // The lease ends on its own; the delivery is due again then.
+            this.logger.error(`Webhook delivery ${delivery.id} stopped: ${describe(error)}`);
+          })
+          .finally(() => {
+            inFlight.delete(attempt);
+            this.inFlightCount -= 1;
+            sent += 1;
+          });
+        inFlight.add(attempt);
+        this.inFlightCount += 1;
+      }
+      // A round serves each owner once: claim the next round at once while it found something.
+      if (claimed.length > 0 && claimed.length < room) continue;
+      if (inFlight.size === 0) return sent;
+      await this.nextChange(inFlight);
     }
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.settled();
     this.sender.destroy();
+  }
+
+  /** No pass claims anything more (the app is stopping); requests in flight finish. */
+  beginShutdown(): void {
+    this.stopping = true;
+    this.signalQueued();
+  }
+
+  /** Resolves when a request ends, an event is queued here, or RECHECK_MS passed. */
+  private async nextChange(inFlight: Set<Promise<void>>): Promise<void> {
+    let wake!: () => void;
+    const woken = new Promise<void>((resolve) => (wake = resolve));
+    const timer = setTimeout(wake, RECHECK_MS);
+    this.waiting.add(wake);
+    try {
+      await Promise.race([woken, ...inFlight]);
+    } finally {
+      clearTimeout(timer);
+      this.waiting.delete(wake);
+    }
+  }
+
+  private signalQueued(): void {
+    for (const wake of this.waiting) wake();
+    this.wake?.();
   }
 
   private async attempt(claimed: ClaimedDelivery, now: Date): Promise<void> {
@@ -176,17 +261,29 @@ export class WebhooksService implements OnApplicationShutdown {
         error: null,
         nextAttemptAt: null,
       });
-      return;
+    } else {
+      const next =
+        claimed.type === WEBHOOK_TEST_EVENT ? null : nextAttemptAt(claimed.attempts, at, claimed.windowStart);
+      await this.repository.recordAttempt(claimed.id, {
+        at,
+        status: next ? 'pending' : 'failed',
+        statusCode: result.statusCode,
+        error: result.error,
+        nextAttemptAt: next,
+      });
     }
-    const next =
-      claimed.type === WEBHOOK_TEST_EVENT ? null : nextAttemptAt(claimed.attempts, at, claimed.eventCreatedAt);
-    await this.repository.recordAttempt(claimed.id, {
+    const disabled = await this.repository.settleEndpoint(claimed.endpointId, claimed.leaseUntil, {
+      ok: result.ok,
       at,
-      status: next ? 'pending' : 'failed',
-      statusCode: result.statusCode,
-      error: result.error,
-      nextAttemptAt: next,
+      disableIfFailingSince: new Date(at.getTime() - WEBHOOK_LIMITS.failingDaysBeforeDisable * DAY_MS),
     });
+    if (disabled) {
+      this.logger.warn(`Webhook endpoint ${disabled.endpointId} disabled after failing for days`);
+      this.mail.sendWebhookDisabled(disabled.ownerEmail, {
+        url: disabled.url,
+        days: WEBHOOK_LIMITS.failingDaysBeforeDisable,
+      });
+    }
   }
 
   private countTest(ownerId: number, nowMs: number): void {
@@ -224,6 +321,18 @@ function leaseFrom(now: Date): Date {
 function buildEvent(type: string, data: Record<string, unknown>, at: Date, id: string = newEventId()) {
   const createdAt = at.toISOString();
   return { id, type, createdAt: at, payload: JSON.stringify({ id, type, createdAt, data }) };
+}
+
+function endpointView(row: EndpointRow, last: DeliveryRow | null): WebhookEndpoint {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    createdAt: row.createdAt.toISOString(),
+    lastDelivery: last ? deliveryView(last) : null,
+    failingSince: row.failingSince ? row.failingSince.toISOString() : null,
+    disabledAt: row.disabledAt ? row.disabledAt.toISOString() : null,
+  };
 }
 
 function deliveryView(row: DeliveryRow): WebhookDelivery {
