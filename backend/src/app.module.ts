@@ -15,6 +15,7 @@ import { BillingModule } from './modules/billing/billing.module.js';
 import { ChatModule } from './modules/chat/chat.module.js';
 import { ConversationsModule } from './modules/conversations/conversations.module.js';
 import { LeadsModule } from './modules/leads/leads.module.js';
+import { MailConsentModule } from './modules/mail-consent/mail-consent.module.js';
 import { CorrectionsModule } from './modules/corrections/corrections.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { UploadsModule } from './modules/uploads/uploads.module.js';
@@ -49,6 +50,7 @@ export class AppModule {
         ChatModule,
         ConversationsModule,
         LeadsModule,
+        MailConsentModule,
         CorrectionsModule,
         WebhooksModule,
       ],

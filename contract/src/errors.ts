@@ -75,6 +75,10 @@ export const ERROR_CODES = [
   'SOURCE_NOT_REFRESHABLE',
   'SOURCE_NOT_SCHEDULABLE',
   'SOURCE_NO_TEXT',
+  /** An owner added WEBSITE_SOURCES_PER_OWNER_PER_DAY website sources today (UTC). */
+  'WEBSITE_SOURCES_DAILY_LIMIT',
+  /** An owner asked for SOURCE_REFRESHES_PER_OWNER_PER_DAY refreshes today (UTC). */
+  'SOURCE_REFRESHES_DAILY_LIMIT',
   'URL_INVALID',
   'URL_NOT_ALLOWED',
   // Conversations, feedback and corrections
@@ -90,6 +94,26 @@ export const ERROR_CODES = [
   /** The bot does not take leads (its owner turned lead capture off). */
   'LEAD_CAPTURE_DISABLED',
   'LEAD_NOT_FOUND',
+  // Mail consent (docs/product.md#mail-consent)
+  /** The account sent MAIL_DAILY_LIMIT_PER_ACCOUNT owner-triggered mails today (UTC). */
+  'MAIL_DAILY_LIMIT',
+  /** A confirmation was mailed to this lead address a few minutes ago. */
+  'CONFIRMATION_RECENTLY_SENT',
+  /** A confirmation link that is unknown or past its time. */
+  'CONFIRMATION_LINK_INVALID',
+  /** Resending a confirmation to an address the bot does not list, or one that needs none. */
+  'NOTIFY_EMAIL_NOT_PENDING',
+  // Quotas (docs/product.md#quotas)
+  /** A visitor's messages in a handed-off conversation passed the day's cap. */
+  'HANDOFF_LIMIT_REACHED',
+  /** The bot took its leads for the day. */
+  'LEAD_LIMIT_REACHED',
+  /** Creating a bot past the account's number of bots. */
+  'BOT_LIMIT_REACHED',
+  /** A source that would pass the bytes all the account's bots may hold together. */
+  'ACCOUNT_SOURCES_QUOTA_EXCEEDED',
+  /** This API instance holds as many open replies streams as it may. */
+  'REPLY_STREAMS_BUSY',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -107,3 +107,38 @@ export interface LeadsPage {
 }
 
 export const LEADS_PAGE = { limit: 50 } as const;
+
+/**
+ * A lead address's state (docs/product.md#mail-consent): `account` is the owner's own verified
+ * address (needs no confirmation); `pending` got a confirmation mail (or will with the next lead)
+ * and receives no lead until it is confirmed.
+ */
+export type NotifyEmailState = 'account' | 'confirmed' | 'pending';
+
+export interface NotifyEmailStatus {
+  email: string;
+  state: NotifyEmailState;
+  /** ISO 8601: when the last confirmation mail went out; null when none did yet. */
+  confirmationSentAt: string | null;
+}
+
+/** GET /api/bots/{id}/notify-emails: the bot's lead addresses, in its setting's order. */
+export interface NotifyEmailsResponse {
+  addresses: NotifyEmailStatus[];
+}
+
+/** POST /api/bots/{id}/notify-emails/resend. */
+export interface ResendConfirmationRequest {
+  email: string;
+}
+
+/**
+ * GET /api/mail/usage: the mails the account's bots and replies triggered today (UTC), against
+ * MAIL_DAILY_LIMIT_PER_ACCOUNT. `limitReached`: later ones wait for tomorrow (leads and replies
+ * stay in the inbox).
+ */
+export interface MailUsageResponse {
+  sentToday: number;
+  dailyLimit: number;
+  limitReached: boolean;
+}

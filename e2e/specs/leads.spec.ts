@@ -144,8 +144,19 @@ describe('leads in the browser: at the cap a visitor leaves an e-mail, the owner
     expect(await bubble.locator('b').textContent()).toBe('Support');
     await screenshot(widget, 'leads-widget-reply');
 
-    // And by e-mail, to the address the visitor left.
-    await linkFromOutbox(server.dataDir, VISITOR_EMAIL, /Dana from the shop/);
+    // And by e-mail, to the address the visitor left: first a fixed-text notice (never the reply's
+    // text) whose link confirms the address and shows the reply (docs/product.md#mail-consent).
+    const link = await linkFromOutbox(
+      server.dataDir,
+      VISITOR_EMAIL,
+      /http:\/\/[^\s"]+\/api\/mail\/confirm\/[A-Za-z0-9_-]{43}/,
+    );
+    const mailbox = await widget.context().newPage();
+    await mailbox.goto(link);
+    expect(await mailbox.content()).not.toContain('Dana from the shop');
+    await mailbox.getByRole('button', { name: 'See the reply' }).click();
+    await mailbox.getByText('Dana from the shop', { exact: false }).first().waitFor();
+    await mailbox.close();
     expect(visitorErrors).toEqual([]);
     expect(ownerErrors).toEqual([]);
   }, 90_000);

@@ -6,6 +6,7 @@ import { ConversationRetentionService } from '../../src/modules/chat/conversatio
 import { LEAD_RATE_LIMITS } from '../../src/modules/chat/rate-limit/chat-rate-limiter.js';
 import { LEADS_COLUMNS, LEADS_SHEET } from '../../src/modules/leads/leads-export.service.js';
 import { LeadsService } from '../../src/modules/leads/leads.service.js';
+import { MailConsentService } from '../../src/modules/mail-consent/mail-consent.service.js';
 import { WebhooksService } from '../../src/modules/webhooks/webhooks.service.js';
 import { mailsTo } from '../support/account-helpers.js';
 import { chargeMessage } from '../support/billing-helpers.js';
@@ -152,6 +153,13 @@ describe('POST /api/chat/lead on a bot that answers', () => {
       },
     });
     expect((await face(bot.id)).body.bot).toMatchObject({ hidden: false, leadOnly: false });
+    // Since issue 25 (docs/product.md#mail-consent) lead addresses confirm first (mail-consent.spec).
+    await t.app.get(MailConsentService).leadAddressesSaved(owner.id, bot.leadCapture.notifyEmails);
+    for (const address of ['sales@example.net', 'boss@example.net']) {
+      const [request] = await mailsTo(t, address);
+      const link = request.text.match(/http:\/\/localhost:3000(\/api\/mail\/confirm\/[A-Za-z0-9_-]{43})/)![1];
+      expect((await t.http().post(link).set('Origin', t.origin)).status).toBe(200);
+    }
     const ip = nextAddress();
     const answered = await chat(bot.id, 'When does the shop open?', { ip });
     expect(answered.status).toBe(200);
@@ -187,7 +195,7 @@ describe('POST /api/chat/lead on a bot that answers', () => {
 
     expect(await mailsTo(t, owner.email)).toHaveLength(0);
     for (const address of ['sales@example.net', 'boss@example.net']) {
-      const [mail] = await mailsTo(t, address);
+      const [, mail] = await mailsTo(t, address);
       expect(mail.subject).toBe(`New lead from ${bot.name}: Ann Lee`);
       expect(mail.text).toContain('Phone: +353 (1) 555-0100');
       expect(mail.text).toContain('Message: Call me');

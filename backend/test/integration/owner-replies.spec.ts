@@ -284,18 +284,27 @@ describe('POST /api/conversations/{id}/reply', () => {
     await t.dataSource.query(`DELETE FROM webhook_endpoints WHERE id = $1`, [hook.body.webhook.id]);
   });
 
-  it('mails each reply to the address the visitor left in a lead, once per reply; no lead, no mail', async () => {
+  it('mails each reply to the address the visitor left in a lead once it confirmed, once per reply; no lead, no mail', async () => {
     const { botId, conversationId } = await visitorConversation();
     const email = `visitor-${conversationId}@example.com`;
     await t.dataSource.query(
       `INSERT INTO leads (owner_id, bot_id, bot_name, conversation_id, email) VALUES ($1, $2, 'Acme Helper', $3, $4)`,
       [ownerId, botId, conversationId, email],
     );
+    // Since issue 25 (docs/product.md#mail-consent): the first reply mails a fixed-text notice whose
+    // link confirms the address; replies are mailed after that (mail-consent.spec covers the notice).
+    expect((await reply(owner, conversationId, { content: 'Before the confirmation' })).status).toBe(201);
+    await t.app.get(OwnerRepliesService).settled();
+    const [notice] = await mailsTo(t, email);
+    expect(notice.text).not.toContain('Before the confirmation');
+    const link = notice.text.match(/http:\/\/localhost:3000(\/api\/mail\/confirm\/[A-Za-z0-9_-]{43})/)![1];
+    expect((await t.http().post(link).set('Origin', t.origin)).status).toBe(200);
+
     const content = 'Your parcel left today.\nIt arrives on <b>Friday</b>.';
     expect((await reply(owner, conversationId, { content })).status).toBe(201);
     expect((await reply(owner, conversationId, { content: 'Anything else?' })).status).toBe(201);
     await t.app.get(OwnerRepliesService).settled();
-    const mails = await mailsTo(t, email);
+    const mails = (await mailsTo(t, email)).slice(1);
     expect(mails.map((m) => m.subject)).toEqual([
       'Ana at Acme replied to your message',
       'Ana at Acme replied to your message',

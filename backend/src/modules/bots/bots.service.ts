@@ -53,6 +53,8 @@ export function newApiKey(): string {
 @Injectable()
 export class BotsService {
   private readonly logger = new Logger(BotsService.name);
+  /** Told after an update saved a bot's lead setting (mail consent asks new addresses to confirm). */
+  private readonly leadAddressListeners: Array<(ownerId: number, emails: string[]) => Promise<void>> = [];
 
   constructor(
     private readonly bots: BotsRepository,
@@ -113,7 +115,24 @@ export class BotsService {
       return { bot: saved, replacedIcon: iconChanged ? current.bubbleIcon : null };
     });
     if (replacedIcon) await this.removeIconFile(replacedIcon);
+    if (dto.leadCapture !== undefined) await this.announceLeadAddresses(ownerId, bot.leadCapture.notifyEmails);
     return this.withDocument(bot);
+  }
+
+  /** Registers a listener of saved lead addresses (docs/product.md#mail-consent). */
+  onLeadAddressesSaved(listener: (ownerId: number, emails: string[]) => Promise<void>): void {
+    this.leadAddressListeners.push(listener);
+  }
+
+  /** After the commit: a listener's failure is logged, never the owner's error (the bot is saved). */
+  private async announceLeadAddresses(ownerId: number, emails: string[]): Promise<void> {
+    for (const listener of this.leadAddressListeners) {
+      try {
+        await listener(ownerId, emails);
+      } catch (error) {
+        this.logger.error(`Could not ask lead addresses to confirm: ${(error as Error).message}`);
+      }
+    }
   }
 
   /**

@@ -6,6 +6,7 @@ import { KnowledgeDataModule } from '../knowledge/knowledge-data.module.js';
 import { KnowledgeSearchService } from '../knowledge/knowledge-search.service.js';
 import { LeadsModule } from '../leads/leads.module.js';
 import { MailModule } from '../mail/mail.module.js';
+import { MailConsentModule } from '../mail-consent/mail-consent.module.js';
 import { UsageModule } from '../usage/usage.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { AgentMessagesController } from './agent-messages.controller.js';
@@ -46,7 +47,16 @@ export function createLlm(config: AppConfig): LlmPort {
 
 /** The widget's public API: the bot's public face and POST /api/chat. */
 @Module({
-  imports: [UsageModule, KnowledgeDataModule, ChatDataModule, WebhooksModule, LeadsModule, MailModule, UsersModule],
+  imports: [
+    UsageModule,
+    KnowledgeDataModule,
+    ChatDataModule,
+    WebhooksModule,
+    LeadsModule,
+    MailModule,
+    MailConsentModule,
+    UsersModule,
+  ],
   controllers: [ChatController, AgentMessagesController, WidgetController],
   providers: [
     ChatService,

@@ -6,7 +6,7 @@ import { TransactionRunner } from '../../database/transaction.js';
 import type { BotEntity } from '../bots/bot.entity.js';
 import { LeadsService } from '../leads/leads.service.js';
 import { MailService } from '../mail/mail.service.js';
-import { UsersService } from '../users/users.service.js';
+import { LeadNoticesService } from '../mail-consent/lead-notices.service.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
 import { ChatRepository } from './chat.repository.js';
 import { ChatService, type ChatCaller } from './chat.service.js';
@@ -40,7 +40,8 @@ export interface CapturedLead {
  * In one transaction: the visitor's conversation (created if needed), marked handed off to a
  * person, and the lead. After the commit, the `lead.created` webhook (and `conversation.handoff`
  * when the lead started the handoff) is queued, and the lead and the transcript are mailed to the
- * bot's lead addresses (the owner's account address when none is set).
+ * bot's confirmed lead addresses (the owner's account address when none is set or confirmed yet;
+ * docs/product.md#mail-consent).
  */
 @Injectable()
 export class LeadCaptureService {
@@ -52,9 +53,9 @@ export class LeadCaptureService {
     private readonly transactions: TransactionRunner,
     private readonly rateLimiter: ChatRateLimiter,
     private readonly leads: LeadsService,
-    private readonly users: UsersService,
     private readonly mail: MailService,
     private readonly webhooks: WebhooksService,
+    private readonly leadNotices: LeadNoticesService,
   ) {}
 
   async capture(input: LeadRequestDto, caller: ChatCaller): Promise<CapturedLead> {
@@ -124,11 +125,9 @@ export class LeadCaptureService {
   /** Mails the committed lead; a failure is logged, never the visitor's error (the lead is saved). */
   private async notify(bot: BotEntity, lead: LeadSummary): Promise<void> {
     try {
-      let to = bot.leadCapture.notifyEmails;
-      if (to.length === 0) {
-        const owner = await this.users.findActiveById(bot.ownerId);
-        to = owner ? [owner.email] : [];
-      }
+      // Only confirmed addresses (else the owner's), within the daily limit; past five in ten
+      // minutes, the digest (docs/product.md#mail-consent).
+      const to = await this.leadNotices.singleNoticeRecipients(bot.ownerId, bot.leadCapture.notifyEmails, lead.id);
       if (to.length === 0) return;
       const messages = await this.repository.recentMessages(lead.conversationId, TRANSCRIPT_MAX_MESSAGES);
       this.mail.sendLead(to, {

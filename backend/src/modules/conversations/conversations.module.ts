@@ -3,6 +3,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { ChatDataModule } from '../chat/chat-data.module.js';
 import { ChatThrottlerStorage } from '../chat/rate-limit/chat-throttler-storage.js';
 import { MailModule } from '../mail/mail.module.js';
+import { MailConsentModule } from '../mail-consent/mail-consent.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { ConversationsController } from './conversations.controller.js';
@@ -18,7 +19,7 @@ import { OWNER_REPLY_THROTTLER_STORAGE, OwnerRepliesService } from './owner-repl
  * and announced through WebhooksModule (conversation.handoff).
  */
 @Module({
-  imports: [UsersModule, ChatDataModule, WebhooksModule, MailModule],
+  imports: [UsersModule, ChatDataModule, WebhooksModule, MailModule, MailConsentModule],
   controllers: [ConversationsController],
   providers: [
     ConversationsRepository,

@@ -4,7 +4,7 @@ import { OWNER_REPLY_LIMITS, type OwnerReplyResponse } from '@botsmith/contract'
 import { AppError } from '../../common/app-error.js';
 import { TransactionRunner } from '../../database/transaction.js';
 import { ChatRepository } from '../chat/chat.repository.js';
-import { MailService } from '../mail/mail.service.js';
+import { MailConsentService } from '../mail-consent/mail-consent.service.js';
 import { UsersService } from '../users/users.service.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
 import { ConversationsRepository } from './conversations.repository.js';
@@ -49,7 +49,7 @@ export class OwnerRepliesService implements OnApplicationShutdown {
     private readonly transactions: TransactionRunner,
     private readonly users: UsersService,
     private readonly webhooks: WebhooksService,
-    private readonly mail: MailService,
+    private readonly mailConsent: MailConsentService,
     private readonly conversations: ConversationsRepository,
     @Inject(OWNER_REPLY_THROTTLER_STORAGE) private readonly limits: ThrottlerStorage,
   ) {}
@@ -112,12 +112,12 @@ export class OwnerRepliesService implements OnApplicationShutdown {
         botId: sent.botId,
       });
     }
-    // One mail per reply, to the address the visitor left in a lead (if any).
+    // To the address the visitor left in a lead (if any): the reply once that address confirmed,
+    // else the fixed-text notice whose link confirms it (docs/product.md#mail-consent).
     const mailing: Promise<void> = this.conversations
       .visitorEmailOf(sent.ownerId, sent.conversationId)
-      .then((to) => {
-        if (to)
-          this.mail.sendAgentReply(to, { agentName: sent.agentName, botName: sent.botName, content: sent.content });
+      .then(async (to) => {
+        if (to) await this.mailConsent.mailReply(sent, to);
       })
       .catch((error: unknown) => {
         const reason = error instanceof Error ? error.message : String(error);

@@ -2,7 +2,10 @@ import {
   accountSpendAlertMail,
   agentReplyMail,
   botBudgetAlertMail,
+  leadAddressConfirmationMail,
+  leadDigestMail,
   passwordResetMail,
+  replyNoticeMail,
   signupAttemptMail,
   verifyEmailMail,
 } from './mail.templates.js';
@@ -98,5 +101,47 @@ describe("an owner's reply to a visitor", () => {
     expect(mail.html).not.toContain('<img');
     expect(mail.html).not.toContain('href=');
     expect(mail.text).not.toMatch(/https?:\/\//);
+  });
+});
+
+describe('mails that ask before anything else is sent (docs/product.md#mail-consent)', () => {
+  const link = 'https://botsmith.example/api/mail/confirm/abc_DEF-123';
+
+  it('ask a lead address to confirm with a fixed text that carries nothing an owner typed', () => {
+    const mail = leadAddressConfirmationMail(link);
+    expect(mail.subject).toBe('Confirm that you want to receive leads from Botsmith');
+    expect(mail.text.split('\n')).toContain(link);
+    expect(mail.html).toContain(`href="${link}"`);
+  });
+
+  it('say who replied and where, never the reply, with the subject on one line', () => {
+    const mail = replyNoticeMail({ botName: 'Acme\r\nBcc: x@evil.example', site: 'shop.example' }, link);
+    expect(mail.subject).toBe('Acme Bcc: x@evil.example replied to your message on shop.example');
+    expect(mail.text).toContain(
+      'Acme Bcc: x@evil.example replied to your message on shop.example \u2014 see the reply',
+    );
+    expect(mail.text.split('\n')).toContain(link);
+    const html = replyNoticeMail({ botName: '<img src=x>', site: 'shop.example' }, link).html;
+    expect(html).not.toContain('<img');
+  });
+
+  it('list the leads of a digest, escaped in HTML', () => {
+    const at = new Date('2026-11-27T10:00:00Z');
+    const lead = {
+      botName: 'Helper',
+      name: '<b>Ann</b>',
+      email: 'ann@example.org',
+      phone: null,
+      message: 'Hi',
+      createdAt: at,
+    };
+    const mail = leadDigestMail(
+      [lead, { ...lead, name: null, email: 'bo@example.org' }],
+      'https://b.example/dashboard',
+    );
+    expect(mail.subject).toBe('2 more leads in the last 10 minutes');
+    expect(mail.text).toContain('[2026-11-27 10:00 UTC] Helper, <b>Ann</b>, ann@example.org: Hi');
+    expect(mail.text).toContain('bo@example.org');
+    expect(mail.html).not.toContain('<b>Ann');
   });
 });
