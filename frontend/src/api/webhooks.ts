@@ -1,5 +1,6 @@
 import type {
   CreatedWebhookResponse,
+  EnabledWebhookResponse,
   WebhookDeliveriesResponse,
   WebhookEventType,
   WebhooksResponse,
@@ -17,4 +18,6 @@ export const webhooksApi = {
   /** Sends a webhook.test event now; answers the delivery after its one attempt. */
   test: (id: number) => apiFetch<WebhookTestResponse>(`/api/webhooks/${id}/test`, { method: 'POST' }),
   deliveries: (id: number) => apiFetch<WebhookDeliveriesResponse>(`/api/webhooks/${id}/deliveries`),
+  /** Enables an endpoint disabled after failing for days; the deliveries that waited go out first. */
+  enable: (id: number) => apiFetch<EnabledWebhookResponse>(`/api/webhooks/${id}/enable`, { method: 'POST' }),
 };

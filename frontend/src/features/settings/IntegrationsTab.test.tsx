@@ -7,7 +7,7 @@ import { renderAtDashboard } from '../../test/render';
 import { IntegrationsTab } from './IntegrationsTab';
 
 const api = vi.hoisted(() => ({
-  webhooksApi: { list: vi.fn(), create: vi.fn(), remove: vi.fn(), test: vi.fn(), deliveries: vi.fn() },
+  webhooksApi: { list: vi.fn(), create: vi.fn(), remove: vi.fn(), test: vi.fn(), deliveries: vi.fn(), enable: vi.fn() },
 }));
 vi.mock('../../api', () => api);
 
@@ -34,6 +34,8 @@ const ENDPOINT: WebhookEndpoint = {
   events: ['lead.created', 'bot.budget_reached'],
   createdAt: '2026-11-19T10:00:00.000Z',
   lastDelivery: delivery({ status: 'failed', statusCode: 500 }),
+  failingSince: null,
+  disabledAt: null,
 };
 
 const failure = (status = 500, code = 'INTERNAL_ERROR', message = 'boom') =>
@@ -196,5 +198,49 @@ describe('IntegrationsTab', () => {
     api.webhooksApi.deliveries.mockImplementation(() => failure());
     await user.click(within(item).getByRole('button', { name: 'Deliveries' }));
     await waitFor(() => expect(within(item).getByText('Error fetching the deliveries.')).toBeInTheDocument());
+  });
+
+  it('shows an endpoint disabled after failing for days, with a button that enables it again', async () => {
+    const disabled: WebhookEndpoint = {
+      ...ENDPOINT,
+      failingSince: '2026-11-17T10:00:00.000Z',
+      disabledAt: '2026-11-20T10:01:00.000Z',
+    };
+    api.webhooksApi.list.mockResolvedValue({ webhooks: [disabled] });
+    api.webhooksApi.enable.mockResolvedValue({ webhook: { ...ENDPOINT } });
+    const user = userEvent.setup();
+    renderAtDashboard(<IntegrationsTab />);
+    const item = await screen.findByRole('listitem', { name: ENDPOINT.url });
+    expect(within(item).getByText('Disabled')).toBeInTheDocument();
+    expect(
+      within(item).getByText(/every delivery failed for 3\s+days\. Nothing is sent to it until you enable it again/),
+    ).toBeInTheDocument();
+
+    api.webhooksApi.list.mockResolvedValue({ webhooks: [ENDPOINT] });
+    await user.click(within(item).getByRole('button', { name: 'Enable' }));
+    expect(api.webhooksApi.enable).toHaveBeenCalledWith(ENDPOINT.id);
+    expect(await screen.findByText('Endpoint enabled. Deliveries to it start again.')).toBeInTheDocument();
+    await waitFor(() => expect(within(item).queryByText('Disabled')).not.toBeInTheDocument());
+    expect(within(item).queryByRole('button', { name: 'Enable' })).not.toBeInTheDocument();
+    expect(api.webhooksApi.list).toHaveBeenCalledTimes(2);
+  });
+
+  it('says when an endpoint is failing but not yet disabled, and offers no Enable button', async () => {
+    api.webhooksApi.list.mockResolvedValue({ webhooks: [{ ...ENDPOINT, failingSince: '2026-11-19T10:00:00.000Z' }] });
+    renderAtDashboard(<IntegrationsTab />);
+    const item = await screen.findByRole('listitem', { name: ENDPOINT.url });
+    expect(within(item).getByText(/^Failing since .*After 3 days of failures it is disabled\.$/)).toBeInTheDocument();
+    expect(within(item).queryByRole('button', { name: 'Enable' })).not.toBeInTheDocument();
+  });
+
+  it("shows the server's reason when enabling fails", async () => {
+    api.webhooksApi.list.mockResolvedValue({ webhooks: [{ ...ENDPOINT, disabledAt: '2026-11-20T10:01:00.000Z' }] });
+    api.webhooksApi.enable.mockImplementation(() => failure(404, 'WEBHOOK_NOT_FOUND', 'Webhook not found.'));
+    const user = userEvent.setup();
+    renderAtDashboard(<IntegrationsTab />);
+    const item = await screen.findByRole('listitem', { name: ENDPOINT.url });
+    await user.click(within(item).getByRole('button', { name: 'Enable' }));
+    expect(await screen.findByText('Webhook not found.')).toBeInTheDocument();
+    expect(within(item).getByText('Disabled')).toBeInTheDocument();
   });
 });

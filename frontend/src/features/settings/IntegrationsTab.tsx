@@ -56,7 +56,8 @@ function when(iso: string | null): string {
 
 /**
  * Settings > Integrations (docs/product.md#webhooks): the owner's webhook endpoints, adding one
- * (its signing secret shown once), a test send, the delivery log and deleting one.
+ * (its signing secret shown once), a test send, the delivery log, deleting one, and enabling one
+ * disabled after failing for days.
  */
 export function IntegrationsTab() {
   const [endpoints, setEndpoints] = useState<WebhookEndpoint[] | null>(null);
@@ -257,6 +258,20 @@ function EndpointItem({ endpoint, onChanged }: { endpoint: WebhookEndpoint; onCh
   const [deleting, setDeleting] = useState(false);
   const [showLog, setShowLog] = useState(false);
   const [logVersion, setLogVersion] = useState(0);
+  const [enabling, setEnabling] = useState(false);
+
+  const enable = async () => {
+    setEnabling(true);
+    try {
+      await webhooksApi.enable(endpoint.id);
+      enqueueSnackbar('Endpoint enabled. Deliveries to it start again.', { variant: 'success' });
+      onChanged();
+    } catch (failure) {
+      enqueueSnackbar(serverMessage(failure) ?? 'Error enabling the endpoint.', { variant: 'error' });
+    } finally {
+      setEnabling(false);
+    }
+  };
 
   const sendTest = async () => {
     setTesting(true);
@@ -294,7 +309,29 @@ function EndpointItem({ endpoint, onChanged }: { endpoint: WebhookEndpoint; onCh
   return (
     <Paper component="li" variant="outlined" sx={{ p: 2 }} aria-label={endpoint.url}>
       <Typography sx={{ fontWeight: 600, wordBreak: 'break-all' }}>{endpoint.url}</Typography>
+      {endpoint.disabledAt ? (
+        <Alert
+          severity="error"
+          sx={{ my: 1 }}
+          action={
+            <Button color="inherit" size="small" onClick={() => void enable()} disabled={enabling}>
+              {enabling ? 'Enabling…' : 'Enable'}
+            </Button>
+          }
+        >
+          Disabled on {when(endpoint.disabledAt)}: every delivery failed for {WEBHOOK_LIMITS.failingDaysBeforeDisable}{' '}
+          days. Nothing is sent to it until you enable it again; the events since are kept and sent first.
+        </Alert>
+      ) : (
+        endpoint.failingSince && (
+          <Alert severity="warning" sx={{ my: 1 }}>
+            Failing since {when(endpoint.failingSince)}. After {WEBHOOK_LIMITS.failingDaysBeforeDisable} days of
+            failures it is disabled.
+          </Alert>
+        )
+      )}
       <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', my: 1, rowGap: 1 }}>
+        {endpoint.disabledAt && <Chip label="Disabled" color="error" size="small" />}
         {endpoint.events.map((type) => (
           <Chip key={type} label={type} size="small" />
         ))}
