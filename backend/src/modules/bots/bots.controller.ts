@@ -40,7 +40,7 @@ export class BotsController {
   @Post()
   @ApiOperation({ summary: 'Creates a bot with the default settings' })
   @ApiAnswer(201, 'The new bot.', obj({ bot: obj({ id: int(), name: str() }) }))
-  @ApiErrors(GATED, SAME_SITE, JSON_BODY)
+  @ApiErrors(GATED, SAME_SITE, JSON_BODY, { 409: ['BOT_LIMIT_REACHED'] })
   async create(
     @CurrentUser() user: SessionUser,
     @Body() body: CreateBotDto,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { entityManagerOf, type Transaction } from '../../database/transaction.js';
+import { QUOTA_LOCKS } from '../../common/constants.js';
 import { BotEntity } from './bot.entity.js';
 
 export type NewBot = Omit<BotEntity, 'id' | 'createdAt' | 'updatedAt'>;
@@ -33,8 +34,25 @@ export class BotsRepository {
       .getOne();
   }
 
-  create(bot: NewBot): Promise<BotEntity> {
-    return this.bots.save(this.bots.create(bot));
+  create(bot: NewBot, tx?: Transaction): Promise<BotEntity> {
+    const repo = tx ? entityManagerOf(tx).getRepository(BotEntity) : this.bots;
+    return repo.save(repo.create(bot));
+  }
+
+  /**
+   * Holds the owner's "adding a bot" lock until the transaction ends (a transaction advisory lock,
+   * so no row lock of the chat or the uploads is in its way): two creations at once are counted
+   * one after the other.
+   */
+  async lockOwnerBotCount(tx: Transaction, ownerId: number): Promise<void> {
+    await entityManagerOf(tx).query('SELECT pg_advisory_xact_lock($1::integer, $2::integer)', [
+      QUOTA_LOCKS.bots,
+      ownerId,
+    ]);
+  }
+
+  countOwned(tx: Transaction, ownerId: number): Promise<number> {
+    return entityManagerOf(tx).getRepository(BotEntity).countBy({ ownerId });
   }
 
   /** One UPDATE statement for all the changed columns. */

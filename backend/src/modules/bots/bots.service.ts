@@ -45,6 +45,11 @@ const PLAIN_FIELDS = [
   'usageLimitDollars',
 ] as const;
 
+/** The owner's sentence when the account holds as many bots as it may. */
+export function botLimitSentence(limit: number): string {
+  return `An account can have at most ${limit} bots. Delete a bot you no longer use to create another.`;
+}
+
 /** The bot's API key: 32 random bytes, base64url (43 characters). */
 export function newApiKey(): string {
   return crypto.randomBytes(32).toString('base64url');
@@ -76,16 +81,28 @@ export class BotsService {
    * (DEFAULT_BOT_BUDGET_DOLLARS), not "no limit". `name` arrives trimmed and non-empty.
    */
   async create(ownerId: number, name: string): Promise<{ id: number; name: string }> {
-    const bot = await this.bots.create({
-      ...BOT_DEFAULTS,
-      starterQuestions: [],
-      widgetLanguage: 'auto',
-      leadCapture: structuredClone(BOT_DEFAULTS.leadCapture),
-      usageLimitDollars: this.config.defaultBotBudgetDollars,
-      ownerId,
-      categoryId: null,
-      name,
-      apiKey: newApiKey(),
+    const bot = await this.transactions.run(async (tx) => {
+      // An account holds a bounded number of bots (docs/product.md#quotas), counted under a lock
+      // so two creations at once cannot both take the last place.
+      await this.bots.lockOwnerBotCount(tx, ownerId);
+      const limit = this.config.quotas.maxBotsPerAccount;
+      if ((await this.bots.countOwned(tx, ownerId)) >= limit) {
+        throw AppError.conflict(botLimitSentence(limit), 'BOT_LIMIT_REACHED');
+      }
+      return this.bots.create(
+        {
+          ...BOT_DEFAULTS,
+          starterQuestions: [],
+          widgetLanguage: 'auto',
+          leadCapture: structuredClone(BOT_DEFAULTS.leadCapture),
+          usageLimitDollars: this.config.defaultBotBudgetDollars,
+          ownerId,
+          categoryId: null,
+          name,
+          apiKey: newApiKey(),
+        },
+        tx,
+      );
     });
     return { id: bot.id, name: bot.name };
   }

@@ -71,7 +71,7 @@ export class AgentMessagesController {
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'The last reply id received (instead of after).' })
   @ApiProduces('text/event-stream')
   @ApiAnswer(200, 'The event stream.')
-  @ApiErrors(RATE_LIMITED, CALLER_ERRORS)
+  @ApiErrors(RATE_LIMITED, CALLER_ERRORS, { 429: ['REPLY_STREAMS_BUSY'] })
   async events(@Query() query: AgentMessagesQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     const lastEventId = header(req, 'last-event-id')?.trim();
     const fromHeader = lastEventId && /^\d{1,10}$/.test(lastEventId) ? Number(lastEventId) : undefined;

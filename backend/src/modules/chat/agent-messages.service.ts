@@ -1,7 +1,8 @@
-import { HttpStatus, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { DEFAULT_AGENT_NAME, type AgentMessage, type AgentMessagesResponse } from '@botsmith/contract';
 import { AppError } from '../../common/app-error.js';
 import { ClientNetworks } from '../../common/client-network.js';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { ChatRepository, type AgentMessageRow } from './chat.repository.js';
 import { ChatService, type ChatCaller } from './chat.service.js';
 import { ChatRateLimiter } from './rate-limit/chat-rate-limiter.js';
@@ -23,6 +24,11 @@ export const AGENT_STREAM = {
 
 const MAX_MESSAGE_ID = 2_147_483_647;
 const TOO_MANY_STREAMS = 'Too many open connections for replies. Please close other tabs and try again.';
+/** Every stream on this instance is taken (REPLY_STREAMS_PER_INSTANCE): the widget polls instead. */
+export const REPLY_STREAMS_BUSY_SENTENCE =
+  'Too many people are waiting for replies right now. Your replies will still arrive; please try again in a minute.';
+/** The key every stream on this instance counts under, beside its visitor's and its network's. */
+const INSTANCE_KEY = 'instance';
 
 /** One open events stream: where it is in the conversation, and its slot to give back. */
 export interface AgentStreamSlot {
@@ -62,6 +68,7 @@ export class AgentMessagesService implements OnModuleDestroy {
     private readonly repository: ChatRepository,
     private readonly rateLimiter: ChatRateLimiter,
     private readonly networks: ClientNetworks,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** GET …/messages: replies after `after`, and whether a person handles the conversation. */
@@ -80,8 +87,14 @@ export class AgentMessagesService implements OnModuleDestroy {
   async open(botId: number, caller: ChatCaller, after: number | undefined): Promise<AgentStreamSlot> {
     const visitorId = await this.chat.identifyVisitor(botId, caller);
     await this.rateLimiter.hitAgentMessages(botId, visitorId, caller.ip);
-    const keys = [`v:${botId}:${visitorId}`, this.networks.key(caller.ip)];
-    const caps = [AGENT_STREAM.perVisitor, AGENT_STREAM.perNetwork];
+    const keys = [`v:${botId}:${visitorId}`, this.networks.key(caller.ip), INSTANCE_KEY];
+    const caps = [AGENT_STREAM.perVisitor, AGENT_STREAM.perNetwork, this.config.quotas.replyStreamsPerInstance];
+    // Each open stream reads the database every 2 s: the instance's cap bounds that load whoever opens them.
+    if ((this.streams.get(INSTANCE_KEY) ?? 0) >= caps[2]) {
+      throw new AppError(HttpStatus.TOO_MANY_REQUESTS, 'REPLY_STREAMS_BUSY', REPLY_STREAMS_BUSY_SENTENCE, {
+        'Retry-After': '60',
+      });
+    }
     if (keys.some((key, i) => (this.streams.get(key) ?? 0) >= caps[i])) {
       throw new AppError(HttpStatus.TOO_MANY_REQUESTS, 'RATE_LIMITED', TOO_MANY_STREAMS, { 'Retry-After': '30' });
     }

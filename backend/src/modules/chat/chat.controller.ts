@@ -86,6 +86,7 @@ export class ChatController {
     403: ['DOMAIN_NOT_ALLOWED'],
     404: ['BOT_NOT_FOUND'],
     409: ['MESSAGE_IN_FLIGHT'],
+    429: ['HANDOFF_LIMIT_REACHED'],
     502: ['UPSTREAM_FAILED'],
     504: ['UPSTREAM_TIMEOUT'],
   })
@@ -189,6 +190,7 @@ export class ChatController {
     403: ['DOMAIN_NOT_ALLOWED'],
     404: ['BOT_NOT_FOUND'],
     409: ['LEAD_CAPTURE_DISABLED', 'MESSAGE_IN_FLIGHT'],
+    429: ['LEAD_LIMIT_REACHED'],
   })
   async lead(
     @Body() body: LeadRequestDto,

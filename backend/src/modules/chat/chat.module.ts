@@ -30,6 +30,7 @@ import { WidgetController } from './widget.controller.js';
 import { VisitorTokens } from './visitor-token.js';
 import { VisitorConversationsService } from './visitor-conversations.service.js';
 import { WidgetService } from './widget.service.js';
+import { QuotasModule } from '../quotas/quotas.module.js';
 
 /** The model adapter: the OpenAI SDK when OPENAI_API_KEY is set, else the offline demo model. */
 export function createLlm(config: AppConfig): LlmPort {
@@ -56,6 +57,7 @@ export function createLlm(config: AppConfig): LlmPort {
     MailModule,
     MailConsentModule,
     UsersModule,
+    QuotasModule,
   ],
   controllers: [ChatController, AgentMessagesController, WidgetController],
   providers: [

@@ -300,6 +300,24 @@ export class ChatRepository {
   }
 
   /**
+   * The visitor's messages in their handed-off conversation with the bot since `since` (and since
+   * the handoff), counted up to `cap`: what the per-conversation daily cap is checked against.
+   */
+  async handoffMessagesSince(botId: number, visitorId: string, since: Date, cap: number): Promise<number> {
+    const rows: Array<{ n: number }> = await this.dataSource.query(
+      `SELECT count(*)::int AS n FROM (
+         SELECT 1 FROM messages m
+           JOIN conversations c ON c.id = m.conversation_id
+          WHERE c.id = (SELECT id FROM conversations WHERE bot_id = $1::integer AND visitor_id = $2::varchar
+                         ORDER BY id DESC LIMIT 1)
+            AND m.role = 'user' AND m.created_at >= GREATEST($3::timestamptz, c.handoff_at)
+          LIMIT $4::integer) counted`,
+      [botId, visitorId, since, cap],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  /**
    * The owner's conversation, row-locked for a reply (after `lockOwner`, the order the chat's
    * charge takes too, so the two cannot deadlock); null when the owner has no such conversation.
    */

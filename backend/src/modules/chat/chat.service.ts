@@ -3,6 +3,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { periodStartFor } from '../../common/billing-period.js';
+import { secondsToNextUtcDay, startOfUtcDay } from '../../common/utc-day.js';
 import {
   CHAT_IN_FLIGHT_TTL_MS,
   CHAT_LIMITS,
@@ -105,6 +106,7 @@ export class ChatService implements OnApplicationShutdown {
   private readonly pendingReleases = new Map<string, NodeJS.Timeout>();
   /** The product's own host (PUBLIC_URL), where the demo bot answers. */
   private readonly ownHost: string;
+  private readonly quotas: AppConfig['quotas'];
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -119,6 +121,7 @@ export class ChatService implements OnApplicationShutdown {
     private readonly webhooks: WebhooksService,
   ) {
     this.ownHost = new URL(config.publicUrl).hostname;
+    this.quotas = config.quotas;
   }
 
   /**
@@ -185,6 +188,7 @@ export class ChatService implements OnApplicationShutdown {
         // theirs to read, the bot stays quiet, and nothing is charged, so the owner's billing
         // state and the bot's budget do not apply.
         if (await this.repository.isHandedOff(bot.id, visitorId)) {
+          await this.assertHandoffRoom(bot.id, visitorId, receivedAt);
           await this.logForPerson(conversation, input, reservationId, receivedAt);
           sink.start(visitor.token);
           return { message: '', messageId: null, costCents: 0, citations: [], handoff: true };
@@ -389,6 +393,20 @@ export class ChatService implements OnApplicationShutdown {
     }
   }
 
+  /**
+   * A handed-off conversation's messages are never charged, so a daily cap bounds what a stranger
+   * can store in it (docs/product.md#quotas): 429 past it, nothing written. The visitor's
+   * in-flight lock is held, so two of their messages cannot both take the last place.
+   */
+  private async assertHandoffRoom(botId: number, visitorId: string, at: Date): Promise<void> {
+    const cap = this.quotas.handoffMessagesPerConversationPerDay;
+    const sent = await this.repository.handoffMessagesSince(botId, visitorId, startOfUtcDay(at), cap);
+    if (sent < cap) return;
+    throw new AppError(HttpStatus.TOO_MANY_REQUESTS, 'HANDOFF_LIMIT_REACHED', handoffLimitSentence(cap), {
+      'Retry-After': String(secondsToNextUtcDay(at)),
+    });
+  }
+
   /** Logs the visitor's message alone (no answer, no charge) and frees their in-flight lock. */
   private async logForPerson(
     conversation: ConversationKey,
@@ -420,6 +438,11 @@ export class ChatService implements OnApplicationShutdown {
       this.logger.error(`Could not log a refused message: ${describeError(error)}`);
     }
   }
+}
+
+/** The visitor's sentence past the daily cap of a handed-off conversation. */
+export function handoffLimitSentence(cap: number): string {
+  return `This conversation takes at most ${cap} messages a day while a person handles it. They will read what you sent; please write again tomorrow.`;
 }
 
 /** How often a reservation the database could not release is tried again. */

@@ -1,8 +1,11 @@
-import { HttpStatus, Injectable, Logger } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import { LEAD_THANK_YOU_DEFAULT, type LeadField, type LeadResponse, type LeadSummary } from '@botsmith/contract';
 import { AppError } from '../../common/app-error.js';
 import { CHAT_IN_FLIGHT_TTL_MS } from '../../common/constants.js';
 import { TransactionRunner } from '../../database/transaction.js';
+import { secondsToNextUtcDay } from '../../common/utc-day.js';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { DailyQuotasService } from '../quotas/daily-quotas.service.js';
 import type { BotEntity } from '../bots/bot.entity.js';
 import { LeadsService } from '../leads/leads.service.js';
 import { MailService } from '../mail/mail.service.js';
@@ -16,6 +19,8 @@ import { ChatRateLimiter } from './rate-limit/chat-rate-limiter.js';
 /** The most recent messages mailed with a lead: enough to see what the visitor needed. */
 const TRANSCRIPT_MAX_MESSAGES = 50;
 const TRANSCRIPT_MESSAGE_MAX_CHARS = 2000;
+/** The visitor's sentence once the bot took its leads for the day. */
+export const LEAD_LIMIT_SENTENCE = 'This chatbot cannot take more messages today. Please try again tomorrow.';
 
 const FIELD_NAMES: Record<LeadField, string> = {
   name: 'a name',
@@ -56,6 +61,8 @@ export class LeadCaptureService {
     private readonly mail: MailService,
     private readonly webhooks: WebhooksService,
     private readonly leadNotices: LeadNoticesService,
+    private readonly dailyQuotas: DailyQuotasService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async capture(input: LeadRequestDto, caller: ChatCaller): Promise<CapturedLead> {
@@ -89,6 +96,13 @@ export class LeadCaptureService {
     try {
       const at = new Date();
       ({ lead, startedHandoff } = await this.transactions.run(async (tx) => {
+        // Each lead mails the owner: a bot takes a bounded number a day (docs/product.md#quotas).
+        // Counted first, so a refusal rolls back before anything of the lead is written.
+        if (!(await this.dailyQuotas.takeOne(tx, 'leads', bot.id, this.config.quotas.leadsPerBotPerDay, at))) {
+          throw new AppError(HttpStatus.TOO_MANY_REQUESTS, 'LEAD_LIMIT_REACHED', LEAD_LIMIT_SENTENCE, {
+            'Retry-After': String(secondsToNextUtcDay(at)),
+          });
+        }
         const conversationId = await this.repository.conversationFor(tx, {
           ownerId: bot.ownerId,
           botId: bot.id,

@@ -35,7 +35,7 @@ export class CorrectionsController {
   @ApiAnswer(201, "The correction: a written answer source with 'correction' true (ready at once).", ONE_SOURCE)
   @ApiErrors(GATED, SAME_SITE, ID_IN_PATH, JSON_BODY, {
     404: ['BOT_NOT_FOUND'],
-    413: ['SOURCES_QUOTA_EXCEEDED'],
+    413: ['SOURCES_QUOTA_EXCEEDED', 'ACCOUNT_SOURCES_QUOTA_EXCEEDED'],
     422: ['SOURCE_NO_TEXT'],
   })
   async create(

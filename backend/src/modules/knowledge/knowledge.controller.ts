@@ -47,7 +47,7 @@ export const SOURCE = obj({
 });
 export const ONE_SOURCE = obj({ source: SOURCE });
 const BOT_NOT_FOUND = { 404: ['BOT_NOT_FOUND'] };
-const FULL = { 413: ['SOURCES_QUOTA_EXCEEDED'] };
+const FULL = { 413: ['SOURCES_QUOTA_EXCEEDED', 'ACCOUNT_SOURCES_QUOTA_EXCEEDED'] };
 const SOURCE_NOT_FOUND = { 404: ['BOT_NOT_FOUND', 'SOURCE_NOT_FOUND'] };
 
 @ApiTags('Knowledge sources')

@@ -10,10 +10,19 @@ import { PassageEmbeddingsService } from './passage-embeddings.service.js';
 import { SourceJobsService } from './source-jobs.service.js';
 import { SourceJobsWorker } from './source-jobs.worker.js';
 import { WebsiteCrawlerModule } from './website/website-crawler.module.js';
+import { QuotasModule } from '../quotas/quotas.module.js';
 
 /** A bot's knowledge sources (files, websites, written answers), their extraction and embedding jobs. */
 @Module({
-  imports: [UsersModule, BotsModule, DocumentsModule, StorageModule, KnowledgeDataModule, WebsiteCrawlerModule],
+  imports: [
+    UsersModule,
+    BotsModule,
+    DocumentsModule,
+    StorageModule,
+    KnowledgeDataModule,
+    WebsiteCrawlerModule,
+    QuotasModule,
+  ],
   controllers: [KnowledgeController],
   providers: [KnowledgeService, SourceJobsService, SourceJobsWorker, PassageEmbeddingsService],
   exports: [KnowledgeService],

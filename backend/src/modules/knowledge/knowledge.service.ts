@@ -14,7 +14,7 @@ import type { SourceResponse } from './knowledge.dto.js';
 import { correctionName } from './question-match.js';
 import { PassageVectorsRepository } from './passage-vectors.repository.js';
 import { PassagesRepository } from './passages.repository.js';
-import { quotaExceededSentence } from './quota.js';
+import { accountQuotaExceededSentence, quotaExceededSentence } from './quota.js';
 import { SourceJobsWorker } from './source-jobs.worker.js';
 import { SourcesRepository } from './sources.repository.js';
 import { sourceFileName } from './source-names.js';
@@ -111,7 +111,7 @@ export class KnowledgeService {
     }
     const bytes = Buffer.byteLength(text, 'utf8');
     const source = await this.bots.withLockedBot(ownerId, botId, async (tx) => {
-      await this.assertRoom(tx, botId, bytes);
+      await this.assertRoom(tx, ownerId, botId, bytes);
       const created = await this.sources.create(tx, {
         botId,
         kind: 'text',
@@ -149,7 +149,7 @@ export class KnowledgeService {
     let source: BotSourceEntity;
     try {
       source = await this.bots.withLockedBot(ownerId, botId, async (tx) => {
-        await this.assertRoom(tx, botId, file.size);
+        await this.assertRoom(tx, ownerId, botId, file.size);
         return this.sources.create(tx, {
           botId,
           kind: 'file',
@@ -247,11 +247,25 @@ export class KnowledgeService {
     if (removed.storageKey) await this.removeQuietly(removed.storageKey);
   }
 
-  private async assertRoom(tx: Transaction, botId: number, adding: number): Promise<void> {
+  /**
+   * The bot's quota, then the account's (all its bots together, docs/product.md#quotas). Called
+   * under the bot's row lock; the account's is counted under the owner's source-bytes lock, so two
+   * uploads to two bots at once cannot both squeeze past it.
+   */
+  private async assertRoom(tx: Transaction, ownerId: number, botId: number, adding: number): Promise<void> {
     const limit = this.config.sources.maxBytesPerBot;
     const used = await this.sources.bytesOfBot(tx, botId);
     if (used + adding > limit) {
       throw new AppError(HttpStatus.PAYLOAD_TOO_LARGE, 'SOURCES_QUOTA_EXCEEDED', quotaExceededSentence(limit));
+    }
+    const accountLimit = this.config.quotas.sourcesMaxBytesPerAccount;
+    await this.sources.lockOwnerSourceBytes(tx, ownerId);
+    if ((await this.sources.bytesOfOwner(tx, ownerId)) + adding > accountLimit) {
+      throw new AppError(
+        HttpStatus.PAYLOAD_TOO_LARGE,
+        'ACCOUNT_SOURCES_QUOTA_EXCEEDED',
+        accountQuotaExceededSentence(accountLimit),
+      );
     }
   }
 

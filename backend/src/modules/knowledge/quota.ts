@@ -14,3 +14,14 @@ export function crawlQuotaSentence(limit: number, pages: number): string {
   const read = pages === 1 ? '1 page was' : `${pages} pages were`;
   return `This bot's sources can hold ${formatMegabytes(limit)} in all: ${read} read before that limit was reached. Delete a source to make room for more.`;
 }
+
+/** Why an upload or a written answer was refused: all the account's bots' sources together are full. */
+export function accountQuotaExceededSentence(limit: number): string {
+  return `Your account's sources can hold ${formatMegabytes(limit)} in all, across every bot. Delete a source or add a smaller one.`;
+}
+
+/** A crawl that stopped adding pages because the account's sources were full. */
+export function crawlAccountQuotaSentence(limit: number, pages: number): string {
+  const read = pages === 1 ? '1 page was' : `${pages} pages were`;
+  return `Your account's sources can hold ${formatMegabytes(limit)} in all, across every bot: ${read} read before that limit was reached. Delete a source to make room for more.`;
+}

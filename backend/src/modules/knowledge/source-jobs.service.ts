@@ -9,7 +9,7 @@ import { DocumentsService } from './documents.service.js';
 import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
 import { extractText, UnreadableSourceError } from './extraction/text-extraction.js';
 import { PassagesRepository, type NewPassage } from './passages.repository.js';
-import { crawlQuotaSentence } from './quota.js';
+import { crawlAccountQuotaSentence, crawlQuotaSentence } from './quota.js';
 import { PAGE_TITLE_MAX, PAGE_URL_MAX, SourcePagesRepository, type StoredPage } from './source-pages.repository.js';
 import { CrawlError } from './website/crawl-error.js';
 import {
@@ -154,7 +154,14 @@ export class SourceJobsService {
       ]),
     );
     const limit = this.config.sources.maxBytesPerBot;
-    const room = Math.max(0, limit - (await this.sources.bytesOfOtherSources(job.botId, job.sourceId)));
+    const botRoom = Math.max(0, limit - (await this.sources.bytesOfOtherSources(job.botId, job.sourceId)));
+    // The account's quota too (docs/product.md#quotas): whichever leaves less room stops the crawl.
+    const accountLimit = this.config.quotas.sourcesMaxBytesPerAccount;
+    const accountRoom = Math.max(
+      0,
+      accountLimit - (await this.sources.bytesOfOwnerOtherSources(job.botId, job.sourceId)),
+    );
+    const room = Math.min(botRoom, accountRoom);
     let result: CrawlResult;
     try {
       result = await this.crawler.crawl(job.url ?? '', {
@@ -180,7 +187,9 @@ export class SourceJobsService {
     }
     const notice =
       result.stoppedBy === 'quota'
-        ? crawlQuotaSentence(limit, result.pages.length)
+        ? accountRoom < botRoom
+          ? crawlAccountQuotaSentence(accountLimit, result.pages.length)
+          : crawlQuotaSentence(limit, result.pages.length)
         : unreadPagesSentence(result.skipped);
     await this.finishWebsite(
       job,

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { entityManagerOf, type Transaction } from '../../database/transaction.js';
 import { BotSourceEntity, type RefreshSchedule, type SourceFormat, type SourceKind } from './bot-source.entity.js';
+import { QUOTA_LOCKS } from '../../common/constants.js';
 
 export interface NewSource {
   botId: number;
@@ -256,6 +257,38 @@ export class SourcesRepository {
     return rows.length > 0;
   }
 
+  /**
+   * Holds the owner's "adding source bytes" lock until the transaction ends (an advisory lock,
+   * taken after the bot's row lock): two uploads to two of the owner's bots at once are checked
+   * against the account's quota one after the other.
+   */
+  async lockOwnerSourceBytes(tx: Transaction, ownerId: number): Promise<void> {
+    await entityManagerOf(tx).query('SELECT pg_advisory_xact_lock($1::integer, $2::integer)', [
+      QUOTA_LOCKS.sourceBytes,
+      ownerId,
+    ]);
+  }
+
+  /** Bytes of every source of every bot of the owner, counted against the account's quota. */
+  async bytesOfOwner(tx: Transaction, ownerId: number): Promise<number> {
+    const [row]: { total: string | number | null }[] = await entityManagerOf(tx).query(
+      `SELECT COALESCE(SUM(s.bytes), 0)::bigint AS total FROM bot_sources s JOIN bots b ON b.id = s.bot_id
+        WHERE b.owner_id = $1`,
+      [ownerId],
+    );
+    return Number(row?.total ?? 0);
+  }
+
+  /** Bytes of the sources of the bot's owner other than this one (what the account's quota leaves for it). */
+  async bytesOfOwnerOtherSources(botId: number, sourceId: number): Promise<number> {
+    const [row]: { total: string | number | null }[] = await this.sources.query(
+      `SELECT COALESCE(SUM(s.bytes), 0)::bigint AS total FROM bot_sources s JOIN bots b ON b.id = s.bot_id
+        WHERE b.owner_id = (SELECT owner_id FROM bots WHERE id = $1) AND s.id <> $2`,
+      [botId, sourceId],
+    );
+    return Number(row?.total ?? 0);
+  }
+
   /** Bytes of the bot's sources other than this one (what is left of the quota for it). */
   async bytesOfOtherSources(botId: number, sourceId: number): Promise<number> {
     const [row]: { total: string | number | null }[] = await this.sources.query(
@@ -399,6 +432,32 @@ export class SourcesRepository {
         WHERE id = $1 AND updated_at = $2::timestamptz`,
       [job.sourceId, job.version, error.slice(0, 500), retryInMs],
     );
+  }
+
+  /** The owner of the bot (null once it is deleted). */
+  async ownerOfBot(botId: number): Promise<number | null> {
+    const rows: { owner_id: number }[] = await this.sources.query('SELECT owner_id FROM bots WHERE id = $1', [botId]);
+    return rows[0]?.owner_id ?? null;
+  }
+
+  /**
+   * The account's daily quota of embedded passages is spent: the source's embedding waits until
+   * `until` (not an attempt: the claim's count is given back), and its notice says so unless it
+   * already has one (a crawl's). Its passages keep answering by full-text search.
+   */
+  async deferEmbedding(job: ClaimedEmbedding, notice: string, until: Date): Promise<void> {
+    await this.sources.query(
+      `UPDATE bot_sources
+          SET embed_retry_at = $3::timestamptz, embed_attempts = GREATEST(embed_attempts - 1, 0),
+              notice = COALESCE(notice, $4)
+        WHERE id = $1 AND updated_at = $2::timestamptz`,
+      [job.sourceId, job.version, until, notice],
+    );
+  }
+
+  /** Takes back the notice `deferEmbedding` left, once the source's passages all have their vectors. */
+  async clearEmbeddingNotice(sourceId: number, notice: string): Promise<void> {
+    await this.sources.query(`UPDATE bot_sources SET notice = NULL WHERE id = $1 AND notice = $2`, [sourceId, notice]);
   }
 
   /** Storage keys of every file source of the owner's bots (to remove the files with the account). */
