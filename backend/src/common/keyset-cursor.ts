@@ -31,5 +31,7 @@ export function decodeCursor(text: string): KeysetCursor | null {
   // A real instant (no 2026-02-30 or 25:00): the milliseconds part must read back unchanged.
   const instant = new Date(at.slice(0, 23) + 'Z');
   if (Number.isNaN(instant.getTime()) || instant.toISOString() !== at.slice(0, 23) + 'Z') return null;
+  // JavaScript has a year 0, PostgreSQL has none ("date/time field value out of range": a 500).
+  if (instant.getUTCFullYear() < 1) return null;
   return { at, id };
 }

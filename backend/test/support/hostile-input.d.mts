@@ -2,6 +2,7 @@ import type { Arbitrary } from 'fast-check';
 
 export interface FuzzRoute {
   fields?: string[];
+  query?: string[];
   session?: 'owner' | 'none';
   ids?: 'doomed';
 }

@@ -49,6 +49,9 @@ export const HOSTILE_TEXT = [
   'linear-gradient(to right, #fff, #000)',
   'https://example.com',
   'owner@example.com',
+  'a\ud800@example.com',
+  'ana@example.com\udc00',
+  'ana\u0000@example.com',
 ];
 
 const trickyChar = fc.constantFrom(
@@ -176,6 +179,12 @@ const SAMPLES = {
   answer: fc.constantFrom('We open at eight.', 'We ship to every country in Europe.'),
   botId: fc.constantFrom('ID'),
   visitor: fc.constantFrom({}, { name: 'Ana Lima' }, { name: 'Ana Lima', email: 'ana@example.com' }),
+  leadCapture: fc.constantFrom({ enabled: false }, { enabled: true, fields: ['email'], notifyEmails: [] }),
+  enabled: fc.constantFrom(true, false),
+  fields: fc.constantFrom(['email'], ['name', 'email', 'phone', 'message']),
+  offerWhen: fc.constantFrom(['cap'], ['request', 'unanswered']),
+  notifyEmails: fc.constantFrom([], ['fuzz-notify@example.com']),
+  thankYouText: fc.constantFrom('Thanks!', ''),
   chatHistory: fc.constantFrom(
     [],
     [
@@ -183,6 +192,16 @@ const SAMPLES = {
       { role: 'assistant', content: 'Hello!' },
     ],
   ),
+};
+
+/**
+ * Fields whose value is an object with fields of its own: their hostile values include objects
+ * built like a body (valid samples with one hostile field), so a hostile value reaches a nested
+ * field's own checks (`visitor.email`) behind valid siblings.
+ */
+const NESTED_FIELDS = {
+  visitor: ['name', 'email'],
+  leadCapture: ['enabled', 'fields', 'offerWhen', 'notifyEmails', 'thankYouText'],
 };
 
 const UPDATE_BOT_FIELDS = [
@@ -218,7 +237,7 @@ const UPDATE_BOT_FIELDS = [
 
 /**
  * Every API route and how to fuzz it. `fields`: the body's fields (valid samples mixed with hostile
- * values); `session`: 'owner' sends the paid owner's cookie (so guarded routes reach their DTOs),
+ * values); `query`: its query parameters (the same mix, as a query string); `session`: 'owner' sends the paid owner's cookie (so guarded routes reach their DTOs),
  * 'none' sends none (auth routes, and routes that would end the owner's session); `ids`: 'doomed'
  * draws the owner's own ids from a pool that may be deleted. A route the app registers that is
  * missing here fails the spec, so new routes get fuzzed with their fields; an entry for a route
@@ -256,14 +275,14 @@ export const FUZZ_ROUTES = {
   'PATCH /api/bots/:id/sources/:sourceId': { fields: ['refreshSchedule'] },
   'DELETE /api/bots/:id/sources/:sourceId': {},
   'POST /api/bots/:id/corrections': { fields: ['question', 'answer'] },
-  'GET /api/bots/:id/questions': {},
+  'GET /api/bots/:id/questions': { query: ['filter', 'period'] },
   'GET /api/user/usage': {},
   'GET /api/user/usage-history': {},
   'GET /api/bots/:id/usage': {},
   'GET /api/bots/:id/usage-history': {},
   'GET /api/user/logs/download': {},
-  'GET /api/conversations': {},
-  'GET /api/conversations/export': {},
+  'GET /api/conversations': { query: ['q', 'cursor', 'limit', 'from', 'to', 'botId', 'filter'] },
+  'GET /api/conversations/export': { query: ['q', 'from', 'to', 'botId', 'filter'] },
   'GET /api/conversations/:id': {},
   'DELETE /api/conversations/:id': { ids: 'doomed' },
   'GET /api/webhooks': {},
@@ -273,8 +292,8 @@ export const FUZZ_ROUTES = {
   'GET /api/webhooks/:id/deliveries': {},
   'POST /api/conversations/:id/reply': { fields: ['content'] },
   'POST /api/conversations/:id/handback': {},
-  'GET /api/leads': {},
-  'GET /api/leads/export': {},
+  'GET /api/leads': { query: ['botId', 'cursor'] },
+  'GET /api/leads/export': { query: ['botId'] },
   'DELETE /api/leads/:id': { ids: 'doomed' },
   'POST /api/auth/create-stripe-customer': {},
   'GET /api/auth/has-payment-method': {},
@@ -285,8 +304,8 @@ export const FUZZ_ROUTES = {
   'POST /api/chat': { session: 'none', fields: ['botId', 'prompt', 'chatHistory', 'model', 'visitor'] },
   'POST /api/chat/feedback': { session: 'none', fields: ['botId', 'messageId', 'rating', 'comment'] },
   'DELETE /api/chat/conversations/current': { session: 'none', fields: ['botId'] },
-  'GET /api/chat/conversations/current/messages': { session: 'none' },
-  'GET /api/chat/conversations/current/events': { session: 'none' },
+  'GET /api/chat/conversations/current/messages': { session: 'none', query: ['botId', 'after'] },
+  'GET /api/chat/conversations/current/events': { session: 'none', query: ['botId', 'after'] },
   'POST /api/chat/lead': { session: 'none', fields: ['botId', 'name', 'email', 'phone', 'message'] },
   'GET /api/widget/bots/:id': { session: 'none' },
   // The API reference (SwaggerModule): the document, Swagger UI's page and its generated script.
@@ -320,6 +339,100 @@ function pathSegment(text) {
     out += /[A-Za-z0-9_.~-]/.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
+}
+
+/** A cursor as the server issues them (`<time with microseconds>~<id>`, base64url). */
+const cursorOf = (text) => Buffer.from(text, 'utf8').toString('base64url');
+
+/** Plausible values of each query parameter (as text), for the owner routes' filters and pages. */
+const QUERY_SAMPLES = {
+  q: fc.constantFrom(
+    'refund',
+    '"opening hours"',
+    '-spam refund',
+    'refund or parcel',
+    'the',
+    '-'.repeat(200),
+    '- '.repeat(100),
+  ),
+  cursor: fc.oneof(
+    fc.constantFrom(cursorOf('2026-11-25T08:30:00.000000Z~1'), cursorOf('2026-02-30T08:30:00.000000Z~1')),
+    fc.constantFrom(cursorOf('9999-12-31T23:59:59.999999Z~2147483647'), cursorOf('0000-01-01T00:00:00.000000Z~1')),
+    fc.nat({ max: 2_147_483_647 }).map((id) => cursorOf(`2026-11-25T08:30:00.000000Z~${id}`)),
+    hostileString.filter((t) => t.length < 140).map((t) => cursorOf(`2026-11-25T08:30:00.000000Z~${t}`)),
+    hostileString.filter((t) => t.length < 140).map(cursorOf),
+  ),
+  limit: fc.constantFrom('1', '25', '100', '101', '0', '999', '1e2', '-1', '01'),
+  from: fc.constantFrom('2026-11-25', '2026-11-25T08:30:00Z', '2026-02-30', '1970-01-01', '0001-01-01', '9999-12-31'),
+  to: fc.constantFrom(
+    '2026-11-26',
+    '2026-11-25T08:30:00.123456+14:00',
+    '2026-13-01',
+    '2026-11-25T25:61:61Z',
+    '275760-09-13',
+  ),
+  filter: fc.constantFrom('all', 'unanswered', 'negative'),
+  period: fc.constantFrom('7d', '30d', '90d'),
+  after: fc.constantFrom('0', '1', '2147483647', '2147483648'),
+  botId: fc.constantFrom('ID'),
+};
+
+/** Raw query text that is not a clean encoding: cut escapes, NUL, separators, brackets. */
+const rawQueryValue = fc.constantFrom(
+  '%',
+  '%E0%A4%A',
+  '%00',
+  '%ZZ',
+  '%C0%80',
+  '%ED%A0%80',
+  '+',
+  '&',
+  '=',
+  '%26%3D',
+  '[]',
+);
+
+function queryValue(name, context) {
+  const sample = QUERY_SAMPLES[name] ?? fc.constant('x');
+  const valid =
+    name === 'botId'
+      ? fc.oneof(
+          fc.constantFrom(...context.ownIds.slice(0, 2)).map(String),
+          fc.constantFrom(...context.otherIds).map(String),
+        )
+      : sample;
+  return fc.oneof(
+    { weight: 4, arbitrary: valid.map(pathSegment) },
+    { weight: 3, arbitrary: hostileString.filter((t) => t.length < 4000).map(pathSegment) },
+    { weight: 1, arbitrary: rawQueryValue },
+  );
+}
+
+/**
+ * A query string over `names`: each parameter absent, once, twice (an array), with brackets
+ * (`q[a]=`, `q[]=`) or bare; mostly valid samples with hostile values among them.
+ */
+function queryString(names, context) {
+  const param = (name) =>
+    fc.oneof(
+      { weight: 6, arbitrary: queryValue(name, context).map((v) => [`${name}=${v}`]) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(queryValue(name, context), queryValue(name, context))
+          .map(([a, b]) => [`${name}=${a}`, `${name}=${b}`]),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(fc.constantFrom('[]', '[a]', '[__proto__]', '[0]'), queryValue(name, context))
+          .map(([b, v]) => [`${name}${b}=${v}`]),
+      },
+      { weight: 1, arbitrary: fc.constant([name]) },
+    );
+  return fc
+    .tuple(...names.map((name) => fc.option(param(name), { nil: undefined, freq: 2 })))
+    .map((parts) => parts.flatMap((part) => part ?? []).join('&'));
 }
 
 const rawSegment = fc.constantFrom('%', '%E0%A4%A', '%00', '..', '%2F', '%2e%2e', '0', '-1', '1e3', '01', '1.5', '%20');
@@ -357,27 +470,50 @@ function objectText(fields, values, extra) {
   return `{${parts.join(',')}}`;
 }
 
+/** An address around hostile text: it passes a quick look for "@" and reaches the address checks. */
+const hostileAddress = hostileString
+  .filter((s) => s.length < 300)
+  .chain((s) => fc.constantFrom(`${s}@example.com`, `ana@${s}`, `a${s}b@example.com`, `${s}`))
+  .map((s) => JSON.stringify(s));
+
+/**
+ * A hostile value for `field` (JSON text): any JSON value; for an e-mail field also addresses
+ * around hostile text; for a field holding an object (NESTED_FIELDS) also that object built like a
+ * body, with one hostile field among valid ones.
+ */
+function hostileValue(field, hostile, context, depth) {
+  const nested = NESTED_FIELDS[field];
+  if (nested && depth < 2) return fc.oneof(hostile, objectBody(nested, context, depth + 1));
+  if (field === 'email' || field === 'notifyEmails') {
+    return fc.oneof(hostile, field === 'email' ? hostileAddress : hostileAddress.map((a) => `[${a}]`));
+  }
+  return hostile;
+}
+
 /**
  * A body for a route with fields. Mostly valid samples with exactly one hostile field, so the
  * hostile value passes every other check and reaches the service and the database; sometimes all
  * valid (the success path), sometimes any mix plus an extra hostile key.
  */
-function objectBody(fields, context) {
+function objectBody(fields, context, depth = 0) {
   if (fields.length === 0) return jsonText(fields);
   const hostile = jsonText(fields);
+  const hostileOf = (field) => hostileValue(field, hostile, context, depth);
   const valid = fc.tuple(...fields.map((f) => fc.option(validValue(f, context), { nil: undefined, freq: 3 })));
   const mixed = fc.tuple(
-    ...fields.map((f) => fc.option(fc.oneof(validValue(f, context), hostile), { nil: undefined, freq: 3 })),
+    ...fields.map((f) => fc.option(fc.oneof(validValue(f, context), hostileOf(f)), { nil: undefined, freq: 3 })),
   );
   const extra = fc.tuple(keyArbitrary(fields), hostile);
   return fc.oneof(
     {
       weight: 5,
-      arbitrary: fc.tuple(valid, fc.nat(fields.length - 1), hostile).map(([values, index, value]) => {
-        const copy = [...values];
-        copy[index] = value;
-        return objectText(fields, copy);
-      }),
+      arbitrary: fc.tuple(valid, fc.nat(fields.length - 1)).chain(([values, index]) =>
+        hostileOf(fields[index]).map((value) => {
+          const copy = [...values];
+          copy[index] = value;
+          return objectText(fields, copy);
+        }),
+      ),
     },
     { weight: 2, arbitrary: valid.map((values) => objectText(fields, values)) },
     { weight: 2, arbitrary: fc.tuple(mixed, extra).map(([values, more]) => objectText(fields, values, more)) },
@@ -504,12 +640,14 @@ export function requestArbitrary(route, context) {
       { freq: 6 },
     ),
   });
-  return fc.tuple(paramValues, body, headers).map(([values, { type, body: payload }, h]) => {
+  const query = entry.query ? fc.option(queryString(entry.query, context), { nil: '', freq: 6 }) : fc.constant('');
+  return fc.tuple(paramValues, body, headers, query).map(([values, { type, body: payload }, h, search]) => {
     let i = 0;
-    const path = template
-      .split('/')
-      .map((s) => (s.startsWith(':') ? values[i++] : s))
-      .join('/');
+    const path =
+      template
+        .split('/')
+        .map((s) => (s.startsWith(':') ? values[i++] : s))
+        .join('/') + (search ? `?${search}` : '');
     const headerValues = {};
     if (type) headerValues['Content-Type'] = type;
     if (h.origin !== undefined) headerValues.Origin = h.origin;

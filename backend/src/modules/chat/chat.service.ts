@@ -16,7 +16,7 @@ import { BudgetAlertsService } from '../usage/budget-alerts.service.js';
 import { UsageLedgerService } from '../usage/usage-ledger.service.js';
 import { ChatRepository, type ConversationKey } from './chat.repository.js';
 import type { ChatRequestDto } from './chat.dto.js';
-import { isOriginAllowed } from './domain-match.js';
+import { isOriginAllowed, storablePageUrl } from './domain-match.js';
 import { LLM, LlmError, type Citation, type LlmPort, type Passage } from './llm/llm.port.js';
 import { buildModelInput, saysCannotAnswer } from './prompt-builder.js';
 import { ChatRateLimiter } from './rate-limit/chat-rate-limiter.js';
@@ -135,19 +135,21 @@ export class ChatService implements OnApplicationShutdown {
 
   /**
    * As identifyVisitor, with the bot and, for a browser, the visitor token to send back (a new
-   * visitor's first request creates their conversation, e.g. a lead left at the bot's budget).
+   * visitor's first request creates their conversation, e.g. a lead left at the bot's budget), and
+   * the page the conversation may record (storablePageUrl).
    */
   async resolveCaller(
     botId: number,
     caller: ChatCaller,
-  ): Promise<{ bot: BotEntity; visitor: { id: string; token: string | undefined } }> {
+  ): Promise<{ bot: BotEntity; visitor: { id: string; token: string | undefined }; pageUrl: string | null }> {
     const found = await this.repository.findServableBot(botId);
     if (!found) throw AppError.notFound(REFUSALS.BOT_NOT_FOUND, 'BOT_NOT_FOUND');
     const viaApiKey = this.checkCaller(found.bot, caller, found.ownerIsSystem);
     const visitor = viaApiKey
       ? { id: apiVisitorId(caller.visitorId), token: undefined }
       : this.visitors.resolve(caller.visitorToken, botId, caller.ip);
-    return { bot: found.bot, visitor };
+    const pageUrl = storablePageUrl(this.domainOf(found.bot, found.ownerIsSystem), caller.origin, caller.pageUrl);
+    return { bot: found.bot, visitor, pageUrl };
   }
 
   /** Everything up to the answer; throws AppError for a refusal (nothing written, nothing charged). */
@@ -177,7 +179,7 @@ export class ChatService implements OnApplicationShutdown {
         botId: bot.id,
         botName: bot.name,
         visitorId,
-        pageUrl: caller.pageUrl ?? caller.origin ?? null,
+        pageUrl: storablePageUrl(this.domainOf(bot, found.ownerIsSystem), caller.origin, caller.pageUrl),
       };
       const refuse = async (error: AppError, logged: string): Promise<never> => {
         await this.logRefusal(conversation, input.prompt, logged, receivedAt);
@@ -349,11 +351,15 @@ export class ChatService implements OnApplicationShutdown {
       if (bearer && sameSecret(bearer, bot.apiKey)) return true;
       throw new AppError(HttpStatus.UNAUTHORIZED, 'INVALID_API_KEY', REFUSALS.INVALID_API_KEY);
     }
-    const allowedDomain = ownerIsSystem && !bot.allowedDomain.trim() ? this.ownHost : bot.allowedDomain;
-    if (!isOriginAllowed(allowedDomain, caller.origin, caller.pageUrl)) {
+    if (!isOriginAllowed(this.domainOf(bot, ownerIsSystem), caller.origin, caller.pageUrl)) {
       throw AppError.forbidden(REFUSALS.DOMAIN_NOT_ALLOWED, 'DOMAIN_NOT_ALLOWED');
     }
     return false;
+  }
+
+  /** The site a bot may be used on: its owner's choice; the product's own for the house bots without one. */
+  private domainOf(bot: BotEntity, ownerIsSystem: boolean): string {
+    return ownerIsSystem && !bot.allowedDomain.trim() ? this.ownHost : bot.allowedDomain;
   }
 
   /**

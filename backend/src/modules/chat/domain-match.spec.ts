@@ -5,6 +5,7 @@ import {
   hostOf,
   isOriginAllowed,
   normalizeAllowedDomain,
+  storablePageUrl,
   trimTrailingDots,
 } from './domain-match.js';
 
@@ -161,5 +162,72 @@ describe('host parsing on hostile values', () => {
     expect(normalizeAllowedDomain('example.com:')).toBe('example.com');
     expect(normalizeAllowedDomain('*.example.com.')).toBe('example.com');
     expect(normalizeAllowedDomain('..example.com..')).toBe('example.com');
+  });
+});
+
+describe('storablePageUrl', () => {
+  it('keeps an http(s) page, on any site for an unlocked bot', () => {
+    expect(storablePageUrl('', undefined, 'https://shop.example/help?x=1#top')).toBe(
+      'https://shop.example/help?x=1#top',
+    );
+    expect(storablePageUrl('', undefined, 'http://other.example/')).toBe('http://other.example/');
+    expect(storablePageUrl('', 'https://shop.example', undefined)).toBe('https://shop.example/');
+  });
+
+  it('never keeps a page that is not http(s), which the inbox would show as a link', () => {
+    for (const page of [
+      'javascript:alert(document.cookie)',
+      'JAVASCRIPT:alert(1)',
+      'data:text/html,<script>x</script>',
+      'vbscript:x',
+      'file:///etc/passwd',
+      'not a url',
+      '//shop.example/x',
+    ]) {
+      expect(storablePageUrl('', undefined, page)).toBeNull();
+      // An unusable X-Page-Url is not replaced by the Origin.
+      expect(storablePageUrl('', 'https://shop.example', page)).toBeNull();
+    }
+  });
+
+  it('keeps only a page on the domain of a domain-locked bot (subdomains too)', () => {
+    expect(storablePageUrl('example.com', undefined, 'https://shop.example.com/a')).toBe('https://shop.example.com/a');
+    expect(storablePageUrl('example.com', undefined, 'https://example.com.evil.net/a')).toBeNull();
+    expect(storablePageUrl('example.com', 'https://example.com', 'https://evil.example/phish')).toBeNull();
+    expect(storablePageUrl('example.com', 'https://evil.example', undefined)).toBeNull();
+  });
+
+  it('drops credentials, encodes what a browser would, and refuses an overlong address', () => {
+    expect(storablePageUrl('', undefined, 'https://user:secret@shop.example/a b')).toBe('https://shop.example/a%20b');
+    expect(storablePageUrl('', undefined, `https://shop.example/${'a'.repeat(HEADER_MAX_CHARS.pageUrl)}`)).toBeNull();
+  });
+
+  it('is null or an http(s) URL on the allowed domain, whatever is sent', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('', 'example.com', 'b.c'),
+        fc.option(
+          fc.oneof(
+            fc.string(),
+            fc.tuple(scheme, hostname, path).map((p) => p.join('')),
+          ),
+          { nil: undefined },
+        ),
+        fc.option(
+          fc.oneof(
+            fc.string(),
+            fc.tuple(fc.constantFrom('javascript:', 'http://', 'https://'), hostname, path).map((p) => p.join('')),
+          ),
+          { nil: undefined },
+        ),
+        (domain, origin, page) => {
+          const stored = storablePageUrl(domain, origin, page);
+          if (stored === null) return;
+          const url = new URL(stored);
+          expect(['http:', 'https:']).toContain(url.protocol);
+          if (domain) expect(hostMatchesDomain(url.hostname, domain)).toBe(true);
+        },
+      ),
+    );
   });
 });

@@ -98,3 +98,33 @@ export function isOriginAllowed(
       : hostOf(pageUrl, HEADER_MAX_CHARS.pageUrl);
   return host !== null && hostMatchesDomain(host, domain);
 }
+
+/**
+ * The page a conversation is said to be on, as the inbox may show (and link) it: an http(s) URL
+ * (X-Page-Url, else the Origin) and, for a domain-locked bot, one on that domain; else null (an
+ * unusable X-Page-Url is not replaced by the Origin: the widget sent something else). The
+ * header is the caller's word: a `javascript:` URL or another site must never become a link in
+ * the owner's inbox. The message itself is answered either way.
+ */
+export function storablePageUrl(
+  allowedDomain: string | null | undefined,
+  origin: string | null | undefined,
+  pageUrl: string | null | undefined,
+): string | null {
+  const domain = normalizeAllowedDomain(allowedDomain);
+  for (const [candidate, maxChars] of [
+    [pageUrl, HEADER_MAX_CHARS.pageUrl],
+    [origin, HEADER_MAX_CHARS.origin],
+  ] as const) {
+    if (!candidate) continue;
+    const host = hostOf(candidate, maxChars);
+    if (host === null) return null;
+    if (domain === null || (domain !== '' && !hostMatchesDomain(host, domain))) return null;
+    // As a browser would read it (spaces and controls encoded), without any credentials in it.
+    const url = new URL(candidate);
+    url.username = '';
+    url.password = '';
+    return url.href;
+  }
+  return null;
+}

@@ -66,7 +66,7 @@ export class LeadCaptureService {
   ) {}
 
   async capture(input: LeadRequestDto, caller: ChatCaller): Promise<CapturedLead> {
-    const { bot, visitor } = await this.chat.resolveCaller(input.botId, caller);
+    const { bot, visitor, pageUrl } = await this.chat.resolveCaller(input.botId, caller);
     await this.rateLimiter.hitLead(bot.id, visitor.id, caller.ip);
     const setting = bot.leadCapture;
     if (!setting.enabled) {
@@ -108,7 +108,7 @@ export class LeadCaptureService {
           botId: bot.id,
           botName: bot.name,
           visitorId: visitor.id,
-          pageUrl: caller.pageUrl ?? caller.origin ?? null,
+          pageUrl,
         });
         const started = await this.repository.markHandoff(tx, conversationId, at, input.message ?? null);
         const recorded = await this.leads.record(tx, {
