@@ -80,7 +80,10 @@ export class KnowledgeController {
   @Post('website')
   @ApiOperation({ summary: 'Queues a website to crawl (public addresses only, robots.txt respected)' })
   @ApiAnswer(201, "The source, status 'processing'.", ONE_SOURCE)
-  @ApiErrors(GATED, SAME_SITE, ID_IN_PATH, JSON_BODY, BOT_NOT_FOUND, { 400: ['URL_INVALID'] })
+  @ApiErrors(GATED, SAME_SITE, ID_IN_PATH, JSON_BODY, BOT_NOT_FOUND, {
+    400: ['URL_INVALID'],
+    429: ['WEBSITE_SOURCES_DAILY_LIMIT'],
+  })
   async addWebsite(
     @CurrentUser() user: SessionUser,
     @IdParam('id') botId: number,
@@ -114,7 +117,10 @@ export class KnowledgeController {
   @Post(':sourceId/refresh')
   @ApiOperation({ summary: 'Reads a file or website source again' })
   @ApiAnswer(202, "The source, status 'processing'.", ONE_SOURCE)
-  @ApiErrors(GATED, SAME_SITE, ID_IN_PATH, SOURCE_NOT_FOUND, { 409: ['SOURCE_NOT_REFRESHABLE'] })
+  @ApiErrors(GATED, SAME_SITE, ID_IN_PATH, SOURCE_NOT_FOUND, {
+    409: ['SOURCE_NOT_REFRESHABLE'],
+    429: ['SOURCE_REFRESHES_DAILY_LIMIT'],
+  })
   @HttpCode(202)
   async refresh(
     @CurrentUser() user: SessionUser,

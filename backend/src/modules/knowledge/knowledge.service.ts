@@ -15,6 +15,7 @@ import { correctionName } from './question-match.js';
 import { PassageVectorsRepository } from './passage-vectors.repository.js';
 import { PassagesRepository } from './passages.repository.js';
 import { accountQuotaExceededSentence, quotaExceededSentence } from './quota.js';
+import { SourceDailyRequestsRepository } from './source-daily-requests.repository.js';
 import { SourceJobsWorker } from './source-jobs.worker.js';
 import { SourcesRepository } from './sources.repository.js';
 import { sourceFileName } from './source-names.js';
@@ -34,6 +35,22 @@ const SENTENCES = {
   TEXT_NO_PASSAGES: 'This text has no words to answer from.',
 } as const;
 
+/** Past an owner's daily limit on websites added (docs/product.md#knowledge-sources). */
+export function websitesLimitSentence(limit: number): string {
+  return `You can add up to ${limit} websites a day. Try again tomorrow.`;
+}
+
+/** Past an owner's daily limit on refreshes asked for. */
+export function refreshesLimitSentence(limit: number): string {
+  return `You can ask for up to ${limit} sources to be read again a day. Try again tomorrow.`;
+}
+
+/** Whole seconds until the next UTC day starts, when a daily limit counts from zero again. */
+function secondsToTomorrow(now = new Date()): string {
+  const tomorrow = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return String(Math.max(1, Math.ceil((tomorrow - now.getTime()) / 1000)));
+}
+
 /**
  * The rules of a bot's knowledge sources: who may see and change them (the bot's owner; anyone
  * else gets 404), what a file may be, how much a bot may hold, and when a file is (re)read — in
@@ -50,6 +67,7 @@ export class KnowledgeService {
     private readonly vectors: PassageVectorsRepository,
     private readonly documents: DocumentsService,
     private readonly jobs: SourceJobsWorker,
+    private readonly dailyRequests: SourceDailyRequestsRepository,
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -187,8 +205,14 @@ export class KnowledgeService {
     const refreshSchedule = chosenSchedule ?? DEFAULT_REFRESH_SCHEDULE;
     const address = normaliseUrl(url);
     if (!address || !/^https?:\/\//i.test(address)) throw AppError.badRequest(SENTENCES.URL_INVALID, 'URL_INVALID');
-    const source = await this.bots.withLockedBot(ownerId, botId, (tx) =>
-      this.sources.create(tx, {
+    const source = await this.bots.withLockedBot(ownerId, botId, async (tx) => {
+      const limit = this.config.sources.websitesPerOwnerPerDay;
+      if (!(await this.dailyRequests.take(tx, ownerId, 'websites', limit))) {
+        throw new AppError(HttpStatus.TOO_MANY_REQUESTS, 'WEBSITE_SOURCES_DAILY_LIMIT', websitesLimitSentence(limit), {
+          'Retry-After': secondsToTomorrow(),
+        });
+      }
+      return this.sources.create(tx, {
         botId,
         kind: 'website',
         name: new URL(address).host,
@@ -197,8 +221,8 @@ export class KnowledgeService {
         url: address,
         maxPages,
         refreshSchedule,
-      }),
-    );
+      });
+    });
     this.jobs.kick();
     return this.response(botId, source);
   }
@@ -210,6 +234,17 @@ export class KnowledgeService {
       if (!found) throw AppError.notFound(SENTENCES.NOT_FOUND, 'SOURCE_NOT_FOUND');
       if (found.kind === 'text' || (found.kind === 'file' && !found.storageKey)) {
         throw AppError.conflict(SENTENCES.NOT_REFRESHABLE, 'SOURCE_NOT_REFRESHABLE');
+      }
+      const limit = this.config.sources.refreshesPerOwnerPerDay;
+      if (!(await this.dailyRequests.take(tx, ownerId, 'refreshes', limit))) {
+        throw new AppError(
+          HttpStatus.TOO_MANY_REQUESTS,
+          'SOURCE_REFRESHES_DAILY_LIMIT',
+          refreshesLimitSentence(limit),
+          {
+            'Retry-After': secondsToTomorrow(),
+          },
+        );
       }
       await this.sources.requeue(tx, found.id);
       return (await this.sources.findForBot(botId, sourceId, tx))!;
@@ -244,6 +279,8 @@ export class KnowledgeService {
       if (found.isReference) await this.documents.deleteForBot(tx, botId);
       return found;
     });
+    // A crawl of it running here stops now; on another instance, at its next check of the claims.
+    this.jobs.sourceRemoved(removed.id);
     if (removed.storageKey) await this.removeQuietly(removed.storageKey);
   }
 

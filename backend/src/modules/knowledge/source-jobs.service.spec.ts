@@ -6,6 +6,7 @@ import type { DocumentsService } from './documents.service.js';
 import type { FileStorage } from '../storage/file-storage.js';
 import type { PassagesRepository } from './passages.repository.js';
 import type { SourcePagesRepository } from './source-pages.repository.js';
+import { SourceJobSlots } from './source-job-slots.js';
 import { SourceJobsService, unreadPagesSentence } from './source-jobs.service.js';
 import type { ClaimedJob, JobOutcome, SourcesRepository } from './sources.repository.js';
 import type { WebsiteCrawler } from './website/website-crawler.js';
@@ -15,6 +16,7 @@ function setup(prepare: () => Promise<unknown>) {
   const job: ClaimedJob = {
     sourceId: 7,
     botId: 3,
+    ownerId: 5,
     kind: 'file',
     url: null,
     maxPages: null,
@@ -26,7 +28,9 @@ function setup(prepare: () => Promise<unknown>) {
   const calls = { released: 0, completed: [] as JobOutcome[] };
   let claimed = false;
   const sources = {
-    claimJob: () => Promise.resolve(claimed ? null : ((claimed = true), job)),
+    waitingByOwner: () => Promise.resolve(claimed ? [] : [{ sourceId: job.sourceId, ownerId: job.ownerId }]),
+    claimJob: (sourceId: number) =>
+      Promise.resolve(claimed || sourceId !== job.sourceId ? null : ((claimed = true), job)),
     releaseJob: () => {
       calls.released += 1;
       return Promise.resolve();
@@ -50,27 +54,31 @@ function setup(prepare: () => Promise<unknown>) {
   const transactions = {
     run: <T>(work: (tx: Transaction) => Promise<T>) => work({} as Transaction),
   } as TransactionRunner;
-  return {
-    service: new SourceJobsService(sources, passages, transactions, pages, documents, storage, config, crawler),
-    calls,
+  const service = new SourceJobsService(sources, passages, transactions, pages, documents, storage, config, crawler);
+  const slots = new SourceJobSlots({ crawl: 1, file: 1, perOwner: 1 });
+  /** Claims the next file job and runs it: true when its outcome was written, false when none or given back. */
+  const runNext = async () => {
+    const claimed = await service.claimNext('file', slots);
+    return claimed !== null && (await service.run(claimed)) === 'done';
   };
+  return { service, runNext, calls };
 }
 
 describe('SourceJobsService', () => {
   it('gives a job back for later, without failing it, when the PDF reader is busy', async () => {
-    const { service, calls } = setup(() =>
+    const { runNext, calls } = setup(() =>
       Promise.reject(new AppError(HttpStatus.SERVICE_UNAVAILABLE, 'DOCUMENTS_BUSY', 'Busy.')),
     );
-    expect(await service.runNext()).toBe(false);
+    expect(await runNext()).toBe(false);
     expect(calls.released).toBe(1);
     expect(calls.completed).toEqual([]);
   });
 
   it("fails a job with the reader's sentence when the PDF cannot be read", async () => {
-    const { service, calls } = setup(() =>
+    const { runNext, calls } = setup(() =>
       Promise.reject(new AppError(HttpStatus.UNPROCESSABLE_ENTITY, 'PDF_ENCRYPTED', 'This PDF is password-protected.')),
     );
-    expect(await service.runNext()).toBe(true);
+    expect(await runNext()).toBe(true);
     expect(calls.released).toBe(0);
     expect(calls.completed).toEqual([
       { status: 'failed', error: 'This PDF is password-protected.', pages: null, chunks: 0 },
@@ -78,9 +86,9 @@ describe('SourceJobsService', () => {
   });
 
   it('answers false when no job is waiting', async () => {
-    const { service } = setup(() => Promise.resolve({ pageCount: 1, chunks: [] }));
-    await service.runNext();
-    expect(await service.runNext()).toBe(false);
+    const { runNext } = setup(() => Promise.resolve({ pageCount: 1, chunks: [] }));
+    await runNext();
+    expect(await runNext()).toBe(false);
   });
 });
 

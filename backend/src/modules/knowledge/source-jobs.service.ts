@@ -20,6 +20,7 @@ import {
   type SkippedUrl,
 } from './website/website-crawler.js';
 import { SourcesRepository, type ClaimedJob, type JobOutcome } from './sources.repository.js';
+import type { JobPool, SourceJobSlots } from './source-job-slots.js';
 
 /**
  * A ready website's notice naming the pages the crawl could not parse within its limits
@@ -46,7 +47,7 @@ const FAILURES = {
 } as const;
 
 /**
- * One extraction job: claim the oldest waiting source, read its stored file (or crawl its
+ * One extraction job: claim the waiting source whose owner's turn it is, read its stored file (or crawl its
  * website), extract and split its text, and store the passages with status 'ready' (or 'failed' with a sentence). The
  * claim is a lease on the source row, so a job runs on one instance at a time, and the result is
  * written only while the claim holds.
@@ -74,29 +75,38 @@ export class SourceJobsService {
   }
 
   /**
-   * Claims and runs one job. False when none was waiting, or when this one must wait (the PDF
-   * reader is busy with other uploads: the claim is given back for a later poll). `onClaim`
-   * learns the claim (to give it back if the database fails mid-job).
+   * Claims the next job of the pool on this instance: the oldest waiting job of the first owner
+   * whose turn it is (SourceJobSlots.inTurn: owners at their cap wait, the others take turns).
+   * Null when none is waiting. Another instance may claim a job between the look and the claim:
+   * the next owner's is tried then.
    */
-  async runNext(onClaim?: (job: ClaimedJob | null) => void): Promise<boolean> {
-    const job = await this.sources.claimJob(randomUUID(), this.config.sources.jobLeaseMs);
-    if (!job) return false;
-    onClaim?.(job);
-    try {
-      return (await this.run(job)) === 'done';
-    } finally {
-      onClaim?.(null);
+  async claimNext(pool: JobPool, slots: SourceJobSlots): Promise<ClaimedJob | null> {
+    const waiting = await this.sources.waitingByOwner(pool, slots.ownersAtCap(pool));
+    for (const candidate of slots.inTurn(pool, waiting)) {
+      const job = await this.sources.claimJob(candidate.sourceId, randomUUID(), this.config.sources.jobLeaseMs);
+      if (job) return job;
     }
+    return null;
   }
 
-  private async run(job: ClaimedJob): Promise<'done' | 'later'> {
+  /**
+   * Runs one claimed job: 'done' when its outcome is written (or it was deleted meanwhile),
+   * 'later' when it was given back: the PDF reader is busy with other uploads, or the crawl was
+   * stopped by `signal` (its source was deleted or re-queued) or by the instance shutting down.
+   */
+  async run(job: ClaimedJob, signal?: AbortSignal): Promise<'done' | 'later'> {
     // A file whose extraction killed its instance every time is not tried for ever.
     if (job.attempts > SOURCE_JOB_DEFAULTS.maxAttempts) {
       if (job.kind === 'website') await this.finishWebsite(job, failed(FAILURES.GAVE_UP), 'drop');
       else await this.finish(job, failed(FAILURES.GAVE_UP), []);
       return 'done';
     }
-    if (job.kind === 'website') return this.crawl(job);
+    if (job.kind === 'website') return this.crawl(job, signal);
+    return this.read(job);
+  }
+
+  /** Reads a stored file into passages. */
+  private async read(job: ClaimedJob): Promise<'done' | 'later'> {
     const bytes = job.storageKey ? await this.readStored(job.storageKey) : null;
     if (!bytes || !job.format) {
       await this.finish(job, failed(FAILURES.MISSING), []);
@@ -145,7 +155,7 @@ export class SourceJobsService {
    * leave, and the source says so in a notice when that stopped it. A refresh that fails keeps
    * the pages read before (the source stays ready, with a notice) rather than wiping them.
    */
-  private async crawl(job: ClaimedJob): Promise<'done' | 'later'> {
+  private async crawl(job: ClaimedJob, stop?: AbortSignal): Promise<'done' | 'later'> {
     const stored = await this.pages.listForSource(job.sourceId);
     const previous = new Map<string, PreviousPage>(
       stored.map((page) => [
@@ -166,7 +176,8 @@ export class SourceJobsService {
     try {
       result = await this.crawler.crawl(job.url ?? '', {
         maxPages: job.maxPages ?? undefined,
-        signal: this.stopping.signal,
+        // Shutdown, or the source deleted (with its bot or account) or re-queued: nothing is written.
+        signal: stop ? AbortSignal.any([this.stopping.signal, stop]) : this.stopping.signal,
         previous,
         maxTextBytes: room,
       });

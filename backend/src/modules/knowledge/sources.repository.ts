@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { entityManagerOf, type Transaction } from '../../database/transaction.js';
 import { BotSourceEntity, type RefreshSchedule, type SourceFormat, type SourceKind } from './bot-source.entity.js';
+import type { JobPool, WaitingJob } from './source-job-slots.js';
 import { QUOTA_LOCKS } from '../../common/constants.js';
 
 export interface NewSource {
@@ -42,6 +43,8 @@ const CORRECTION_CANDIDATES = 20;
 export interface ClaimedJob {
   sourceId: number;
   botId: number;
+  /** The bot's owner: jobs are taken in turn per owner (source-job-slots.ts). */
+  ownerId: number;
   kind: SourceKind;
   url: string | null;
   maxPages: number | null;
@@ -250,6 +253,7 @@ export class SourcesRepository {
    */
   async holdsClaim(tx: Transaction, job: ClaimedJob): Promise<boolean> {
     const manager = entityManagerOf(tx);
+    await lockBotOf(manager, job);
     const rows: unknown[] = await manager.query(
       `SELECT id FROM bot_sources WHERE id = $1 AND job_token = $2 AND status = 'processing' FOR UPDATE`,
       [job.sourceId, job.token],
@@ -299,14 +303,34 @@ export class SourcesRepository {
   }
 
   /**
-   * Claims the oldest waiting job for `leaseMs`: a processing source nobody holds, or whose holder
-   * let its lease run out (an instance that died mid-job). SKIP LOCKED lets several instances
-   * claim at once without waiting on each other or taking the same row.
+   * The oldest waiting job of each owner in the pool ('crawl': websites; 'file': the rest), owners
+   * in `exceptOwners` left out: a processing source nobody holds, or whose holder let its lease
+   * run out (an instance that died mid-job). At most `limit` owners; which of them goes first is
+   * the scheduling rule's (SourceJobSlots.inTurn), and each is then claimed with `claimJob`.
    */
-  async claimJob(token: string, leaseMs: number): Promise<ClaimedJob | null> {
+  async waitingByOwner(pool: JobPool, exceptOwners: readonly number[], limit = 1000): Promise<WaitingJob[]> {
+    const rows: { id: number; owner_id: number }[] = await this.sources.query(
+      `SELECT DISTINCT ON (b.owner_id) s.id, b.owner_id
+         FROM bot_sources s JOIN bots b ON b.id = s.bot_id
+        WHERE s.status = 'processing' AND (s.job_lease_until IS NULL OR s.job_lease_until < now())
+          AND (s.kind = 'website') = $1 AND NOT (b.owner_id = ANY($2::int[]))
+        ORDER BY b.owner_id, s.id
+        LIMIT $3`,
+      [pool === 'crawl', [...exceptOwners], limit],
+    );
+    return rows.map((row) => ({ sourceId: row.id, ownerId: row.owner_id }));
+  }
+
+  /**
+   * Claims the waiting job of source `sourceId` for `leaseMs`, if it is still waiting: null when
+   * another instance took it meanwhile, or it was deleted or finished. SKIP LOCKED lets several
+   * instances claim at once without waiting on each other or taking the same row.
+   */
+  async claimJob(sourceId: number, token: string, leaseMs: number): Promise<ClaimedJob | null> {
     const rows = returnedRows<{
       id: number;
       bot_id: number;
+      owner_id: number;
       kind: SourceKind;
       url: string | null;
       max_pages: number | null;
@@ -315,17 +339,16 @@ export class SourcesRepository {
       job_attempts: number;
     }>(
       await this.sources.query(
-        `UPDATE bot_sources
-          SET job_token = $1, job_lease_until = now() + ($2::int * interval '1 millisecond'),
-              job_attempts = job_attempts + 1
-        WHERE id = (
+        `UPDATE bot_sources s
+          SET job_token = $2, job_lease_until = now() + ($3::int * interval '1 millisecond'),
+              job_attempts = s.job_attempts + 1
+         FROM bots b
+        WHERE b.id = s.bot_id AND s.id = (
           SELECT id FROM bot_sources
-           WHERE status = 'processing' AND (job_lease_until IS NULL OR job_lease_until < now())
-           ORDER BY id
-           LIMIT 1
+           WHERE id = $1 AND status = 'processing' AND (job_lease_until IS NULL OR job_lease_until < now())
            FOR UPDATE SKIP LOCKED)
-      RETURNING id, bot_id, kind, url, max_pages, format, storage_key, job_attempts`,
-        [token, leaseMs],
+      RETURNING s.id, s.bot_id, b.owner_id, s.kind, s.url, s.max_pages, s.format, s.storage_key, s.job_attempts`,
+        [sourceId, token, leaseMs],
       ),
     );
     const row = rows[0];
@@ -333,6 +356,7 @@ export class SourcesRepository {
     return {
       sourceId: row.id,
       botId: row.bot_id,
+      ownerId: row.owner_id,
       kind: row.kind,
       url: row.url,
       maxPages: row.max_pages,
@@ -344,11 +368,27 @@ export class SourcesRepository {
   }
 
   /**
+   * Which of these claims still hold (the source exists, is processing, under the same token),
+   * by token: a source deleted (itself, with its bot or with its account, on any instance) or
+   * re-queued meanwhile is missing from the answer, and its job should stop.
+   */
+  async claimsHeld(jobs: readonly Pick<ClaimedJob, 'sourceId' | 'token'>[]): Promise<Set<string>> {
+    if (jobs.length === 0) return new Set();
+    const rows: { id: number; job_token: string | null }[] = await this.sources.query(
+      `SELECT id, job_token FROM bot_sources WHERE id = ANY($1::int[]) AND status = 'processing'`,
+      [jobs.map((job) => job.sourceId)],
+    );
+    const tokens = new Map(rows.map((row) => [row.id, row.job_token]));
+    return new Set(jobs.filter((job) => tokens.get(job.sourceId) === job.token).map((job) => job.token));
+  }
+
+  /**
    * Records a job's outcome if the claim still holds (same token, still processing): false when
    * the source was deleted, re-queued or taken over meanwhile, and nothing may be written.
    */
   async completeJob(tx: Transaction, job: ClaimedJob, outcome: JobOutcome): Promise<boolean> {
     const manager = entityManagerOf(tx);
+    await lockBotOf(manager, job);
     const rows = returnedRows<{ id: number }>(
       await manager.query(
         `UPDATE bot_sources
@@ -480,6 +520,16 @@ export class SourcesRepository {
     );
     return rows.map((row) => row.storage_key);
   }
+}
+
+/**
+ * A job writing its result takes its bot's row first (FOR KEY SHARE, as its passages' foreign key
+ * would), then the source's: the order in which deleting a source or a bot, or re-queueing it,
+ * takes them (the bot's row FOR UPDATE, then the source's). Taken the other way round, a job
+ * finishing while its source is deleted can deadlock with the deletion (which then answers 500).
+ */
+async function lockBotOf(manager: ReturnType<typeof entityManagerOf>, job: ClaimedJob): Promise<void> {
+  await manager.query('SELECT id FROM bots WHERE id = $1 FOR KEY SHARE', [job.botId]);
 }
 
 /** TypeORM answers an UPDATE ... RETURNING on PostgreSQL with `[rows, affectedCount]`. */
