@@ -178,6 +178,13 @@ export function SourceRow({ source, busy, onRefresh, onSchedule, onDelete }: Sou
           {source.error}
         </Typography>
       )}
+      {source.status === 'ready' && source.notice && (
+        // What the owner should know about a ready source: its crawl stopped at a quota, its last
+        // refresh failed, its embedding waits for the account's daily quota (docs/product.md#quotas).
+        <Typography variant="body2" sx={{ mt: 0.75, ml: 6.5, color: 'warning.dark' }}>
+          {source.notice}
+        </Typography>
+      )}
       {processing && (
         <LinearProgress
           aria-label={`Reading ${source.name}`}
