@@ -49,9 +49,29 @@ export const documentExtractions = new ConcurrencyLimit(
 );
 
 /**
+ * The only variables of the API's environment a reader gets: what a process needs to find
+ * programs, read text and tell the time. An allow-list, not a deny-list: a reader parses what
+ * owners and crawled sites supply, so nothing it could leak may be in its reach (STRIPE_SECRET_KEY,
+ * SESSION_SECRET, DATABASE_URL, OPENAI_API_KEY, SMTP_URL, REDIS_URL, or a secret added later under
+ * any name). Its limits are its command-line flags, not NODE_OPTIONS, which is left out too.
+ */
+export const READER_ENVIRONMENT = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR'] as const;
+
+/** The reader's environment: READER_ENVIRONMENT's variables that are set here, nothing else. */
+export function readerEnvironment(from: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of READER_ENVIRONMENT) {
+    const value = from[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+/**
  * Starts the reader at `url` and sends it `workerData` (structured clone: typed arrays arrive as
  * such). Its JavaScript heap is limited to `limits.heapMb`; its output is discarded (a reader that
- * dies says why through its exit, see awaitWorkerReply). The parent's own flags are not passed on.
+ * dies says why through its exit, see awaitWorkerReply). The parent's own flags are not passed on,
+ * nor its environment (readerEnvironment).
  */
 export function startExtractionWorker(
   url: URL,
@@ -60,6 +80,7 @@ export function startExtractionWorker(
 ): ExtractionWorker {
   const child = fork(fileURLToPath(url), [], {
     execArgv: [`--max-old-space-size=${limits.heapMb}`, '--max-semi-space-size=8'],
+    env: readerEnvironment(),
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
   });
