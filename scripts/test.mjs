@@ -49,6 +49,7 @@ const steps = [
               'test/integration/webhooks.spec.ts',
               'test/integration/webhooks-fairness.spec.ts',
               'owner-replies',
+              'source-jobs-fairness',
               'test/integration/website-crawler-hostile.spec.ts',
               'test/integration/isolation-small.spec.ts',
               'test/integration/mail-consent.spec.ts',

@@ -358,6 +358,27 @@ describe('KnowledgeSection', () => {
     expect(await screen.findByText('Reading “Menu.pdf” again.')).toBeInTheDocument();
     expect(api.knowledgeApi.refresh).toHaveBeenLastCalledWith(7, 1);
   });
+  it("shows the daily limits' sentences in the Add website dialog and on the read-again button", async () => {
+    const websites = 'You can add up to 20 websites a day. Try again tomorrow.';
+    const refreshes = 'You can ask for up to 50 sources to be read again a day. Try again tomorrow.';
+    api.knowledgeApi.list.mockResolvedValue({ sources: [source()] });
+    api.knowledgeApi.addWebsite.mockImplementation(() => refusal(429, websites));
+    api.knowledgeApi.refresh.mockImplementation(() => refusal(429, refreshes));
+    renderAtDashboard(<KnowledgeSection botId={7} />);
+    await user.click(await screen.findByRole('button', { name: 'Read Menu.pdf again' }));
+    expect(await screen.findByText(refreshes)).toBeInTheDocument();
+    expect(screen.queryByText('Reading “Menu.pdf” again.')).toBeNull();
+
+    await openAdd(/Website/);
+    const dialog = await screen.findByRole('dialog', { name: 'Add a website' });
+    await user.type(within(dialog).getByLabelText('Website address'), 'https://acme.example/');
+    await user.click(within(dialog).getByRole('button', { name: 'Add website' }));
+    expect(await within(dialog).findByText(websites)).toBeInTheDocument();
+    // The dialog stays open with what was typed, and nothing was added.
+    expect(within(dialog).getByLabelText('Website address')).toHaveValue('https://acme.example/');
+    expect(screen.queryByText(/added\.$/)).toBeNull();
+  });
+
   describe('how often a website is read again', () => {
     const site = (over: Partial<KnowledgeSource> = {}) =>
       source({
