@@ -10,6 +10,7 @@ export { conversationsApi } from './conversations';
 export type { ConversationQuery } from './conversations';
 export { knowledgeApi } from './knowledge';
 export { leadsApi } from './leads';
+export { mailApi } from './mail';
 export { uploadsApi } from './uploads';
 export { usageApi } from './usage';
 export type * from './types';

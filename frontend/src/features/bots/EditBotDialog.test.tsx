@@ -14,6 +14,7 @@ configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 30_000 });
 
 const api = vi.hoisted(() => ({
+  mailApi: { usage: vi.fn(), notifyEmails: vi.fn(), resend: vi.fn() },
   botsApi: { list: vi.fn(), create: vi.fn(), get: vi.fn(), update: vi.fn(), remove: vi.fn(), rotateApiKey: vi.fn() },
   uploadsApi: { uploadIcon: vi.fn(), uploadDocument: vi.fn() },
   knowledgeApi: {
@@ -63,6 +64,8 @@ function previewScripts(): HTMLScriptElement[] {
 describe('EditBotDialog', () => {
   beforeEach(() => {
     vi.resetAllMocks();
+    api.mailApi.usage.mockResolvedValue({ sentToday: 0, dailyLimit: 500, limitReached: false });
+    api.mailApi.notifyEmails.mockResolvedValue({ addresses: [] });
     api.knowledgeApi.list.mockResolvedValue({ sources: [] });
     stubScreen('desktop');
   });

@@ -24,7 +24,9 @@ import { useState, type FormEvent } from 'react';
 import { botsApi } from '../../api';
 import type { Bot } from '../../api/types';
 import { CountedTextField } from '../../components/CountedTextField';
+import { MailLimitNotice } from '../../components/MailLimitNotice';
 import { serverMessage } from './botForms';
+import { NotifyEmailStates } from './NotifyEmailStates';
 import { SaveBar } from './SaveBar';
 
 export interface LeadsTabProps {
@@ -81,6 +83,8 @@ export function LeadsTab({ bot, ownerEmail, onSaved }: LeadsTabProps) {
   const [setting, setSetting] = useState<LeadCaptureSettings>(bot.leadCapture);
   const [emailsText, setEmailsText] = useState(bot.leadCapture.notifyEmails.join(', '));
   const [saving, setSaving] = useState(false);
+  /** Counts saves: the addresses' confirmation states are read again after each. */
+  const [saves, setSaves] = useState(0);
   const [error, setError] = useState<string | null>(null);
 
   const notifyEmails = parseNotifyEmails(emailsText);
@@ -104,6 +108,7 @@ export function LeadsTab({ bot, ownerEmail, onSaved }: LeadsTabProps) {
       onSaved(saved);
       setSetting(saved.leadCapture);
       setEmailsText(saved.leadCapture.notifyEmails.join(', '));
+      setSaves((n) => n + 1);
       enqueueSnackbar('Lead settings saved!', { variant: 'success' });
     } catch (failure) {
       setError(serverMessage(failure));
@@ -116,6 +121,7 @@ export function LeadsTab({ bot, ownerEmail, onSaved }: LeadsTabProps) {
   return (
     <Box component="form" noValidate onSubmit={(event) => void save(event)} aria-label="Leads">
       <Stack spacing={3} sx={{ pb: 2 }}>
+        <MailLimitNotice kept="leads" />
         <Box>
           <FormControlLabel
             control={
@@ -183,6 +189,7 @@ export function LeadsTab({ bot, ownerEmail, onSaved }: LeadsTabProps) {
           disabled={!setting.enabled}
           slotProps={{ htmlInput: { inputMode: 'email', autoComplete: 'off' } }}
         />
+        <NotifyEmailStates key={saves} botId={bot.id} />
 
         <CountedTextField
           label="Thank-you text"

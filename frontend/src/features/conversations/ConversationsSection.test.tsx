@@ -23,6 +23,7 @@ const api = vi.hoisted(() => ({
     unansweredQuestions: vi.fn(),
     correct: vi.fn(),
   },
+  mailApi: { usage: vi.fn() },
 }));
 vi.mock('../../api', () => api);
 
@@ -96,6 +97,7 @@ const lastQuery = () => api.conversationsApi.list.mock.lastCall?.[0] as Record<s
 describe('ConversationsSection', () => {
   beforeEach(() => {
     vi.resetAllMocks();
+    api.mailApi.usage.mockResolvedValue({ sentToday: 0, dailyLimit: 500, limitReached: false });
     stubScreen('desktop');
     user = userEvent.setup({ delay: null });
     api.conversationsApi.list.mockResolvedValue({
@@ -106,6 +108,25 @@ describe('ConversationsSection', () => {
       nextCursor: null,
     });
     api.conversationsApi.get.mockResolvedValue(TRANSCRIPT);
+  });
+
+  describe('the daily e-mail limit', () => {
+    it('is not mentioned below it, and said above it: replies stay in the inbox', async () => {
+      renderInbox();
+      await waitFor(() => expect(rows()).toHaveLength(2));
+      expect(screen.queryByText(/daily e-mail limit/)).not.toBeInTheDocument();
+    });
+
+    it('says replies are kept but not e-mailed when the account reached it', async () => {
+      api.mailApi.usage.mockResolvedValue({ sentToday: 500, dailyLimit: 500, limitReached: true });
+      renderInbox();
+      expect(
+        await screen.findByText(
+          'Your account reached its daily e-mail limit (500 e-mails). Your replies are kept here but not e-mailed until tomorrow (UTC).',
+        ),
+      ).toBeInTheDocument();
+      await waitFor(() => expect(rows()).toHaveLength(2));
+    });
   });
 
   describe('list', () => {

@@ -22,6 +22,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { conversationsApi } from '../../api';
 import type { Bot } from '../../api/types';
+import { MailLimitNotice } from '../../components/MailLimitNotice';
 import { saveFile } from '../settings/LogsTab';
 import { ConversationList } from './ConversationList';
 import { FixAnswerDialog, type FixTarget } from './FixAnswerDialog';
@@ -60,6 +61,7 @@ export function ConversationsSection({ bots }: ConversationsSectionProps) {
           Conversations
         </Typography>
       </Stack>
+      <MailLimitNotice kept="replies" />
       <Tabs
         value={params.view}
         onChange={(_, view: InboxParams['view']) => change({ view, conversationId: null }, { push: true })}

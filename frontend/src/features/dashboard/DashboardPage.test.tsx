@@ -8,6 +8,7 @@ import { makeBot } from '../../test/fixtures';
 import { stubResizeObserver, stubScreen } from '../../test/stubs';
 
 const api = vi.hoisted(() => ({
+  mailApi: { usage: vi.fn(), notifyEmails: vi.fn(), resend: vi.fn() },
   userApi: { me: vi.fn() },
   botsApi: { list: vi.fn(), create: vi.fn(), get: vi.fn(), update: vi.fn(), remove: vi.fn() },
   categoriesApi: { list: vi.fn(), create: vi.fn(), remove: vi.fn() },
@@ -280,6 +281,7 @@ describe('DashboardPage', () => {
 
   describe('conversations', () => {
     beforeEach(() => {
+      api.mailApi.usage.mockResolvedValue({ sentToday: 0, dailyLimit: 500, limitReached: false });
       api.conversationsApi.list.mockResolvedValue({ conversations: [], nextCursor: null });
       api.conversationsApi.unansweredQuestions.mockResolvedValue({ questions: [] });
     });

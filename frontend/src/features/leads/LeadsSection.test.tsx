@@ -9,7 +9,10 @@ import { LeadsSection } from './LeadsSection';
 configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 30_000 });
 
-const api = vi.hoisted(() => ({ leadsApi: { list: vi.fn(), remove: vi.fn(), exportFile: vi.fn() } }));
+const api = vi.hoisted(() => ({
+  leadsApi: { list: vi.fn(), remove: vi.fn(), exportFile: vi.fn() },
+  mailApi: { usage: vi.fn() },
+}));
 vi.mock('../../api', () => api);
 
 const BOTS = [makeBot({ id: 1, name: 'Support Bot' }), makeBot({ id: 2, name: 'Sales Bot' })];
@@ -34,7 +37,10 @@ function renderSection(path = '/dashboard/leads') {
 }
 
 describe('LeadsSection', () => {
-  beforeEach(() => vi.resetAllMocks());
+  beforeEach(() => {
+    vi.resetAllMocks();
+    api.mailApi.usage.mockResolvedValue({ sentToday: 3, dailyLimit: 500, limitReached: false });
+  });
 
   it('lists the leads with a link to each conversation', async () => {
     api.leadsApi.list.mockResolvedValue({

@@ -24,6 +24,7 @@ import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { leadsApi } from '../../api';
 import type { Bot } from '../../api/types';
 import { ConfirmDeleteDialog } from '../../components/ConfirmDeleteDialog';
+import { MailLimitNotice } from '../../components/MailLimitNotice';
 import { RetryAlert } from '../../components/RetryAlert';
 import { inboxLink } from '../conversations/inboxParams';
 import { saveFile } from '../settings/LogsTab';
@@ -135,6 +136,7 @@ export function LeadsSection({ bots }: LeadsSectionProps) {
         Contacts visitors left through your bots' contact form. Each one is also e-mailed to you; turn the form on or
         off in a bot's Leads tab.
       </Typography>
+      <MailLimitNotice kept="leads" />
 
       <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ gap: 1.5, mb: 2, alignItems: { sm: 'center' } }}>
         <TextField
