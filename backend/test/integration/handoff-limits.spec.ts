@@ -197,6 +197,21 @@ describe('leads per bot per day', () => {
     expect(await count(`SELECT count(*) AS n FROM leads WHERE bot_id = $1`, bot.id)).toBe(0);
   });
 
+  it("counts each UTC day from zero: yesterday's full count refuses nothing today, and its row goes", async () => {
+    const { bot } = await botAtItsBudget();
+    await t.dataSource.query(
+      `INSERT INTO daily_quota_usage (quota, subject_id, day, used) VALUES ('leads', $1, (now() AT TIME ZONE 'UTC')::date - 1, $2)`,
+      [bot.id, LEAD_CAP],
+    );
+    expect((await lead(bot.id, 'today@example.org', { ip: nextAddress() })).status).toBe(201);
+    const rows: Array<{ used: number; today: boolean }> = await t.dataSource.query(
+      `SELECT used, day = (now() AT TIME ZONE 'UTC')::date AS today FROM daily_quota_usage
+        WHERE quota = 'leads' AND subject_id = $1`,
+      [bot.id],
+    );
+    expect(rows).toEqual([{ used: 1, today: true }]);
+  });
+
   it("one bot at its cap does not stop another bot's leads", async () => {
     const { bot: full } = await botAtItsBudget();
     const { bot: other } = await botAtItsBudget();

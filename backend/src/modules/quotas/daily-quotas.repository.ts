@@ -37,11 +37,21 @@ export class DailyQuotasRepository {
     wanted: number,
     cap: number,
   ): Promise<number> {
-    await manager.query(
+    const started: unknown[] = await manager.query(
       `INSERT INTO daily_quota_usage (quota, subject_id, day, used) VALUES ($1, $2, $3::date, 0)
-       ON CONFLICT (quota, subject_id, day) DO NOTHING`,
+       ON CONFLICT (quota, subject_id, day) DO NOTHING
+       RETURNING 1 AS started`,
       [quota, subjectId, day],
     );
+    if (started.length > 0) {
+      // The subject's first count of a new day: its earlier days are done with, so the table keeps
+      // one row per subject and quota instead of growing by one a day.
+      await manager.query(`DELETE FROM daily_quota_usage WHERE quota = $1 AND subject_id = $2 AND day < $3::date`, [
+        quota,
+        subjectId,
+        day,
+      ]);
+    }
     const [row]: Array<{ used: number }> = await manager.query(
       `SELECT used FROM daily_quota_usage WHERE quota = $1 AND subject_id = $2 AND day = $3::date FOR UPDATE`,
       [quota, subjectId, day],
