@@ -525,8 +525,9 @@ export class SourcesRepository {
 /**
  * A job writing its result takes its bot's row first (FOR KEY SHARE, as its passages' foreign key
  * would), then the source's: the order in which deleting a source or a bot, or re-queueing it,
- * takes them (the bot's row FOR UPDATE, then the source's). Taken the other way round, a job
- * finishing while its source is deleted can deadlock with the deletion (which then answers 500).
+ * takes them (the bot's row FOR UPDATE, then the source's). Taken the other way round, a crawl
+ * finishing while its source was deleted deadlocked with the deletion (PostgreSQL's "deadlock
+ * detected": the DELETE answered 500; seen in source-jobs-fairness.spec.ts).
  */
 async function lockBotOf(manager: ReturnType<typeof entityManagerOf>, job: ClaimedJob): Promise<void> {
   await manager.query('SELECT id FROM bots WHERE id = $1 FOR KEY SHARE', [job.botId]);
