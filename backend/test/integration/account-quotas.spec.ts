@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { botLimitSentence } from '../../src/modules/bots/bots.service.js';
 import { REPLY_STREAMS_BUSY_SENTENCE } from '../../src/modules/chat/agent-messages.service.js';
 import { EMBEDDING_WAITS_NOTICE } from '../../src/modules/knowledge/passage-embeddings.service.js';
-import { accountQuotaExceededSentence } from '../../src/modules/knowledge/quota.js';
+import { accountQuotaExceededSentence, crawlAccountQuotaSentence } from '../../src/modules/knowledge/quota.js';
 import { createBotViaApi } from '../support/bot-factories.js';
 import { createChatBot, listen } from '../support/chat-factories.js';
 import { createUser, signedInAgent } from '../support/factories.js';
 import { startEmbeddingsServer, type EmbeddingsServer } from '../support/embeddings-server.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { page, startTestWebsite } from '../support/test-website.js';
 
 /**
  * Per-account quotas (docs/product.md#quotas), the attack as the test: an owner creating bot after
@@ -40,6 +41,7 @@ beforeAll(async () => {
     OPENAI_EMBEDDING_MODEL: MODEL,
     OPENAI_MAX_RETRIES: '0',
     SOURCE_JOBS_POLL_MS: '50',
+    CRAWL_ALLOW_PRIVATE: 'true',
   });
   base = await listen(t);
 });
@@ -160,6 +162,47 @@ describe('source bytes per account', () => {
     expect(total).toBeLessThanOrEqual(ACCOUNT_BYTES);
     expect(answers.filter((answer) => answer.status === 413).length).toBeGreaterThanOrEqual(1);
     for (const answer of answers) expect([201, 413]).toContain(answer.status);
+  });
+});
+
+describe('source bytes per account, crawled', () => {
+  it("a crawl keeps the pages that fit in what the account's other bots leave, and says so", async () => {
+    const words = (label: string) => `<p>${`${label} bread is baked fresh every morning. `.repeat(12)}</p>`;
+    const site = await startTestWebsite({
+      '/': () => ({ body: page('Home', words('Rye'), ['/a', '/b', '/c']) }),
+      '/a': () => ({ body: page('A', words('Wheat')) }),
+      '/b': () => ({ body: page('B', words('Spelt')) }),
+      '/c': () => ({ body: page('C', words('Oat')) }),
+    });
+    try {
+      const { agent, user } = await signedInAgent(t);
+      const first = await createBotViaApi(t, agent, 'Shop');
+      const second = await createBotViaApi(t, agent, 'Bakery');
+      const file = await agent
+        .post(`/api/bots/${first}/sources/files`)
+        .set('Origin', t.origin)
+        .attach('file', Buffer.from('Prices: '.repeat(225)), { filename: 'prices.txt', contentType: 'text/plain' });
+      expect(file.status).toBe(201);
+      const created = await agent
+        .post(`/api/bots/${second}/sources/website`)
+        .set('Origin', t.origin)
+        .send({ url: `${site.origin}/`, maxPages: 10, refreshSchedule: 'off' });
+      expect(created.status).toBe(201);
+      const done = await until(
+        'the crawl',
+        async () =>
+          ((await agent.get(`/api/bots/${second}/sources`)).body.sources as Array<Record<string, unknown>>)[0],
+        (source) => source.status !== 'processing',
+      );
+      const pages = done.pages as number;
+      expect(done).toMatchObject({ status: 'ready', notice: crawlAccountQuotaSentence(ACCOUNT_BYTES, pages) });
+      expect(pages).toBeGreaterThan(0);
+      expect(pages).toBeLessThan(4);
+      const total = (await sourcesOf(user.id)).reduce((sum, source) => sum + Number(source.bytes), 0);
+      expect(total).toBeLessThanOrEqual(ACCOUNT_BYTES);
+    } finally {
+      await site.close();
+    }
   });
 });
 
