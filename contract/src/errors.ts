@@ -99,6 +99,8 @@ export const ERROR_CODES = [
   'MAIL_DAILY_LIMIT',
   /** A confirmation was mailed to this lead address a few minutes ago. */
   'CONFIRMATION_RECENTLY_SENT',
+  /** A lead address was mailed MAIL_LIMITS.requestsPerLeadAddress confirmation requests already. */
+  'CONFIRMATION_REQUESTS_SPENT',
   /** A confirmation link that is unknown or past its time. */
   'CONFIRMATION_LINK_INVALID',
   /** Resending a confirmation to an address the bot does not list, or one that needs none. */

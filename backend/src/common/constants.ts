@@ -316,6 +316,8 @@ export const QUOTA_LOCKS = { bots: 4_242_101, sourceBytes: 4_242_102, leads: 4_2
  * - dailyPerAccount: the default of MAIL_DAILY_LIMIT_PER_ACCOUNT, per UTC day.
  * - confirmationLinkMs: how long a confirmation link works.
  * - resendAfterMs: the least time between two confirmation requests to one lead address.
+ * - requestsPerLeadAddress: confirmation requests one lead address receives from one account, ever
+ *   (the first and the owner's resends): a stranger's address cannot be mailed again and again.
  * - digestWindowMs / singleNoticesPerWindow: lead notices to one address within the window go out
  *   one by one up to this number; the rest of the window goes out as one digest at its end.
  */
@@ -323,6 +325,7 @@ export const MAIL_LIMITS = {
   dailyPerAccount: 500,
   confirmationLinkMs: 30 * 24 * 60 * 60 * 1000,
   resendAfterMs: 10 * 60 * 1000,
+  requestsPerLeadAddress: 3,
   digestWindowMs: 10 * 60 * 1000,
   singleNoticesPerWindow: 5,
 } as const;

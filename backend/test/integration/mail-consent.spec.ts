@@ -196,6 +196,18 @@ describe("a bot's lead addresses", () => {
       },
     ]);
     expect((await openLink(linkOf(bossMails[1]))).status).toBe(200);
+
+    // A third request at most, ever: a stranger's address is not asked again and again.
+    const later = `UPDATE mail_consents SET requested_at = now() - interval '11 minutes' WHERE email = 'boss@partner.example'`;
+    await t.dataSource.query(later);
+    expect((await resend('boss@partner.example')).status).toBe(200);
+    await t.dataSource.query(later);
+    const spent = await resend('boss@partner.example');
+    expect([spent.status, spent.body.code]).toEqual([409, 'CONFIRMATION_REQUESTS_SPENT']);
+    expect(spent.body.error).toBe(
+      'This address was asked 3 times and has not confirmed, so it is not asked again. Remove it, or ask its owner to look for our e-mail.',
+    );
+    expect(await mailsTo(t, 'boss@partner.example')).toHaveLength(3);
   });
 
   it('refuses unknown and malformed links with a sentence, as HTML for a browser', async () => {

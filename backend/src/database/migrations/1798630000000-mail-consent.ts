@@ -6,7 +6,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * `mail_consents`: an address that agreed to our mail, or was asked to. `lead_notice`: a bot's
  * lead address other than the owner's account address (one row per owner and address);
  * `owner_reply`: the address a visitor left in a conversation, before an owner's reply is mailed
- * there (one row per conversation and address). Only the SHA-256 of the mailed token is kept.
+ * there (one row per conversation and address). Only the SHA-256 of the mailed token is kept;
+ * `requests` counts the requests mailed to a lead address (a bounded number, ever).
  *
  * `mail_daily_counts`: the mails an owner triggered per UTC day (MAIL_DAILY_LIMIT_PER_ACCOUNT),
  * and how many the limit held back.
@@ -27,6 +28,7 @@ export class MailConsent1798630000000 implements MigrationInterface {
         "conversation_id" integer REFERENCES "conversations"("id") ON DELETE CASCADE,
         "token_hash" char(64) NOT NULL UNIQUE,
         "requested_at" timestamptz,
+        "requests" integer NOT NULL DEFAULT 0,
         "confirmed_at" timestamptz,
         "created_at" timestamptz NOT NULL DEFAULT now(),
         CHECK (("kind" = 'owner_reply') = ("conversation_id" IS NOT NULL))

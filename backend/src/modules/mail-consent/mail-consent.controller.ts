@@ -51,7 +51,7 @@ export class MailConsentController {
   @ApiAnswer(200, 'Sent; the addresses with their states.', ADDRESSES)
   @ApiErrors(GATED, SAME_SITE, JSON_BODY, ID_IN_PATH, {
     404: ['BOT_NOT_FOUND'],
-    409: ['NOTIFY_EMAIL_NOT_PENDING'],
+    409: ['NOTIFY_EMAIL_NOT_PENDING', 'CONFIRMATION_REQUESTS_SPENT'],
     429: ['CONFIRMATION_RECENTLY_SENT', 'MAIL_DAILY_LIMIT'],
   })
   resend(

@@ -97,7 +97,8 @@ export class MailConsentRepository {
 
   /**
    * Claims the right to mail a confirmation request to a lead address: creates the row, or takes
-   * one never asked (or asked before `askedBefore`) and not confirmed. True for exactly one caller.
+   * one never asked (or asked before `askedBefore`), not confirmed and asked fewer than
+   * `maxRequests` times. True for exactly one caller.
    */
   async claimLeadNoticeRequest(
     ownerId: number,
@@ -105,18 +106,29 @@ export class MailConsentRepository {
     tokenHash: string,
     at: Date,
     askedBefore: Date,
+    maxRequests: number,
   ): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
-      `INSERT INTO mail_consents (owner_id, kind, email, token_hash, requested_at)
-         VALUES ($1, 'lead_notice', $2, $3, $4)
+      `INSERT INTO mail_consents (owner_id, kind, email, token_hash, requested_at, requests)
+         VALUES ($1, 'lead_notice', $2, $3, $4, 1)
        ON CONFLICT (owner_id, email) WHERE kind = 'lead_notice' DO UPDATE
-         SET token_hash = EXCLUDED.token_hash, requested_at = EXCLUDED.requested_at
-         WHERE mail_consents.confirmed_at IS NULL
+         SET token_hash = EXCLUDED.token_hash, requested_at = EXCLUDED.requested_at,
+             requests = mail_consents.requests + 1
+         WHERE mail_consents.confirmed_at IS NULL AND mail_consents.requests < $6
            AND (mail_consents.requested_at IS NULL OR mail_consents.requested_at <= $5)
        RETURNING id`,
-      [ownerId, email, tokenHash, at, askedBefore],
+      [ownerId, email, tokenHash, at, askedBefore, maxRequests],
     );
     return rows.length > 0;
+  }
+
+  /** How many confirmation requests the owner's lead address was mailed. */
+  async leadNoticeRequests(ownerId: number, email: string): Promise<number> {
+    const rows: Array<{ requests: number }> = await this.dataSource.query(
+      `SELECT requests FROM mail_consents WHERE kind = 'lead_notice' AND owner_id = $1 AND email = $2`,
+      [ownerId, email],
+    );
+    return Number(rows[0]?.requests ?? 0);
   }
 
   /** The same claim for a visitor's address in one conversation (docs/product.md#mail-consent). */
@@ -144,7 +156,8 @@ export class MailConsentRepository {
   /** The request could not be mailed (the daily limit): the next lead or reply may ask again. */
   async unclaimRequest(tokenHash: string): Promise<void> {
     await this.dataSource.query(
-      `UPDATE mail_consents SET requested_at = NULL WHERE token_hash = $1 AND confirmed_at IS NULL`,
+      `UPDATE mail_consents SET requested_at = NULL, requests = GREATEST(requests - 1, 0)
+        WHERE token_hash = $1 AND confirmed_at IS NULL`,
       [tokenHash],
     );
   }

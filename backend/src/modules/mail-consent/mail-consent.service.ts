@@ -129,7 +129,14 @@ export class MailConsentService {
     const now = new Date();
     const { token, hash } = newToken();
     const askedBefore = new Date(now.getTime() - MAIL_LIMITS.resendAfterMs);
-    if (!(await this.repository.claimLeadNoticeRequest(ownerId, email, hash, now, askedBefore))) {
+    const max = MAIL_LIMITS.requestsPerLeadAddress;
+    if (!(await this.repository.claimLeadNoticeRequest(ownerId, email, hash, now, askedBefore, max))) {
+      if ((await this.repository.leadNoticeRequests(ownerId, email)) >= max) {
+        throw AppError.conflict(
+          `This address was asked ${max} times and has not confirmed, so it is not asked again. Remove it, or ask its owner to look for our e-mail.`,
+          'CONFIRMATION_REQUESTS_SPENT',
+        );
+      }
       throw new AppError(
         HttpStatus.TOO_MANY_REQUESTS,
         'CONFIRMATION_RECENTLY_SENT',
@@ -203,7 +210,8 @@ export class MailConsentService {
   private async askLeadAddress(ownerId: number, email: string): Promise<void> {
     const now = new Date();
     const { token, hash } = newToken();
-    if (!(await this.repository.claimLeadNoticeRequest(ownerId, email, hash, now, new Date(0)))) return;
+    const max = MAIL_LIMITS.requestsPerLeadAddress;
+    if (!(await this.repository.claimLeadNoticeRequest(ownerId, email, hash, now, new Date(0), max))) return;
     if (!(await this.quota.take(ownerId, now))) {
       await this.repository.unclaimRequest(hash);
       return;
