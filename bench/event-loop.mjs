@@ -11,13 +11,16 @@
  *               2,000 characters: every URL is checked against every rule on the main thread.
  *   robots-big  robots.txt of 20,000 wildcard rules (680 KB; 2.8 s per check with the former
  *               matcher): past the limits, the source fails with a sentence.
- *   nesting     pages of 100 KB of unclosed nested elements (seconds each for the HTML parser).
+ *   nesting     pages of 110 KB of unclosed nested elements (the HTML parser's slow case).
  *   huge        pages of 10 MB (the crawler stops reading at 2 MB).
  *
  * The sites are added as sources at once (one owner each, so the crawls run side by side), then
  * refreshed, BENCH_ROUNDS rounds in all (3). Prints each source's outcome and crawl time, and the
- * health answers' p50 / p99 / max over all rounds (aim: p99 under 100 ms during the crawls). At the end, for scale, the former `<loc>` regex is timed
- * in this process on 2,000 spaces (it grows with the cube of the length).
+ * health answers' p50 / p99 / max over all rounds (aim: p99 under 100 ms during the crawls).
+ * Then each site is crawled by the crawler alone in this process, with the event loop's delay
+ * measured: what the crawler itself holds the loop for, apart from the machine's load. At the
+ * end, for scale, the former `<loc>` regex is timed in this process on 2,000 spaces (it grows
+ * with the cube of the length).
  *
  *   npm run build -w backend && node bench/event-loop.mjs
  *   BENCH_SITES=sitemap,robots-cap node bench/event-loop.mjs   (some of the sites only)
@@ -28,7 +31,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { insertOwner, OFFLINE_APP_ENV, requireBuiltBackend, startBuiltApp } from './support/app.mjs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { insertOwner, loadBuilt, OFFLINE_APP_ENV, requireBuiltBackend, startBuiltApp } from './support/app.mjs';
 import { createThrowawayDatabase, LOCAL_SERVER_URL } from './support/database.mjs';
 import { percentile } from './support/timing.mjs';
 
@@ -254,6 +258,26 @@ async function main() {
     await Promise.all(sites.map((site) => site.close()));
     await database.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  // The crawler alone, in this process: how long its own work held the event loop, without the
+  // app's other work or the database (the health figures above include the machine's load).
+  const { WebsiteCrawler } = await loadBuilt('modules/knowledge/website/website-crawler.js');
+  console.log('crawler in this process, event-loop delay per site:');
+  for (const name of ONLY) {
+    const site = await startSite(SITES[name]);
+    const delay = monitorEventLoopDelay({ resolution: 5 });
+    delay.enable();
+    const crawler = new WebsiteCrawler({ allowPrivate: true, userAgent: 'BotsmithBot/1.0 (+bench)' });
+    const outcome = await crawler.crawl(`${site.origin}/`, { maxPages: 500 }).then(
+      (result) => `${result.pages.length} pages`,
+      (error) => error.code,
+    );
+    delay.disable();
+    await site.close();
+    const ms = (ns) => `${(ns / 1e6).toFixed(1).padStart(6)} ms`;
+    const figures = delay.count > 0 ? `p99 ${ms(delay.percentile(99))}   max ${ms(delay.max)}` : 'too short to sample';
+    console.log(`  ${name.padEnd(11)} ${outcome.padEnd(17)} ${figures}`);
   }
 
   // The former sitemap regex (before issue 25), in this process, for scale.
