@@ -9,7 +9,7 @@ import { WEBHOOK_LIMITS } from '@botsmith/contract';
 import type request from 'supertest';
 import type { ConnectTarget } from '../../src/common/outbound/guarded-agent.js';
 import { BudgetAlertsService } from '../../src/modules/usage/budget-alerts.service.js';
-import { WebhookSender } from '../../src/modules/webhooks/webhook-sender.js';
+import { UNREACHABLE_NAME, WebhookSender } from '../../src/modules/webhooks/webhook-sender.js';
 import { WebhooksService } from '../../src/modules/webhooks/webhooks.service.js';
 import { chargeMessage } from '../support/billing-helpers.js';
 import { createChatBot, eventually } from '../support/chat-factories.js';
@@ -606,8 +606,38 @@ describe('webhooks SSRF guard (private addresses refused)', () => {
       const result = await sender.send('http://hooks.example/', '{}', 'whsec_x');
       sender.destroy();
       expect(result.ok).toBe(false);
-      expect(result.error).toMatch(/^Refused: the address is not allowed/);
+      // Said exactly as of a name that does not resolve (no oracle of our internal DNS).
+      expect(result.error).toBe(UNREACHABLE_NAME);
       expect(net.connections).toEqual([]);
+    });
+
+    it('says the same of a private name as of one that does not resolve, or resolves to nothing', async () => {
+      const results: string[] = [];
+      const resolvers = [
+        async () => [{ address: '10.0.0.5', family: 4 as const }],
+        async () => {
+          throw Object.assign(new Error('getaddrinfo ENOTFOUND intranet.hooks.example'), { code: 'ENOTFOUND' });
+        },
+        async () => [],
+      ];
+      for (const resolve of resolvers) {
+        const connections: ConnectTarget[] = [];
+        const sender = new WebhookSender({
+          allowPrivate: false,
+          timeoutMs: 5000,
+          resolve,
+          connect: (target) => {
+            connections.push(target);
+            throw new Error('no connection may be made');
+          },
+        });
+        const result = await sender.send('https://intranet.hooks.example/', '{}', 'whsec_x');
+        sender.destroy();
+        expect(connections).toEqual([]);
+        results.push(JSON.stringify(result));
+      }
+      expect(new Set(results).size).toBe(1);
+      expect(JSON.parse(results[0])).toEqual({ ok: false, statusCode: null, error: UNREACHABLE_NAME });
     });
 
     it('checks the address again at each delivery (DNS rebinding)', async () => {
@@ -622,11 +652,7 @@ describe('webhooks SSRF guard (private addresses refused)', () => {
       answer = '127.0.0.1';
       const rebound = await sender.send('http://hooks.example/', '{}', 'whsec_x');
       sender.destroy();
-      expect(rebound).toEqual({
-        ok: false,
-        statusCode: null,
-        error: 'Refused: the address is not allowed (loopback).',
-      });
+      expect(rebound).toEqual({ ok: false, statusCode: null, error: UNREACHABLE_NAME });
       expect(net.connections.map((c) => c.host)).toEqual([PUBLIC_ADDRESS]);
       expect(receiver.received).toHaveLength(1);
     });

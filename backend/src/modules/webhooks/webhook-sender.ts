@@ -95,10 +95,29 @@ export class WebhookSender {
   }
 }
 
+/** Said alike of a name that does not resolve and of one that resolves to a refused address. */
+export const UNREACHABLE_NAME = 'Could not deliver: the address could not be reached.';
+
+/** DNS answers that mean "no such name" (or none yet): told apart from nothing else. */
+const NAME_LOOKUP_FAILURES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ENODATA', 'EAI_NONAME', 'EAI_NODATA']);
+
+/**
+ * The sentence kept on the delivery and shown to the owner. A name that resolves to a private
+ * address reads exactly like a name that does not resolve: otherwise an owner could register
+ * internal names one by one and learn, from the sentence, which exist on our network (a DNS
+ * oracle). Addresses written in the URL, and names refused without a lookup (localhost,
+ * metadata), reveal nothing about our DNS and keep their reason.
+ */
 function describe(error: Error): string {
-  const text =
-    error instanceof AddressNotAllowedError
-      ? `Refused: the address is not allowed (${error.reason}).`
-      : `Could not deliver: ${error.message}`;
+  const code = (error as NodeJS.ErrnoException).code;
+  let text: string;
+  if (error instanceof AddressNotAllowedError) {
+    const resolvedName = error.address !== null && error.address !== error.hostname;
+    text = resolvedName ? UNREACHABLE_NAME : `Refused: the address is not allowed (${error.reason}).`;
+  } else if (code !== undefined && NAME_LOOKUP_FAILURES.has(code)) {
+    text = UNREACHABLE_NAME;
+  } else {
+    text = `Could not deliver: ${error.message}`;
+  }
   return text.slice(0, ERROR_MAX_CHARS);
 }
