@@ -14,4 +14,5 @@ export * from './conversations.js';
 export * from './knowledge.js';
 export * from './webhooks.js';
 export * from './widget-theme.js';
+export * from './contrast.js';
 export * from './leads.js';
