@@ -107,10 +107,7 @@ describe('POST /api/chat visitor', () => {
     const second = await chat(bot.id, { visitor: { name: 'a'.repeat(101), email: 'ana@example.com' } }, token);
     expect(second.status).toBe(200);
     expect(await identityOf(bot.id)).toEqual([{ visitor_name: null, visitor_email: 'ana@example.com' }]);
-    // An address with a NUL is no address: left out like any other.
-    const nul = await chat(bot.id, { visitor: { email: 'bo@example.com\u0000' } }, token);
-    expect(nul.status).toBe(200);
-    expect(await identityOf(bot.id)).toEqual([{ visitor_name: null, visitor_email: 'ana@example.com' }]);
+    // An address with a NUL or a lone surrogate is refused like such a name (see below), not left out.
     const third = await chat(bot.id, { visitor: { name: '  Ana ', email: 7 } }, token);
     expect(third.status).toBe(200);
     expect(await identityOf(bot.id)).toEqual([{ visitor_name: 'Ana', visitor_email: 'ana@example.com' }]);
@@ -126,6 +123,9 @@ describe('POST /api/chat visitor', () => {
       [null, '', /./],
       [{ name: 'An\u0000a' }, 'INVALID_CHARACTERS', /visitor\.name contains a NUL character/],
       [{ name: 'Ana\ud800' }, 'INVALID_CHARACTERS', /visitor\.name contains broken Unicode/],
+      // Issue 25: a lone surrogate in the address was a 500 (isEmail threw before this check ran).
+      [{ email: 'bo@example.com\u0000' }, 'INVALID_CHARACTERS', /visitor\.email contains a NUL character/],
+      [{ email: 'a\ud800@example.com' }, 'INVALID_CHARACTERS', /visitor\.email contains broken Unicode/],
       [{ name: 'Ana', role: 'admin' }, 'VALIDATION_FAILED', /property role should not exist/i],
     ];
     for (const [visitor, code, message] of cases) {

@@ -103,7 +103,10 @@ function chatServiceWith(setup: Setup = {}) {
     },
   } as LlmPort;
   const webhooks = { notify: () => undefined };
-  const chunks: ChunkSearch = { searchForAnswer: async () => ({ passages: [], nothingRelevant: false }) };
+  const chunks: ChunkSearch = {
+    searchForAnswer: async () => ({ passages: [], nothingRelevant: false }),
+    sourceSites: async () => [],
+  };
 
   const service = new ChatService(
     { publicUrl: 'https://botsmith.example' } as AppConfig,

@@ -14,15 +14,26 @@ import {
 import type { BotEntity } from '../bots/bot.entity.js';
 import { BudgetAlertsService } from '../usage/budget-alerts.service.js';
 import { UsageLedgerService } from '../usage/usage-ledger.service.js';
-import { ChatRepository, type ConversationKey } from './chat.repository.js';
+import { ConversationLog, type ConversationKey } from '../conversations/conversation-log.js';
+import type { StoredCitation } from '../conversations/message.entity.js';
+import { ChatRepository } from './chat.repository.js';
 import type { ChatRequestDto } from './chat.dto.js';
 import { isOriginAllowed, storablePageUrl } from './domain-match.js';
-import { LLM, LlmError, type Citation, type LlmPort, type Passage } from './llm/llm.port.js';
+import {
+  LLM,
+  LlmError,
+  type Citation,
+  type LlmMessage,
+  type LlmPort,
+  type LlmResult,
+  type LlmUsage,
+  type Passage,
+} from './llm/llm.port.js';
+import { LinkFilter, linkPolicy, reduceLinks, type LinkPolicy } from './answer-links.js';
 import { buildModelInput, saysCannotAnswer } from './prompt-builder.js';
 import { ChatRateLimiter } from './rate-limit/chat-rate-limiter.js';
 import { VisitorTokens } from './visitor-token.js';
 import { TransactionRunner } from '../../database/transaction.js';
-import type { StoredCitation } from './message.entity.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
 
 /** Where passages come from (full-text search over all of the bot's sources, with their citations). */
@@ -34,6 +45,8 @@ export interface ChunkSearch {
     query: string,
     limit: number,
   ): Promise<{ passages: Passage[]; nothingRelevant: boolean }>;
+  /** The addresses of the bot's website sources: the sites its answers may link to. */
+  sourceSites(botId: number): Promise<string[]>;
 }
 
 /** What the HTTP layer knows about the caller. */
@@ -85,10 +98,75 @@ const REFUSALS = {
 } as const;
 
 /**
- * The chat engine. Protections run in the order of the contract — input (the DTO pipe), unknown
- * bot, origin (or the bot's API key), rate limits, one message in flight per visitor, the owner's
- * payment state, the bot's monthly budget — then the model answers, and the answer is logged and
- * charged in ONE transaction. A refused, failed or aborted message is never charged.
+ * One chat message on its way through the engine (docs/architecture.md#one-chat-message): the
+ * steps admit → gate → compose → complete → record each take the turn the step before returned
+ * and return it grown by what they decided, so what a step may use is written in its type.
+ */
+export interface Turn {
+  readonly input: ChatRequestDto;
+  readonly receivedAt: Date;
+  readonly bot: BotEntity;
+  /** The system account's bot (the landing page's demo bot, paid by the house). */
+  readonly houseBot: boolean;
+  readonly visitor: VisitorOf;
+  /** The conversation the turn is logged in. */
+  readonly conversation: ConversationKey;
+  /** The visitor's in-flight reservation (chat_reservations): one message at a time, and the budget it holds. */
+  readonly reservationId: string;
+}
+
+/** gate: the tier the message is answered with (the budget reserved its price) and that price. */
+export interface GatedTurn extends Turn {
+  readonly tier: ModelTier;
+  readonly priceCents: number;
+}
+
+/** compose: the passages found, what the model is given and the links the answer may carry. */
+export interface ComposedTurn extends GatedTurn {
+  readonly passages: Passage[];
+  /** The bot has knowledge, but none of it is about the question. */
+  readonly nothingRelevant: boolean;
+  readonly modelInput: LlmMessage[];
+  readonly links: LinkPolicy;
+}
+
+/** complete: the model's answer, its links checked, and what it cost in tokens. */
+export interface CompletedTurn extends ComposedTurn {
+  readonly text: string;
+  readonly usage: LlmUsage;
+  readonly upstreamModel: string;
+  readonly citations: Citation[];
+  /** Flagged unanswered: nothing relevant was found, or the answer says it cannot answer. */
+  readonly unanswered: boolean;
+}
+
+/** Who is calling, as every visitor route resolves it (resolveCaller). */
+export interface ResolvedCaller {
+  bot: BotEntity;
+  houseBot: boolean;
+  visitor: VisitorOf;
+  /** The page the conversation may record (storablePageUrl). */
+  pageUrl: string | null;
+}
+
+/** The visitor and, from a browser, the visitor token to send back (none on the API-key path). */
+export interface VisitorOf {
+  id: string;
+  token: string | undefined;
+}
+
+/**
+ * The chat engine. One message is one `Turn` through five steps, for the JSON and the streamed
+ * answer alike:
+ * - admit: the bot (404), the caller (origin 403 or the bot's API key 401), the rate limits (429)
+ *   and the visitor's one message in flight (409);
+ * - gate: the owner's payment state and the bot's monthly budget (402), the budget's price reserved;
+ * - compose: the bot's passages for the question, the model's input and the links it may carry;
+ * - complete: the model answers (streamed to the sink), its links checked;
+ * - record: the turn is logged in the conversation (conversations/, ConversationLog) and charged
+ *   in ONE transaction. A refused, failed or aborted message is never charged.
+ * A conversation a person handles (docs/product.md#owner-replies) leaves after admit: the message
+ * is logged for them and the bot stays quiet.
  *
  * Refusals that anyone can cause without limit (400, 401, 403, 404, 409, 429) are answered
  * without writing anything, so a flood cannot turn into database writes. Refusals past the rate
@@ -111,6 +189,7 @@ export class ChatService implements OnApplicationShutdown {
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly repository: ChatRepository,
+    private readonly log: ConversationLog,
     private readonly transactions: TransactionRunner,
     private readonly ledger: UsageLedgerService,
     private readonly alerts: BudgetAlertsService,
@@ -136,193 +215,217 @@ export class ChatService implements OnApplicationShutdown {
   /**
    * As identifyVisitor, with the bot and, for a browser, the visitor token to send back (a new
    * visitor's first request creates their conversation, e.g. a lead left at the bot's budget), and
-   * the page the conversation may record (storablePageUrl).
+   * the page the conversation may record (storablePageUrl). The first part of admit.
    */
-  async resolveCaller(
-    botId: number,
-    caller: ChatCaller,
-  ): Promise<{ bot: BotEntity; visitor: { id: string; token: string | undefined }; pageUrl: string | null }> {
+  async resolveCaller(botId: number, caller: ChatCaller): Promise<ResolvedCaller> {
     const found = await this.repository.findServableBot(botId);
     if (!found) throw AppError.notFound(REFUSALS.BOT_NOT_FOUND, 'BOT_NOT_FOUND');
-    const viaApiKey = this.checkCaller(found.bot, caller, found.ownerIsSystem);
-    const visitor = viaApiKey
-      ? { id: apiVisitorId(caller.visitorId), token: undefined }
-      : this.visitors.resolve(caller.visitorToken, botId, caller.ip);
-    const pageUrl = storablePageUrl(this.domainOf(found.bot, found.ownerIsSystem), caller.origin, caller.pageUrl);
-    return { bot: found.bot, visitor, pageUrl };
-  }
-
-  /** Everything up to the answer; throws AppError for a refusal (nothing written, nothing charged). */
-  async answer(input: ChatRequestDto, caller: ChatCaller, sink: AnswerSink, signal: AbortSignal): Promise<ChatAnswer> {
-    const receivedAt = new Date();
-    const found = await this.repository.findServableBot(input.botId);
-    if (!found) throw AppError.notFound(REFUSALS.BOT_NOT_FOUND, 'BOT_NOT_FOUND');
-    const { bot } = found;
-    const viaApiKey = this.checkCaller(bot, caller, found.ownerIsSystem);
-
+    const { bot, ownerIsSystem: houseBot } = found;
+    const viaApiKey = this.checkCaller(bot, caller, houseBot);
     // From a browser, the visitor is who the server's token says (or a new one); from the owner's
     // own server, who the owner says.
     const visitor = viaApiKey
       ? { id: apiVisitorId(caller.visitorId), token: undefined }
-      : this.visitors.resolve(caller.visitorToken, bot.id, caller.ip);
-    const visitorId = visitor.id;
-    await this.rateLimiter.hit(bot.id, visitorId, caller.ip);
+      : this.visitors.resolve(caller.visitorToken, botId, caller.ip);
+    const pageUrl = storablePageUrl(this.domainOf(bot, houseBot), caller.origin, caller.pageUrl);
+    return { bot, houseBot, visitor, pageUrl };
+  }
 
-    const lockKey = `${bot.id}:${visitorId}`;
-    if (this.inFlight.has(lockKey)) throw inFlightRefusal();
-    this.inFlight.add(lockKey);
+  /** One message, admit → gate → compose → complete → record; throws AppError for a refusal (nothing charged). */
+  async answer(input: ChatRequestDto, caller: ChatCaller, sink: AnswerSink, signal: AbortSignal): Promise<ChatAnswer> {
+    const turn = await this.admit(input, caller);
+    const lockKey = inFlightKey(turn.bot.id, turn.visitor.id);
     try {
-      const reservationId = await this.repository.acquireInFlight(bot.id, visitorId, CHAT_IN_FLIGHT_TTL_MS);
-      if (!reservationId) throw inFlightRefusal();
-      const conversation: ConversationKey = {
-        ownerId: bot.ownerId,
-        botId: bot.id,
-        botName: bot.name,
-        visitorId,
-        pageUrl: storablePageUrl(this.domainOf(bot, found.ownerIsSystem), caller.origin, caller.pageUrl),
-      };
-      const refuse = async (error: AppError, logged: string): Promise<never> => {
-        await this.logRefusal(conversation, input.prompt, logged, receivedAt);
-        throw error;
-      };
-      try {
-        // A person handles this conversation (docs/product.md#owner-replies): the message is
-        // theirs to read, the bot stays quiet, and nothing is charged, so the owner's billing
-        // state and the bot's budget do not apply.
-        if (await this.repository.isHandedOff(bot.id, visitorId)) {
-          await this.assertHandoffRoom(bot.id, visitorId, receivedAt);
-          await this.logForPerson(conversation, input, reservationId, receivedAt);
-          sink.start(visitor.token);
-          return { message: '', messageId: null, costCents: 0, citations: [], handoff: true };
-        }
-        // The house demo bot's prompt is the product's own public description of itself: a
-        // retrieval model may quote it. An owner's prompt is never handed to one.
-        const publicText = found.ownerIsSystem ? bot.prompt : undefined;
-        return await this.answerReserved(
-          bot,
-          publicText,
-          input,
-          conversation,
-          reservationId,
-          receivedAt,
-          { start: () => sink.start(visitor.token), token: (text) => sink.token(text) },
-          signal,
-          refuse,
-        );
-      } catch (error) {
-        // Refused, failed or aborted: the lock and any budget reservation go; nothing was charged.
-        await this.release(reservationId);
-        throw error;
-      }
+      // A person handles this conversation: the message is theirs to read, the bot stays quiet,
+      // and nothing is charged, so the owner's billing state and the bot's budget do not apply.
+      if (await this.log.isHandedOff(turn.bot.id, turn.visitor.id)) return await this.forPerson(turn, sink);
+      const gated = await this.gate(turn);
+      const composed = await this.compose(gated);
+      const completed = await this.complete(composed, sink, signal);
+      return await this.record(completed);
+    } catch (error) {
+      // Refused, failed or aborted: the lock and any budget reservation go; nothing was charged.
+      await this.release(turn.reservationId);
+      throw error;
     } finally {
       this.inFlight.delete(lockKey);
     }
   }
 
-  private async answerReserved(
-    bot: BotEntity,
-    publicText: string | undefined,
-    input: ChatRequestDto,
-    conversation: ConversationKey,
-    reservationId: string,
-    receivedAt: Date,
-    sink: { start(): void; token(text: string): void },
-    signal: AbortSignal,
-    refuse: (error: AppError, logged: string) => Promise<never>,
-  ): Promise<ChatAnswer> {
+  /**
+   * admit: who is calling (resolveCaller), the rate limits, then the visitor's lock (this
+   * instance's set first, then the reservation row every instance sees). Writes nothing the
+   * caller can multiply: a refusal here stores no message.
+   */
+  private async admit(input: ChatRequestDto, caller: ChatCaller): Promise<Turn> {
+    const receivedAt = new Date();
+    const { bot, houseBot, visitor, pageUrl } = await this.resolveCaller(input.botId, caller);
+    await this.rateLimiter.hit(bot.id, visitor.id, caller.ip);
+
+    const lockKey = inFlightKey(bot.id, visitor.id);
+    if (this.inFlight.has(lockKey)) throw inFlightRefusal();
+    this.inFlight.add(lockKey);
+    let reservationId: string | null;
+    try {
+      reservationId = await this.repository.acquireInFlight(bot.id, visitor.id, CHAT_IN_FLIGHT_TTL_MS);
+    } catch (error) {
+      this.inFlight.delete(lockKey);
+      throw error;
+    }
+    if (!reservationId) {
+      this.inFlight.delete(lockKey);
+      throw inFlightRefusal();
+    }
+    const conversation = { ownerId: bot.ownerId, botId: bot.id, botName: bot.name, visitorId: visitor.id, pageUrl };
+    return { input, receivedAt, bot, houseBot, visitor, conversation, reservationId };
+  }
+
+  /** gate: the owner may be billed and the bot's budget has room; reserves the message's price. */
+  private async gate(turn: Turn): Promise<GatedTurn> {
+    const { bot } = turn;
     const billing = await this.ledger.getOwnerBillingState(bot.ownerId);
     if (!billing.canServe) {
       const code = billing.code ?? 'PAYMENT_FAILED';
-      return refuse(new AppError(HttpStatus.PAYMENT_REQUIRED, code, REFUSALS.UNAVAILABLE), REFUSALS.UNAVAILABLE);
+      return this.refuse(
+        turn,
+        new AppError(HttpStatus.PAYMENT_REQUIRED, code, REFUSALS.UNAVAILABLE),
+        REFUSALS.UNAVAILABLE,
+      );
     }
+    if (bot.usageLimitDollars <= 0) return { ...turn, tier: bot.model, priceCents: priceOf(bot.model) };
 
-    let tier: ModelTier = bot.model;
-    if (bot.usageLimitDollars > 0) {
-      const decision = await this.repository.reserveBudget(reservationId, bot.id, periodStartFor(receivedAt), priceOf);
-      if (!decision.reserved) {
-        if (decision.reason === 'GONE') throw AppError.notFound(REFUSALS.BOT_NOT_FOUND, 'BOT_NOT_FOUND');
-        // A budget lowered below what was spent is reached without any charge: tell the owner too.
-        this.alerts.afterSpend(bot.ownerId, bot.id, receivedAt);
-        return refuse(
-          new AppError(HttpStatus.PAYMENT_REQUIRED, 'BOT_BUDGET_REACHED', REFUSALS.BOT_BUDGET_REACHED),
-          REFUSALS.BOT_BUDGET_REACHED,
-        );
-      }
-      tier = decision.tier;
+    const decision = await this.repository.reserveBudget(
+      turn.reservationId,
+      bot.id,
+      periodStartFor(turn.receivedAt),
+      priceOf,
+    );
+    if (!decision.reserved) {
+      if (decision.reason === 'GONE') throw AppError.notFound(REFUSALS.BOT_NOT_FOUND, 'BOT_NOT_FOUND');
+      // A budget lowered below what was spent is reached without any charge: tell the owner too.
+      this.alerts.afterSpend(bot.ownerId, bot.id, turn.receivedAt);
+      return this.refuse(
+        turn,
+        new AppError(HttpStatus.PAYMENT_REQUIRED, 'BOT_BUDGET_REACHED', REFUSALS.BOT_BUDGET_REACHED),
+        REFUSALS.BOT_BUDGET_REACHED,
+      );
     }
-    const price = priceOf(tier);
+    return { ...turn, tier: decision.tier, priceCents: priceOf(decision.tier) };
+  }
 
+  /** compose: the bot's passages for the question, the model's input, and the links the answer may carry. */
+  private async compose(turn: GatedTurn): Promise<ComposedTurn> {
+    const { bot, input } = turn;
     const { passages, nothingRelevant } = await this.retrieve(bot.id, input.prompt);
-    const history = (input.chatHistory ?? []).map((h) => ({ role: h.role, content: h.content }));
-    const messages = buildModelInput({
+    const modelInput = buildModelInput({
       botName: bot.name,
       botPrompt: bot.prompt,
       passages,
-      history,
+      history: (input.chatHistory ?? []).map((h) => ({ role: h.role, content: h.content })),
       question: input.prompt,
     });
+    const links = await this.linkPolicyFor(bot, turn.houseBot, passages);
+    return { ...turn, passages, nothingRelevant, modelInput, links };
+  }
 
-    sink.start();
-    let result;
+  /**
+   * complete: the model answers, streamed to the sink once every protection passed. Links are
+   * checked as the answer streams: none the policy refuses reaches the visitor. A model failure
+   * is a refusal (502, 504), logged in the conversation.
+   */
+  private async complete(turn: ComposedTurn, sink: AnswerSink, signal: AbortSignal): Promise<CompletedTurn> {
+    const { bot, input, passages } = turn;
+    const checkedLinks = new LinkFilter(turn.links);
+    sink.start(turn.visitor.token);
+    let result: LlmResult;
     try {
       result = await this.llm.complete(
         {
-          tier,
-          messages,
+          tier: turn.tier,
+          messages: turn.modelInput,
           maxTokens: bot.maxTokens,
           temperature: bot.temperature,
           signal,
-          grounding: { botName: bot.name, passages, question: input.prompt, publicText },
+          // The house demo bot's prompt is the product's own public description of itself: a
+          // retrieval model may quote it. An owner's prompt is never handed to one.
+          grounding: {
+            botName: bot.name,
+            passages,
+            question: input.prompt,
+            publicText: turn.houseBot ? bot.prompt : undefined,
+          },
         },
-        (text) => sink.token(text),
+        (text) => {
+          const checked = checkedLinks.push(text);
+          if (checked) sink.token(checked);
+        },
       );
+      const rest = checkedLinks.end();
+      if (rest) sink.token(rest);
     } catch (error) {
       const llmError =
         error instanceof LlmError ? error : new LlmError('UPSTREAM_FAILED', String(error), { cause: error });
       if (llmError.code !== 'ABORTED') this.logger.warn(`Bot ${bot.id}: ${llmError.message}`);
       const status = llmError.code === 'UPSTREAM_TIMEOUT' ? HttpStatus.GATEWAY_TIMEOUT : HttpStatus.BAD_GATEWAY;
       const sentence = REFUSALS[llmError.code];
-      return refuse(new AppError(status, llmError.code, sentence), sentence);
+      return this.refuse(turn, new AppError(status, llmError.code, sentence), sentence);
     }
+    const text = reduceLinks(result.text, turn.links);
+    return {
+      ...turn,
+      text,
+      usage: result.usage,
+      upstreamModel: result.upstreamModel,
+      citations: citationsOf(passages, result.quotedPassage),
+      unanswered: turn.nothingRelevant || saysCannotAnswer(text),
+    };
+  }
 
-    const tokens = result.usage.promptTokens + result.usage.completionTokens;
-    const citations = citationsOf(passages, result.quotedPassage);
-    const unanswered = nothingRelevant || saysCannotAnswer(result.text);
+  /**
+   * record: the question and the answer are logged in the visitor's conversation and charged in
+   * ONE transaction, which frees the visitor's lock; then, in the background, the budget alerts
+   * and, for an unanswered question, the owner's webhook.
+   */
+  private async record(turn: CompletedTurn): Promise<ChatAnswer> {
+    const { bot, input } = turn;
     const chargedAt = new Date();
     const { messageId, conversationId } = await this.transactions.run(async (tx) => {
-      await this.repository.lockOwner(tx, bot.ownerId);
-      await this.repository.releaseInFlight(reservationId, tx);
-      const conversationId = await this.repository.conversationFor(tx, conversation);
-      if (input.visitor) await this.repository.setVisitorIdentity(tx, conversationId, input.visitor);
-      const [, assistantId] = await this.repository.logMessages(tx, conversationId, bot.ownerId, [
-        { role: 'user', content: input.prompt, createdAt: receivedAt },
-        {
-          role: 'assistant',
-          content: result.text,
-          model: tier,
-          tokens,
-          costCents: price,
-          createdAt: new Date(),
-          unanswered,
-          citations: citations.map(storedCitation),
-        },
-      ]);
+      const { conversationId, messageIds } = await this.log.record(tx, {
+        conversation: turn.conversation,
+        visitor: input.visitor,
+        charged: true,
+        messages: [
+          { role: 'user', content: input.prompt, createdAt: turn.receivedAt },
+          {
+            role: 'assistant',
+            content: turn.text,
+            model: turn.tier,
+            tokens: turn.usage.promptTokens + turn.usage.completionTokens,
+            costCents: turn.priceCents,
+            createdAt: new Date(),
+            unanswered: turn.unanswered,
+            citations: turn.citations.map(storedCitation),
+          },
+        ],
+      });
+      await this.repository.releaseInFlight(turn.reservationId, tx);
+      const messageId = messageIds[1];
       await this.ledger.chargeAnsweredMessage(tx, {
         ownerId: bot.ownerId,
         botId: bot.id,
-        messageId: assistantId,
-        modelTier: tier,
-        upstreamModel: result.upstreamModel,
-        priceCents: price,
-        promptTokens: result.usage.promptTokens,
-        completionTokens: result.usage.completionTokens,
+        messageId,
+        modelTier: turn.tier,
+        upstreamModel: turn.upstreamModel,
+        priceCents: turn.priceCents,
+        promptTokens: turn.usage.promptTokens,
+        completionTokens: turn.usage.completionTokens,
         at: chargedAt,
       });
-      return { messageId: assistantId, conversationId };
+      return { messageId, conversationId };
     });
     // Committed: the alert check sees this charge, and runs in the background (never fails the answer).
     this.alerts.afterSpend(bot.ownerId, bot.id, chargedAt);
-    if (unanswered) {
+    if (turn.unanswered) {
       // Queued in the background: a webhook problem never fails the answer (docs/product.md#webhooks).
       this.webhooks.notify(bot.ownerId, 'conversation.unanswered', {
         botId: bot.id,
@@ -330,10 +433,56 @@ export class ChatService implements OnApplicationShutdown {
         conversationId,
         messageId,
         question: input.prompt,
-        answer: result.text,
+        answer: turn.text,
       });
     }
-    return { message: result.text, messageId, costCents: price, citations, ...(unanswered ? { unanswered } : {}) };
+    return {
+      message: turn.text,
+      messageId,
+      costCents: turn.priceCents,
+      citations: turn.citations,
+      ...(turn.unanswered ? { unanswered: true as const } : {}),
+    };
+  }
+
+  /**
+   * A handed-off conversation: within its daily cap, the visitor's message is logged alone (no
+   * answer, no charge) and their lock freed in the same transaction.
+   */
+  private async forPerson(turn: Turn, sink: AnswerSink): Promise<ChatAnswer> {
+    await this.assertHandoffRoom(turn.bot.id, turn.visitor.id, turn.receivedAt);
+    await this.transactions.run(async (tx) => {
+      await this.repository.releaseInFlight(turn.reservationId, tx);
+      await this.log.record(tx, {
+        conversation: turn.conversation,
+        visitor: turn.input.visitor,
+        messages: [{ role: 'user', content: turn.input.prompt, createdAt: turn.receivedAt }],
+      });
+    });
+    sink.start(turn.visitor.token);
+    return { message: '', messageId: null, costCents: 0, citations: [], handoff: true };
+  }
+
+  /**
+   * A refusal past the rate limits (402) or a model failure: logged in the conversation as the
+   * visitor's message and what they were told, then thrown. The visitor's identity is deliberately
+   * not stored: only a message that was accepted stores it.
+   */
+  private async refuse(turn: Turn, refusal: AppError, said: string): Promise<never> {
+    try {
+      await this.transactions.run((tx) =>
+        this.log.record(tx, {
+          conversation: turn.conversation,
+          messages: [
+            { role: 'user', content: turn.input.prompt, createdAt: turn.receivedAt },
+            { role: 'error', content: said, createdAt: new Date() },
+          ],
+        }),
+      );
+    } catch (error) {
+      this.logger.error(`Could not log a refused message: ${describeError(error)}`);
+    }
+    throw refusal;
   }
 
   /**
@@ -388,6 +537,26 @@ export class ChatService implements OnApplicationShutdown {
     this.pendingReleases.clear();
   }
 
+  /**
+   * The links an answer may carry (answer-links.ts): the bot's domain (the product's own for the
+   * house bots), its website sources' sites, and addresses the owner wrote in the prompt and in the
+   * written answers and corrections the model is given. Without the sources' sites (the database
+   * failed), fewer links are kept, never more.
+   */
+  private async linkPolicyFor(bot: BotEntity, houseBot: boolean, passages: Passage[]): Promise<LinkPolicy> {
+    let sourceSites: string[] = [];
+    try {
+      sourceSites = await this.chunks.sourceSites(bot.id);
+    } catch (error) {
+      this.logger.error(`Bot ${bot.id}: source sites unavailable for its links: ${describeError(error)}`);
+    }
+    return linkPolicy({
+      allowedDomain: this.domainOf(bot, houseBot),
+      sourceSites,
+      ownerTexts: [bot.prompt, ...passages.filter((p) => p.ownerWritten).map((p) => p.content)],
+    });
+  }
+
   private async retrieve(botId: number, question: string): Promise<{ passages: Passage[]; nothingRelevant: boolean }> {
     try {
       return await this.chunks.searchForAnswer(botId, question, CHAT_LIMITS.retrievalPassages);
@@ -411,38 +580,6 @@ export class ChatService implements OnApplicationShutdown {
     throw new AppError(HttpStatus.TOO_MANY_REQUESTS, 'HANDOFF_LIMIT_REACHED', handoffLimitSentence(cap), {
       'Retry-After': String(secondsToNextUtcDay(at)),
     });
-  }
-
-  /** Logs the visitor's message alone (no answer, no charge) and frees their in-flight lock. */
-  private async logForPerson(
-    conversation: ConversationKey,
-    input: ChatRequestDto,
-    reservationId: string,
-    at: Date,
-  ): Promise<void> {
-    await this.transactions.run(async (tx) => {
-      await this.repository.releaseInFlight(reservationId, tx);
-      const conversationId = await this.repository.conversationFor(tx, conversation);
-      if (input.visitor) await this.repository.setVisitorIdentity(tx, conversationId, input.visitor);
-      await this.repository.logMessages(tx, conversationId, conversation.ownerId, [
-        { role: 'user', content: input.prompt, createdAt: at },
-      ]);
-    });
-  }
-
-  /** The visitor's identity (`input.visitor`) is deliberately not stored here: only a message that was accepted stores it. */
-  private async logRefusal(conversation: ConversationKey, prompt: string, said: string, at: Date): Promise<void> {
-    try {
-      await this.transactions.run(async (tx) => {
-        const conversationId = await this.repository.conversationFor(tx, conversation);
-        await this.repository.logMessages(tx, conversationId, conversation.ownerId, [
-          { role: 'user', content: prompt, createdAt: at },
-          { role: 'error', content: said, createdAt: new Date() },
-        ]);
-      });
-    } catch (error) {
-      this.logger.error(`Could not log a refused message: ${describeError(error)}`);
-    }
   }
 }
 
@@ -482,6 +619,11 @@ function storedCitation(citation: Citation): StoredCitation {
     ...(citation.page !== null ? { page: citation.page } : {}),
     ...(citation.url !== null ? { url: citation.url } : {}),
   };
+}
+
+/** The in-flight lock's key on this instance. */
+function inFlightKey(botId: number, visitorId: string): string {
+  return `${botId}:${visitorId}`;
 }
 
 function inFlightRefusal(): AppError {

@@ -1,3 +1,4 @@
+import type { Citation } from '@botsmith/contract';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HYBRID_RETRIEVAL, RETRIEVAL_RELEVANCE } from '../../common/constants.js';
 import { boundedWebSearch } from '../../common/web-search.js';
@@ -9,14 +10,8 @@ import { correctionName, normaliseQuestion, questionSimilarity, SAME_QUESTION_SI
 import { reciprocalRankFusion } from './rank-fusion.js';
 import { SourcesRepository } from './sources.repository.js';
 
-/** Where an answer's passage comes from, as the visitor is shown it. */
-export interface Citation {
-  sourceId: number;
-  name: string;
-  /** The PDF page the passage starts on; null for sources without pages. */
-  page: number | null;
-  url: string | null;
-}
+/** Where a passage comes from, as an answer cites it: the contract's (contract/src/chat.ts). */
+export type { Citation };
 
 export interface CitedPassage {
   page: number;
@@ -27,6 +22,8 @@ export interface CitedPassage {
    * (question-match.ts): the owner's own answer, which the answer must give. Always first.
    */
   correction?: { question: string };
+  /** The owner wrote it (a written answer or a correction): an answer may link to its addresses. */
+  ownerWritten?: true;
 }
 
 /** The passages for an answer, and whether retrieval found anything the question is about. */
@@ -103,6 +100,7 @@ export class KnowledgeSearchService {
       content: answer,
       citation: { sourceId: best.sourceId, name: correctionName(best.question), page: null, url: null },
       correction: { question: best.question },
+      ownerWritten: true,
     };
   }
 
@@ -135,6 +133,11 @@ export class KnowledgeSearchService {
         (similarity.get(match.id) ?? -1) >= RETRIEVAL_RELEVANCE.minVectorSimilarity,
     );
     return { passages, nothingRelevant: hasPassages && !relevant };
+  }
+
+  /** The addresses of the bot's website sources: the sites its answers may link to (chat/answer-links.ts). */
+  sourceSites(botId: number): Promise<string[]> {
+    return this.passages.websiteAddresses(botId);
   }
 
   /** The raw matches, for callers that need no citation. */
@@ -187,7 +190,12 @@ export class KnowledgeSearchService {
 function withCorrection(correction: CitedPassage | null, matches: PassageMatch[], limit: number): CitedPassage[] {
   const passages = matches
     .filter((match) => match.sourceId !== correction?.citation.sourceId)
-    .map((match) => ({ page: match.page, content: match.content, citation: citationOf(match) }));
+    .map((match) => ({
+      page: match.page,
+      content: match.content,
+      citation: citationOf(match),
+      ...(match.ownerWritten ? { ownerWritten: true as const } : {}),
+    }));
   if (!correction) return passages;
   return [correction, ...passages].slice(0, Math.max(limit, 1));
 }

@@ -18,6 +18,8 @@ export interface PassageMatch {
   content: string;
   /** A passage of an owner's correction (ranked above other passages). */
   isCorrection: boolean;
+  /** The owner wrote it (a written answer or a correction): the addresses in it are theirs. */
+  ownerWritten: boolean;
 }
 
 /** A passage to store: a chunk of text, and for a website the page it comes from. */
@@ -28,7 +30,7 @@ export interface NewPassage extends Chunk {
 
 /** A passage and its source, as a query reads them (`c` the passage, `s` its source). */
 const PASSAGE_COLUMNS = `c.id, c.source_id, COALESCE(NULLIF(c.page_title, ''), s.name) AS name, s.format,
-       COALESCE(c.page_url, s.url) AS url, c.page, c.content, s.is_correction`;
+       COALESCE(c.page_url, s.url) AS url, c.page, c.content, s.is_correction, s.kind = 'text' AS owner_written`;
 
 interface PassageRow {
   id: number;
@@ -39,6 +41,7 @@ interface PassageRow {
   page: number;
   content: string;
   is_correction: boolean;
+  owner_written: boolean;
 }
 
 function toMatch(row: PassageRow): PassageMatch {
@@ -51,6 +54,7 @@ function toMatch(row: PassageRow): PassageMatch {
     page: row.page,
     content: row.content,
     isCorrection: row.is_correction,
+    ownerWritten: row.owner_written,
   };
 }
 
@@ -130,6 +134,15 @@ export class PassagesRepository {
       [botId, query, limit],
     );
     return rows.map(toMatch);
+  }
+
+  /** The addresses of the bot's website sources (the sites its answers may link to). */
+  async websiteAddresses(botId: number): Promise<string[]> {
+    const rows: Array<{ url: string }> = await this.passages.query(
+      `SELECT DISTINCT url FROM bot_sources WHERE bot_id = $1 AND kind = 'website' AND url IS NOT NULL`,
+      [botId],
+    );
+    return rows.map((row) => row.url);
   }
 
   /** The bot's passages with these ids, of usable sources, in no particular order. */

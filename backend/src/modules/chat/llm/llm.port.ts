@@ -1,3 +1,4 @@
+import type { Citation } from '@botsmith/contract';
 import type { ModelTier } from '../../../common/constants.js';
 
 /** The language-model port: what the chat engine needs from any model, real or embedded. */
@@ -8,15 +9,8 @@ export interface LlmMessage {
   content: string;
 }
 
-/** Where a passage comes from, as an answer cites it. */
-export interface Citation {
-  sourceId: number;
-  /** The source's name (a file's name, a written answer's title, a page's title). */
-  name: string;
-  /** The PDF page the passage starts on; null for sources without pages. */
-  page: number | null;
-  url: string | null;
-}
+/** Where a passage comes from, as an answer cites it: the contract's (contract/src/chat.ts). */
+export type { Citation };
 
 /** A passage of one of the bot's sources, with the PDF page it comes from and its citation. */
 export interface Passage {
@@ -28,6 +22,8 @@ export interface Passage {
    * own answer, which the model must give (docs/product.md#corrections). Retrieval puts it first.
    */
   correction?: { question: string };
+  /** The owner wrote it (a written answer or a correction): an answer may link to its addresses. */
+  ownerWritten?: true;
 }
 
 export interface LlmRequest {
