@@ -329,3 +329,11 @@ export const MAIL_LIMITS = {
   digestWindowMs: 10 * 60 * 1000,
   singleNoticesPerWindow: 5,
 } as const;
+
+/**
+ * An upload refused while it is still being sent (413 on its declared length): the rest of its
+ * body is read and dropped, up to these bounds, before the connection is closed. Closing at once
+ * would reset a connection the client is still writing to, and most clients then report a broken
+ * connection (EPIPE) instead of the answer (docs/product.md#files).
+ */
+export const REFUSED_UPLOAD_DRAIN = { maxBytes: 64 * 1024 * 1024, maxMs: 60_000 } as const;

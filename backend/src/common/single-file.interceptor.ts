@@ -14,10 +14,47 @@ import multer, { MulterError } from 'multer';
 import { ApiBody, ApiConsumes } from '@nestjs/swagger';
 import type { Observable } from 'rxjs';
 import { AppError } from './app-error.js';
+import { REFUSED_UPLOAD_DRAIN } from './constants.js';
 import { obj } from './openapi/schemas.js';
 
 /** Room for the multipart boundary and part headers around the file itself. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+/**
+ * Reads and drops the rest of a refused request's body, then closes its connection. Closing while
+ * the client still sends makes the kernel reset the connection, and the client usually sees EPIPE
+ * or ECONNRESET, never the 413 sentence; so the answer goes out on a connection kept open (no
+ * `Connection: close`, which would make Node close it as soon as the answer is written) while the
+ * body is read, up to REFUSED_UPLOAD_DRAIN's bytes and time, and it is closed once both are done.
+ * Past a bound it is cut off: nobody may make the API read forever.
+ */
+function drainThenClose(request: Request, response: Response): void {
+  const socket = request.socket;
+  let read = 0;
+  const cutOff = () => {
+    clearTimeout(timer);
+    socket.destroy();
+  };
+  const timer = setTimeout(cutOff, REFUSED_UPLOAD_DRAIN.maxMs);
+  timer.unref();
+  const answered = new Promise<void>((resolve) => {
+    response.once('finish', resolve);
+    response.once('close', resolve);
+  });
+  const drained = new Promise<void>((resolve) => {
+    request.on('data', (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > REFUSED_UPLOAD_DRAIN.maxBytes) cutOff();
+    });
+    request.once('end', resolve);
+    request.once('close', resolve);
+  });
+  request.resume();
+  void Promise.all([answered, drained]).then(() => {
+    clearTimeout(timer);
+    if (!socket.destroyed) socket.end();
+  });
+}
 
 /** The one file a SingleFileInterceptor read, as services receive it. */
 export interface UploadedFileLike {
@@ -72,12 +109,13 @@ export function SingleFileInterceptor(options: SingleFileOptions): Type<NestInte
       const http = context.switchToHttp();
       const request = http.getRequest<Request>();
       const response = http.getResponse<Response>();
-      // A body declared far larger than the limit is refused before a byte of it is read; the
-      // connection then closes instead of receiving the rest. (Without a declared length, multer
-      // stops storing at the limit and discards the remainder as it arrives.)
+      // A body declared far larger than the limit is refused before a byte of it is stored: the
+      // 413 goes out at once, and the rest is read and dropped, within bounds, before the
+      // connection closes (drainThenClose). (Without a declared length, multer stops storing at
+      // the limit and discards the remainder as it arrives.)
       const declared = Number(request.headers['content-length']);
       if (Number.isFinite(declared) && declared > options.maxBytes + MULTIPART_OVERHEAD_BYTES) {
-        response.setHeader('Connection', 'close');
+        drainThenClose(request, response);
         throw tooLarge();
       }
       await new Promise<void>((resolve, reject) => {
