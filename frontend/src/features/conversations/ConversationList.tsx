@@ -15,6 +15,7 @@ import Typography from '@mui/material/Typography';
 import { RetryAlert } from '../../components/RetryAlert';
 import type { ConversationList as ConversationListData } from './useConversationList';
 import { formatMomentLong, formatWhen, visitorLabel } from './inboxParams';
+import { UnverifiedMark } from './UnverifiedMark';
 
 export interface ConversationListProps {
   list: ConversationListData;
@@ -132,6 +133,7 @@ function ConversationRow({
               {conversation.visitorEmail}
             </Box>
           )}
+          <UnverifiedMark shown={conversation.visitorName !== null || conversation.visitorEmail !== null} />
         </Typography>
         <Typography
           variant="body2"

@@ -8,6 +8,7 @@ import { renderAtDashboard } from '../../test/render';
 import { stubScreen } from '../../test/stubs';
 import { ConversationsSection } from './ConversationsSection';
 import { HANDOFF_REFRESH_MS } from './TranscriptPane';
+import { UNVERIFIED_HINT } from './UnverifiedMark';
 
 configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 30_000 });
@@ -296,6 +297,44 @@ describe('ConversationsSection', () => {
         'href',
         'mailto:ana%2Bshop%3Fcc%3Dx@example.com',
       );
+    });
+  });
+
+  describe('visitor identity is marked unverified', () => {
+    it('marks a name or e-mail from Botsmith.identify as unverified, in the list and the transcript, and nothing else', async () => {
+      const named = summary({ id: 11, visitorName: 'Ana Lima', visitorEmail: null });
+      const mailed = summary({ id: 12, visitorName: null, visitorEmail: 'bo@example.com' });
+      const anonymous = summary({ id: 13 });
+      api.conversationsApi.list.mockResolvedValue({ conversations: [named, mailed, anonymous], nextCursor: null });
+      api.conversationsApi.get.mockResolvedValue({ ...TRANSCRIPT, conversation: named });
+      renderInbox();
+      await waitFor(() => expect(rows()).toHaveLength(3));
+      const [first, second, third] = rows();
+      expect(first).toHaveTextContent('Ana Lima · unverified');
+      expect(second).toHaveTextContent('Visitor · bo@example.com · unverified');
+      // "Visitor" is no claim: nothing to mark.
+      expect(third).not.toHaveTextContent('unverified');
+
+      await user.click(within(first).getByRole('button'));
+      const pane = screen.getByRole('region', { name: 'Transcript' });
+      await within(pane).findAllByRole('listitem');
+      const mark = within(pane).getByText(/unverified/);
+      await user.hover(mark);
+      expect(await screen.findByRole('tooltip')).toHaveTextContent(UNVERIFIED_HINT);
+    });
+
+    it('shows a stored page address that is not http(s) as text, never as a link', async () => {
+      const planted = summary({ id: 11, pageUrl: 'javascript:alert(document.cookie)' });
+      api.conversationsApi.list.mockResolvedValue({ conversations: [planted], nextCursor: null });
+      api.conversationsApi.get.mockResolvedValue({ ...TRANSCRIPT, conversation: planted });
+      renderInbox();
+      await waitFor(() => expect(rows()).toHaveLength(1));
+      await user.click(within(rows()[0]).getByRole('button'));
+      const pane = screen.getByRole('region', { name: 'Transcript' });
+      await within(pane).findAllByRole('listitem');
+      expect(within(pane).getByText(/javascript:alert/)).toBeInTheDocument();
+      expect(within(pane).queryByRole('link', { name: /javascript:/ })).toBeNull();
+      expect(pane.querySelector('a[href^="javascript:"]')).toBeNull();
     });
   });
 

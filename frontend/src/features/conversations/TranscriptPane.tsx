@@ -31,7 +31,8 @@ import { RetryAlert } from '../../components/RetryAlert';
 import { serverMessage } from '../bots/botForms';
 import { useApiResource } from '../../hooks/useApiResource';
 import type { FixTarget } from './FixAnswerDialog';
-import { formatMomentLong, mailtoHref, visitorLabel } from './inboxParams';
+import { formatMomentLong, isWebAddress, mailtoHref, visitorLabel } from './inboxParams';
+import { UnverifiedMark } from './UnverifiedMark';
 
 /** While a person handles the conversation, the transcript is read again this often (new visitor messages). */
 export const HANDOFF_REFRESH_MS = 4000;
@@ -194,6 +195,7 @@ function Transcript({
                 <Link href={mailtoHref(conversation.visitorEmail)}>{conversation.visitorEmail}</Link>
               </>
             )}
+            <UnverifiedMark shown={conversation.visitorName !== null || conversation.visitorEmail !== null} />
           </Typography>
           <Typography variant="body2" color="textSecondary">
             Started {formatMomentLong(conversation.startedAt)} ·{' '}
@@ -213,9 +215,13 @@ function Transcript({
           {conversation.pageUrl && (
             <Typography variant="body2" color="textSecondary" noWrap title={conversation.pageUrl}>
               On{' '}
-              <Link href={conversation.pageUrl} target="_blank" rel="noopener noreferrer">
-                {conversation.pageUrl}
-              </Link>
+              {isWebAddress(conversation.pageUrl) ? (
+                <Link href={conversation.pageUrl} target="_blank" rel="noopener noreferrer">
+                  {conversation.pageUrl}
+                </Link>
+              ) : (
+                conversation.pageUrl
+              )}
             </Typography>
           )}
         </Box>

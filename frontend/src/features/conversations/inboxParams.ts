@@ -118,6 +118,18 @@ export function visitorLabel(conversation: { visitorName: string | null }): stri
 }
 
 /**
+ * An http(s) address, which the inbox may show as a link. The server stores only those as a
+ * conversation's page; anything else (a `javascript:` URL sent before it checked) stays text.
+ */
+export function isWebAddress(value: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/**
  * A mailto: link to the address the host page gave. The local part is percent-encoded, so a `?`
  * or `&` in it (valid in an address) cannot add headers or recipients to the owner's draft.
  */
