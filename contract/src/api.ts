@@ -36,12 +36,6 @@ export interface PublicBot extends BotAppearance {
   leadOnly: boolean;
 }
 
-/** A message of a conversation as POST /api/chat takes its history. */
-export interface ChatHistoryItem {
-  role: 'user' | 'assistant';
-  content: string;
-}
-
 /** A reference document of a bot. */
 export interface DocumentResponse {
   originalName: string;

@@ -2,34 +2,7 @@
  * The conversations inbox, visitor feedback, the unanswered-questions report and corrections
  * (docs/product.md#conversations): what the API answers and accepts, shared by the dashboard.
  */
-
-/** Where a passage of an answer comes from, as the API returns it. */
-export interface Citation {
-  sourceId: number;
-  /** The source's name (a file's name, a written answer's title, a page's title). */
-  name: string;
-  /** The PDF page the passage starts on; null for sources without pages. */
-  page: number | null;
-  url: string | null;
-}
-
-/** What POST /api/chat answers as JSON (the SSE final event carries the same messageId). */
-export interface ChatAnswerResponse {
-  message: string;
-  /** The answer's id, for POST /api/chat/feedback; null when a person handles the conversation (handoff). */
-  messageId: number | null;
-  citations?: Citation[];
-  /**
-   * true when a person handles the conversation: the visitor's message was logged for them, the
-   * bot stayed quiet (`message` is '', nothing charged). Absent otherwise.
-   */
-  handoff?: true;
-  /**
-   * true when the answer is flagged unanswered (the bot said it cannot answer, or nothing it knows
-   * was relevant): a widget whose bot offers its lead form then may offer it. Absent otherwise.
-   */
-  unanswered?: true;
-}
+import type { Citation } from './chat.js';
 
 export const MESSAGE_RATINGS = ['up', 'down'] as const;
 export type MessageRating = (typeof MESSAGE_RATINGS)[number];

@@ -1,7 +1,13 @@
 import texts from '#texts';
 import { createSseParser } from './sse';
 import { saveVisitorToken, visitorToken } from './storage';
-import type { ChatMessage, Citation, PublicBot, Visitor } from './types';
+import type {
+  ChatDoneEvent,
+  ChatHistoryItem,
+  ChatRequest as ApiChatRequest,
+  ChatStreamEvents,
+} from '@botsmith/contract';
+import type { Citation, PublicBot } from './types';
 
 /** Cookies go only to the product's own origin (the dashboard preview, the /widget page), never cross-site. */
 export function credentialsFor(apiOrigin: string): RequestCredentials {
@@ -38,14 +44,11 @@ export async function fetchBot(apiOrigin: string, botId: string): Promise<BotRes
   }
 }
 
-export interface ChatRequest {
-  apiOrigin: string;
-  botId: string;
-  chatHistory: ChatMessage[];
-  prompt: string;
-  model: string;
-  visitor?: Visitor;
-}
+/**
+ * POST /api/chat's body (the contract's ChatRequest, contract/src/chat.ts) as the widget sends it:
+ * the bot's id as its data attribute's text, and the API's origin to send it to.
+ */
+export type ChatRequest = ApiChatRequest & { apiOrigin: string; botId: string; chatHistory: ChatHistoryItem[] };
 
 /**
  * An answer, or an error text. `handoff`: a person handles the conversation and the bot stayed
@@ -111,14 +114,11 @@ export async function visitorFetch(
   return res;
 }
 
-type AnswerBody = {
-  message?: unknown;
-  messageId?: unknown;
-  citations?: unknown;
-  handoff?: unknown;
-  unanswered?: unknown;
-  error?: unknown;
-};
+/**
+ * A JSON answer or a stream event's data as received: the contract's fields (ChatDoneEvent,
+ * ChatStreamEvents), each unchecked until read.
+ */
+type AnswerBody = Partial<Record<keyof ChatDoneEvent | keyof ChatStreamEvents['error'], unknown>>;
 
 /** A whole answer (a JSON reply, or the stream's `done` or `error` event): the answer, or its error text. */
 function answerOf(body: AnswerBody): ChatResult {
@@ -140,7 +140,7 @@ async function readStream(res: Response, onToken: (text: string) => void): Promi
   let streamed = '';
   const parser = createSseParser((event, data) => {
     if (result) return;
-    let body: AnswerBody & { text?: unknown };
+    let body: AnswerBody & Partial<Record<keyof ChatStreamEvents['token'], unknown>>;
     try {
       body = JSON.parse(data) as typeof body;
     } catch {

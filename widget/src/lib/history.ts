@@ -1,4 +1,5 @@
 import { CHAT_REQUEST_LIMITS as CHAT_LIMITS } from '@botsmith/contract';
+import type { ChatHistoryItem } from '@botsmith/contract';
 import type { ChatMessage } from './types';
 
 /**
@@ -9,8 +10,8 @@ import type { ChatMessage } from './types';
 export { CHAT_LIMITS };
 
 /** The conversation so far, newest last, as the request's chatHistory: the model's turns, within the limits. */
-export function chatHistoryFor(messages: ChatMessage[]): ChatMessage[] {
-  const out: ChatMessage[] = [];
+export function chatHistoryFor(messages: ChatMessage[]): ChatHistoryItem[] {
+  const out: ChatHistoryItem[] = [];
   let total = 0;
   for (let i = messages.length - 1; i >= 0 && out.length < CHAT_LIMITS.historyMaxItems; i--) {
     const m = messages[i];

@@ -1,4 +1,4 @@
-import type { MessageRating, PublicBot } from '@botsmith/contract';
+import type { ChatVisitor, Citation as ApiCitation, MessageRating, PublicBot } from '@botsmith/contract';
 
 /** The bot's public face, as `GET /api/widget/bots/{id}` returns it. */
 export type { PublicBot } from '@botsmith/contract';
@@ -9,13 +9,15 @@ export type { PublicBot } from '@botsmith/contract';
  */
 export type Role = 'user' | 'assistant' | 'agent' | 'note' | 'error';
 
-/** Where an answer came from: a file (and its page) or a web page (its title and address). */
-export interface Citation {
-  name: string;
-  page?: number;
-  /** Always http(s): see readCitations in lib/citations.ts. */
-  url?: string;
-}
+/**
+ * Where an answer came from, as the widget keeps and shows it: the contract's Citation
+ * (contract/src/chat.ts) without the source's id, a page or an address only when usable (a
+ * positive page, an http(s) address: see readCitations in extras/citations.ts).
+ */
+export type Citation = Pick<ApiCitation, 'name'> & {
+  page?: NonNullable<ApiCitation['page']>;
+  url?: NonNullable<ApiCitation['url']>;
+};
 
 export interface ChatMessage {
   role: Role;
@@ -51,10 +53,7 @@ export interface WindowProps {
 }
 
 /** `Botsmith.identify({name, email})`, kept only as strings the API accepts. */
-export interface Visitor {
-  name?: string;
-  email?: string;
-}
+export type Visitor = ChatVisitor;
 
 /** The chat window chunk's only export: mounts into `el` and returns a re-render function. */
 export type MountWindow = (el: HTMLElement, addCss: (css: string) => void) => (props: WindowProps | null) => void;

@@ -3,7 +3,12 @@ import { ApiErrors, JSON_BODY, RATE_LIMITED } from '../../common/openapi/api-err
 import { ApiAnswer, arrayOf, bool, int, nullable, obj, str } from '../../common/openapi/schemas.js';
 import { ApiVisitorCaller } from '../../common/openapi/security.js';
 import { Body, Controller, Delete, HttpCode, Logger, Post, Req, Res } from '@nestjs/common';
-import { LEAD_THANK_YOU_DEFAULT, type ChatAnswerResponse, type LeadResponse } from '@botsmith/contract';
+import {
+  LEAD_THANK_YOU_DEFAULT,
+  type ApiErrorBody,
+  type ChatAnswerResponse,
+  type LeadResponse,
+} from '@botsmith/contract';
 import type { Request, Response } from 'express';
 import { AppError } from '../../common/app-error.js';
 import { isServiceOutage, serviceUnavailable } from '../../common/outage.js';
@@ -116,8 +121,8 @@ export class ChatController {
           messageId: answer.messageId,
           costCents: answer.costCents,
           citations: answer.citations,
-          ...(answer.handoff ? { handoff: true } : {}),
-          ...(answer.unanswered ? { unanswered: true } : {}),
+          ...(answer.handoff ? { handoff: true as const } : {}),
+          ...(answer.unanswered ? { unanswered: true as const } : {}),
         });
         stream.end();
       } else {
@@ -137,8 +142,8 @@ export class ChatController {
       // the database went away mid-answer, the final write rolled back and nothing was charged.
       const refusal = error instanceof AppError ? error : isServiceOutage(error) ? serviceUnavailable() : null;
       if (!refusal) this.logger.error(error instanceof Error ? (error.stack ?? error.message) : error);
-      const payload = refusal
-        ? refusal.getResponse()
+      const payload: ApiErrorBody = refusal
+        ? (refusal.getResponse() as ApiErrorBody)
         : { error: 'Something went wrong on our side. Please try again.', code: 'INTERNAL_ERROR' };
       stream.send('error', payload);
       stream.end();

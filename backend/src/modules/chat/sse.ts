@@ -1,9 +1,11 @@
+import type { ChatStreamEventName, ChatStreamEvents } from '@botsmith/contract';
 import type { Response } from 'express';
 
 /**
- * Server-sent events on an Express response. The protocol the widget reads:
+ * Server-sent events on an Express response. The protocol the widget reads (the contract's
+ * ChatStreamEvents, contract/src/chat.ts):
  *   event: token  data: {"text": "..."}          one per piece of the answer
- *   event: done   data: {"message": "...", "costCents": N}
+ *   event: done   data: {"message": "...", "messageId": N, "costCents": N, "citations": [...]}
  *   event: error  data: {"error": "...", "code": "..."}
  * Data is JSON on one line (JSON.stringify escapes newlines), so no event can be split or forged
  * by the model's text. A comment line every 15 s keeps proxies from closing a quiet stream.
@@ -22,7 +24,7 @@ export class EventStream {
     this.heartbeat.unref();
   }
 
-  send(event: 'token' | 'done' | 'error', data: unknown): void {
+  send<E extends ChatStreamEventName>(event: E, data: ChatStreamEvents[E]): void {
     this.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   }
 
