@@ -53,6 +53,8 @@ const steps = [
               'test/integration/website-crawler-hostile.spec.ts',
               'test/integration/isolation-small.spec.ts',
               'test/integration/mail-consent.spec.ts',
+              'test/integration/budget-rule.spec.ts',
+              'test/integration/knowledge-tab.spec.ts',
             ],
             { cwd: 'backend', env: { NODE_OPTIONS: '--experimental-vm-modules --no-warnings', TEST_DATABASE_URL: '' } },
           ],

@@ -75,6 +75,10 @@ export const ERROR_CODES = [
   'SOURCE_NOT_REFRESHABLE',
   'SOURCE_NOT_SCHEDULABLE',
   'SOURCE_NO_TEXT',
+  /** Editing a source that is not a written answer (PUT .../sources/{id}/text) or not a correction. */
+  'SOURCE_NOT_EDITABLE',
+  /** Listing the pages of a source that is not a website. */
+  'SOURCE_HAS_NO_PAGES',
   /** An owner added WEBSITE_SOURCES_PER_OWNER_PER_DAY website sources today (UTC). */
   'WEBSITE_SOURCES_DAILY_LIMIT',
   /** An owner asked for SOURCE_REFRESHES_PER_OWNER_PER_DAY refreshes today (UTC). */

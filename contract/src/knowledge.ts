@@ -47,6 +47,8 @@ export interface SourceResponse {
   correction: boolean;
   /** A correction: the visitor question it answers; null for other sources. */
   question: string | null;
+  /** The bot's reference document (POST /api/upload/update-document replaces it). */
+  reference: boolean;
   /**
    * With an embeddings model configured (OPENAI_EMBEDDING_MODEL): how many of the source's
    * `chunks` passages have their vector yet (computed after the source is ready; until then it
@@ -55,4 +57,49 @@ export interface SourceResponse {
   embedded: number | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** What GET /api/bots/{id}/sources/{sourceId}/pages says of one page: read with text, or read without any. */
+export const SOURCE_PAGE_STATUSES = ['ready', 'no_text'] as const;
+export type SourcePageStatus = (typeof SOURCE_PAGE_STATUSES)[number];
+
+/** One page of a website source as its last crawl read it. */
+export interface SourcePageResponse {
+  url: string;
+  title: string | null;
+  status: SourcePageStatus;
+  /** Passages the bot can answer from on this page. */
+  chunks: number;
+  bytes: number;
+  /** ISO date-time: when a crawl last read it. */
+  readAt: string;
+}
+
+/** A page of a website source's pages, in the order they were first read; pass nextCursor back as cursor. */
+export interface SourcePagesPage {
+  pages: SourcePageResponse[];
+  nextCursor: string | null;
+}
+
+/** How many pages GET /api/bots/{id}/sources/{sourceId}/pages returns at once. */
+export const SOURCE_PAGES_PAGE_SIZE = 50;
+
+/** POST /api/bots/{id}/sources/text and PUT …/{sourceId}/text: a written answer or note. */
+export interface TextSourceRequest {
+  name: string;
+  text: string;
+}
+/** POST /api/bots/{id}/sources/website: a site to crawl; 'weekly' when refreshSchedule is absent. */
+export interface WebsiteSourceRequest {
+  url: string;
+  maxPages?: number;
+  refreshSchedule?: RefreshSchedule;
+}
+/** PATCH /api/bots/{id}/sources/{sourceId}: how often a website is read again by itself. */
+export interface UpdateSourceRequest {
+  refreshSchedule: RefreshSchedule;
+}
+/** GET /api/bots/{id}/sources/{sourceId}/pages: the previous page's nextCursor. */
+export interface SourcePagesQuery {
+  cursor?: string;
 }

@@ -101,6 +101,7 @@ describe('corrections', () => {
       notice: null,
       correction: true,
       question: HOURS_QUESTION,
+      reference: false,
       embedded: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),

@@ -146,6 +146,7 @@ describe('knowledge sources', () => {
         notice: null,
         correction: false,
         question: null,
+        reference: false,
         // No embeddings model is configured here: full-text search only, nothing to embed.
         embedded: null,
         createdAt: expect.any(String),

@@ -1,5 +1,5 @@
 import { QUESTION_PERIODS, type QuestionsReport } from '@botsmith/contract';
-import { Body, Controller, Get, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiCookieAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, type SessionUser } from '../../common/current-user.decorator.js';
 import { ApiErrors, GATED, ID_IN_PATH, JSON_BODY, SAME_SITE } from '../../common/openapi/api-errors.decorator.js';
@@ -9,7 +9,7 @@ import { IdParam } from '../../common/parse-id.pipe.js';
 import { ONE_SOURCE } from '../knowledge/knowledge.controller.js';
 import type { SourceResponse } from '../knowledge/knowledge.dto.js';
 import { BillingStateGuard } from '../users/billing-state.guard.js';
-import { CreateCorrectionDto, QUESTION_FILTERS, QuestionsQueryDto } from './corrections.dto.js';
+import { CreateCorrectionDto, QUESTION_FILTERS, QuestionsQueryDto, UpdateCorrectionDto } from './corrections.dto.js';
 import { CorrectionsService } from './corrections.service.js';
 
 const QUESTIONS = obj({
@@ -44,6 +44,23 @@ export class CorrectionsController {
     @Body() body: CreateCorrectionDto,
   ): Promise<{ source: SourceResponse }> {
     return { source: await this.corrections.create(user.id, botId, body.question, body.answer) };
+  }
+
+  @Put('corrections/:sourceId')
+  @ApiOperation({ summary: "Edits a correction's visitor question and answer" })
+  @ApiAnswer(200, 'The correction, its passages replaced (ready at once).', ONE_SOURCE)
+  @ApiErrors(GATED, SAME_SITE, ID_IN_PATH, JSON_BODY, {
+    404: ['BOT_NOT_FOUND', 'SOURCE_NOT_FOUND'],
+    413: ['SOURCES_QUOTA_EXCEEDED', 'ACCOUNT_SOURCES_QUOTA_EXCEEDED'],
+    422: ['SOURCE_NO_TEXT'],
+  })
+  async update(
+    @CurrentUser() user: SessionUser,
+    @IdParam('id') botId: number,
+    @IdParam('sourceId') sourceId: number,
+    @Body() body: UpdateCorrectionDto,
+  ): Promise<{ source: SourceResponse }> {
+    return { source: await this.corrections.update(user.id, botId, sourceId, body.question, body.answer) };
   }
 
   @Get('questions')

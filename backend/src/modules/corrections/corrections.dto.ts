@@ -1,11 +1,19 @@
-import { CORRECTION_LIMITS, QUESTION_PERIODS, type QuestionPeriod } from '@botsmith/contract';
+import {
+  CORRECTION_LIMITS,
+  QUESTION_FILTERS,
+  QUESTION_PERIODS,
+  type QuestionFilter,
+  type QuestionPeriod,
+  type CorrectionRequest,
+  type QuestionsQuery,
+} from '@botsmith/contract';
 import { Transform } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 /** POST /api/bots/{id}/corrections: the owner's answer to a visitor question. */
-export class CreateCorrectionDto {
+export class CreateCorrectionDto implements CorrectionRequest {
   // class-validator checks the rules bottom up: the type first, then emptiness, then the length.
   @Transform(trim)
   @MaxLength(CORRECTION_LIMITS.questionMaxChars, {
@@ -24,12 +32,14 @@ export class CreateCorrectionDto {
   answer!: string;
 }
 
-/** Which visitor questions the report lists: those the bot could not answer (default), or all. */
-export const QUESTION_FILTERS = ['unanswered', 'all'] as const;
-export type QuestionFilter = (typeof QUESTION_FILTERS)[number];
+/** PUT /api/bots/{id}/corrections/{sourceId}: the correction's new question and answer. */
+export class UpdateCorrectionDto extends CreateCorrectionDto {}
+
+/** Which visitor questions the report lists: the contract's (those the bot could not answer, or all). */
+export { QUESTION_FILTERS, type QuestionFilter };
 
 /** GET /api/bots/{id}/questions?filter=&period= */
-export class QuestionsQueryDto {
+export class QuestionsQueryDto implements QuestionsQuery {
   @IsOptional()
   @IsIn(QUESTION_FILTERS, { message: 'Choose the questions to list: "unanswered" or "all".' })
   filter?: QuestionFilter;

@@ -36,6 +36,11 @@ export class CorrectionsService {
     return this.knowledge.addCorrection(ownerId, botId, question, answer);
   }
 
+  /** A correction edited: its passages are replaced at once (404 for a source that is not one). */
+  update(ownerId: number, botId: number, sourceId: number, question: string, answer: string): Promise<SourceResponse> {
+    return this.knowledge.updateCorrection(ownerId, botId, sourceId, question, answer);
+  }
+
   /**
    * The visitor questions of the period (the question before each answer flagged unanswered, or
    * before every answer for 'all'), grouped, most asked first. An unanswered question a correction

@@ -71,12 +71,15 @@ export class DocumentsRepository {
     tx: Transaction,
     document: NewDocument,
     chunks: readonly Chunk[],
+    absorbedSourceIds: readonly number[] = [],
   ): Promise<BotDocumentEntity | null> {
     const manager = entityManagerOf(tx);
     const documents = manager.getRepository(BotDocumentEntity);
     const previous = await documents.findOneBy({ botId: document.botId });
     // Passages go with their source and document (ON DELETE CASCADE).
     await this.sources.deleteReference(tx, document.botId);
+    // The same file already uploaded as a source: the reference document takes its place.
+    for (const sourceId of absorbedSourceIds) await this.sources.delete(tx, document.botId, sourceId);
     if (previous) await documents.delete({ id: previous.id });
     const saved = await documents.save(documents.create(document));
     const source = await this.sources.create(tx, {

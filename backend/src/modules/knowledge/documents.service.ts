@@ -7,6 +7,7 @@ import type { BotDocumentEntity } from './bot-document.entity.js';
 import { chunkPages, cleanText, type Chunk } from './chunking.js';
 import { DocumentsRepository, type ChunkMatch, type NewDocument } from './documents.repository.js';
 import { extractPdfText, UnreadablePdfError } from './pdf-text.js';
+import { SourcesRepository } from './sources.repository.js';
 
 export type { DocumentResponse };
 
@@ -33,7 +34,10 @@ function toStoredDocument(document: BotDocumentEntity): StoredDocument {
  */
 @Injectable()
 export class DocumentsService implements BotFilesPort {
-  constructor(private readonly documents: DocumentsRepository) {}
+  constructor(
+    private readonly documents: DocumentsRepository,
+    private readonly sources: SourcesRepository,
+  ) {}
 
   /**
    * The passages of `botId`'s document that best match `query` (websearch syntax, English
@@ -88,10 +92,24 @@ export class DocumentsService implements BotFilesPort {
     return { pageCount: extracted.pageCount, chunks };
   }
 
-  /** Inside the caller's transaction (which holds the bot's row lock). Returns the replaced document. */
-  async replace(tx: Transaction, document: NewDocument, chunks: readonly Chunk[]): Promise<StoredDocument | null> {
-    const replaced = await this.documents.replaceForBot(tx, document, chunks);
+  /**
+   * Inside the caller's transaction (which holds the bot's row lock). Returns the replaced
+   * document. `absorbedSourceIds`: file sources holding the same file, removed so the bot keeps
+   * one copy (docs/product.md#knowledge-sources).
+   */
+  async replace(
+    tx: Transaction,
+    document: NewDocument,
+    chunks: readonly Chunk[],
+    absorbedSourceIds: readonly number[] = [],
+  ): Promise<StoredDocument | null> {
+    const replaced = await this.documents.replaceForBot(tx, document, chunks, absorbedSourceIds);
     return replaced && toStoredDocument(replaced);
+  }
+
+  /** The bot's PDF file sources of `bytes` bytes (candidates for the same file as a new reference document). */
+  pdfSourcesOfSize(botId: number, bytes: number): Promise<{ id: number; storageKey: string | null }[]> {
+    return this.sources.pdfSourcesOfSize(botId, bytes);
   }
 
   async documentsOf(botIds: number[]): Promise<Map<number, DocumentResponse>> {

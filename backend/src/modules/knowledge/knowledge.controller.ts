@@ -9,14 +9,35 @@ import {
 } from '../../common/openapi/api-errors.decorator.js';
 import { ApiAnswer, arrayOf, bool, int, nullable, obj, str } from '../../common/openapi/schemas.js';
 import { SECURITY } from '../../common/openapi/security.js';
+import { SOURCE_PAGE_STATUSES } from '@botsmith/contract';
 import { REFRESH_SCHEDULES, SOURCE_KINDS, SOURCE_STATUSES } from './bot-source.entity.js';
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post, UploadedFile, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Patch,
+  Post,
+  Put,
+  Query,
+  UploadedFile,
+  UseGuards,
+} from '@nestjs/common';
 import { BillingStateGuard } from '../users/billing-state.guard.js';
 import { SOURCE_FILE_MAX_BYTES } from '../../common/constants.js';
 import { CurrentUser, type SessionUser } from '../../common/current-user.decorator.js';
 import { IdParam } from '../../common/parse-id.pipe.js';
 import { SingleFileUpload, type UploadedFileLike } from '../../common/single-file.interceptor.js';
-import { CreateTextSourceDto, CreateWebsiteSourceDto, UpdateSourceDto, type SourceResponse } from './knowledge.dto.js';
+import {
+  CreateTextSourceDto,
+  CreateWebsiteSourceDto,
+  SourcePagesQueryDto,
+  UpdateSourceDto,
+  UpdateTextSourceDto,
+  type SourcePagesPage,
+  type SourceResponse,
+} from './knowledge.dto.js';
 import { KnowledgeService } from './knowledge.service.js';
 
 export const SOURCE = obj({
@@ -42,10 +63,28 @@ export const SOURCE = obj({
   notice: nullable(str('A sentence about a ready source: its crawl stopped at the quota, or its last refresh failed.')),
   correction: bool("An owner's correction (POST /api/bots/{id}/corrections)."),
   question: nullable(str('A correction: the visitor question it answers.')),
+  reference: bool("The bot's reference document (POST /api/upload/update-document replaces it)."),
   createdAt: str('ISO date-time'),
   updatedAt: str('ISO date-time'),
 });
 export const ONE_SOURCE = obj({ source: SOURCE });
+const SOURCE_PAGES = obj({
+  pages: arrayOf(
+    obj({
+      url: str(),
+      title: nullable(str()),
+      status: {
+        type: 'string',
+        enum: [...SOURCE_PAGE_STATUSES],
+        description: "'ready': it has passages to answer from; 'no_text': read, with nothing to answer from.",
+      },
+      chunks: int(),
+      bytes: int(),
+      readAt: str('ISO date-time: when a crawl last read it.'),
+    }),
+  ),
+  nextCursor: nullable(str('Pass it back as cursor for the next page; null on the last.')),
+});
 const BOT_NOT_FOUND = { 404: ['BOT_NOT_FOUND'] };
 const FULL = { 413: ['SOURCES_QUOTA_EXCEEDED', 'ACCOUNT_SOURCES_QUOTA_EXCEEDED'] };
 const SOURCE_NOT_FOUND = { 404: ['BOT_NOT_FOUND', 'SOURCE_NOT_FOUND'] };
@@ -112,6 +151,35 @@ export class KnowledgeController {
     @UploadedFile() file: UploadedFileLike,
   ): Promise<{ source: SourceResponse }> {
     return { source: await this.knowledge.addFile(user.id, botId, file) };
+  }
+
+  @Get(':sourceId/pages')
+  @ApiOperation({ summary: "A website source's pages and each page's status, 50 at a time" })
+  @ApiAnswer(200, 'A page of pages, in the order they were first read.', SOURCE_PAGES)
+  @ApiErrors(GATED, ID_IN_PATH, SOURCE_NOT_FOUND, { 400: ['INVALID_CURSOR'], 409: ['SOURCE_HAS_NO_PAGES'] })
+  pages(
+    @CurrentUser() user: SessionUser,
+    @IdParam('id') botId: number,
+    @IdParam('sourceId') sourceId: number,
+    @Query() query: SourcePagesQueryDto,
+  ): Promise<SourcePagesPage> {
+    return this.knowledge.listPages(user.id, botId, sourceId, query.cursor);
+  }
+
+  @Put(':sourceId/text')
+  @ApiOperation({ summary: "Edits a written answer's question (its name) and answer" })
+  @ApiAnswer(200, 'The source, its passages replaced (ready at once).', ONE_SOURCE)
+  @ApiErrors(GATED, SAME_SITE, ID_IN_PATH, JSON_BODY, SOURCE_NOT_FOUND, FULL, {
+    409: ['SOURCE_NOT_EDITABLE'],
+    422: ['SOURCE_NO_TEXT'],
+  })
+  async updateText(
+    @CurrentUser() user: SessionUser,
+    @IdParam('id') botId: number,
+    @IdParam('sourceId') sourceId: number,
+    @Body() body: UpdateTextSourceDto,
+  ): Promise<{ source: SourceResponse }> {
+    return { source: await this.knowledge.updateText(user.id, botId, sourceId, body.name, body.text) };
   }
 
   @Post(':sourceId/refresh')

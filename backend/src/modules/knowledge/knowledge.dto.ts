@@ -1,3 +1,9 @@
+import type {
+  TextSourceRequest,
+  SourcePagesQuery,
+  WebsiteSourceRequest,
+  UpdateSourceRequest,
+} from '@botsmith/contract';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { SOURCE_TEXT_LIMITS } from '../../common/constants.js';
@@ -9,7 +15,7 @@ const SCHEDULE_SENTENCE = 'Choose how often the website is read again: "off", "d
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 /** POST /api/bots/{id}/sources/text: a written answer or note. */
-export class CreateTextSourceDto {
+export class CreateTextSourceDto implements TextSourceRequest {
   @Transform(trim)
   @IsString({ message: 'Give the written answer a name.' })
   @IsNotEmpty({ message: 'Give the written answer a name.' })
@@ -27,8 +33,21 @@ export class CreateTextSourceDto {
   text!: string;
 }
 
+/** PUT /api/bots/{id}/sources/{sourceId}/text: a written answer's new question (its name) and answer. */
+export class UpdateTextSourceDto extends CreateTextSourceDto {}
+
+/** GET /api/bots/{id}/sources/{sourceId}/pages: where the previous page ended. */
+export class SourcePagesQueryDto implements SourcePagesQuery {
+  /** The `nextCursor` of the previous page, as issued (KnowledgeService checks it). */
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() === '' ? undefined : value))
+  @IsString({ message: 'This page link is not valid any more. Please reload the list.' })
+  @MaxLength(200, { message: 'This page link is not valid any more. Please reload the list.' })
+  cursor?: string;
+}
+
 /** POST /api/bots/{id}/sources/website: a site to crawl. */
-export class CreateWebsiteSourceDto {
+export class CreateWebsiteSourceDto implements WebsiteSourceRequest {
   @Transform(trim)
   @IsString({ message: 'Enter a full web address starting with http:// or https://.' })
   @IsNotEmpty({ message: 'Enter a full web address starting with http:// or https://.' })
@@ -48,9 +67,9 @@ export class CreateWebsiteSourceDto {
 }
 
 /** PATCH /api/bots/{id}/sources/{sourceId}: a website's refresh schedule. */
-export class UpdateSourceDto {
+export class UpdateSourceDto implements UpdateSourceRequest {
   @IsIn(REFRESH_SCHEDULES, { message: SCHEDULE_SENTENCE })
   refreshSchedule!: RefreshSchedule;
 }
 
-export type { SourceResponse } from '@botsmith/contract';
+export type { SourcePagesPage, SourceResponse } from '@botsmith/contract';

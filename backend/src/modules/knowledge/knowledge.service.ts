@@ -1,6 +1,7 @@
 import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import type { Transaction } from '../../database/transaction.js';
 import { AppError } from '../../common/app-error.js';
+import { SOURCE_PAGES_PAGE_SIZE } from '@botsmith/contract';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { BotsService } from '../bots/bots.service.js';
 import { chunkPages, cleanText } from './chunking.js';
@@ -10,12 +11,13 @@ import type { UploadedFileLike } from '../../common/single-file.interceptor.js';
 import type { BotSourceEntity, RefreshSchedule } from './bot-source.entity.js';
 import { docxRefusal } from './extraction/file-text.js';
 import { decodeUtf8, detectSourceFormat } from './extraction/source-formats.js';
-import type { SourceResponse } from './knowledge.dto.js';
+import type { SourcePagesPage, SourceResponse } from './knowledge.dto.js';
+import { SourcePagesRepository } from './source-pages.repository.js';
 import { correctionName } from './question-match.js';
 import { PassageVectorsRepository } from './passage-vectors.repository.js';
 import { PassagesRepository } from './passages.repository.js';
 import { accountQuotaExceededSentence, quotaExceededSentence } from './quota.js';
-import { SourceDailyRequestsRepository } from './source-daily-requests.repository.js';
+import { DailyQuotasService } from '../quotas/daily-quotas.service.js';
 import { SourceJobsWorker } from './source-jobs.worker.js';
 import { SourcesRepository } from './sources.repository.js';
 import { sourceFileName } from './source-names.js';
@@ -31,6 +33,12 @@ const SENTENCES = {
   NO_TEXT: 'This file has no text to read.',
   NOT_REFRESHABLE: 'Only a file or a website can be read again.',
   NOT_SCHEDULABLE: 'Only a website can be read again on a schedule.',
+  NOT_WRITTEN_ANSWER: 'Only a written answer can be edited here. Upload a file again or read a website again instead.',
+  IS_CORRECTION:
+    'This is a correction: edit it with its question and answer (PUT /api/bots/{id}/corrections/{sourceId}).',
+  CORRECTION_NOT_FOUND: 'Correction not found.',
+  NO_PAGES: 'Only a website has pages to list.',
+  BAD_CURSOR: 'This page link is not valid any more. Please reload the list.',
   URL_INVALID: 'Enter a full web address starting with http:// or https://.',
   TEXT_NO_PASSAGES: 'This text has no words to answer from.',
 } as const;
@@ -67,7 +75,8 @@ export class KnowledgeService {
     private readonly vectors: PassageVectorsRepository,
     private readonly documents: DocumentsService,
     private readonly jobs: SourceJobsWorker,
-    private readonly dailyRequests: SourceDailyRequestsRepository,
+    private readonly dailyQuotas: DailyQuotasService,
+    private readonly pages: SourcePagesRepository,
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -149,6 +158,96 @@ export class KnowledgeService {
   }
 
   /**
+   * A written answer edited by its owner (docs/product.md#knowledge-sources): its question (the
+   * source's name) and answer replace the old ones, its passages are cut again at once and the
+   * quota counts the new size instead of the old. A correction is edited through
+   * {@link updateCorrection} (409 here), a file or website cannot be (409).
+   */
+  updateText(ownerId: number, botId: number, sourceId: number, name: string, text: string): Promise<SourceResponse> {
+    return this.rewriteWritten(ownerId, botId, sourceId, { name, text, question: null });
+  }
+
+  /** An owner's correction edited: a new visitor question, a new answer (docs/product.md#corrections). */
+  updateCorrection(
+    ownerId: number,
+    botId: number,
+    sourceId: number,
+    question: string,
+    answer: string,
+  ): Promise<SourceResponse> {
+    return this.rewriteWritten(ownerId, botId, sourceId, {
+      name: correctionName(question),
+      text: answer,
+      question: cleanText(question),
+    });
+  }
+
+  private async rewriteWritten(
+    ownerId: number,
+    botId: number,
+    sourceId: number,
+    written: { name: string; text: string; question: string | null },
+  ): Promise<SourceResponse> {
+    const correction = written.question !== null;
+    const chunks = chunkPages([written.text]);
+    const bytes = Buffer.byteLength(written.text, 'utf8');
+    const source = await this.bots.withLockedBot(ownerId, botId, async (tx) => {
+      const found = await this.sources.findForBot(botId, sourceId, tx);
+      if (correction && !found?.isCorrection) {
+        throw AppError.notFound(SENTENCES.CORRECTION_NOT_FOUND, 'SOURCE_NOT_FOUND');
+      }
+      if (!found) throw AppError.notFound(SENTENCES.NOT_FOUND, 'SOURCE_NOT_FOUND');
+      if (found.kind !== 'text') throw AppError.conflict(SENTENCES.NOT_WRITTEN_ANSWER, 'SOURCE_NOT_EDITABLE');
+      if (!correction && found.isCorrection) throw AppError.conflict(SENTENCES.IS_CORRECTION, 'SOURCE_NOT_EDITABLE');
+      if (chunks.length === 0) {
+        throw new AppError(HttpStatus.UNPROCESSABLE_ENTITY, 'SOURCE_NO_TEXT', SENTENCES.TEXT_NO_PASSAGES);
+      }
+      // Only what it grows by has to fit; a shorter answer always does.
+      if (bytes > found.bytes) await this.assertRoom(tx, ownerId, botId, bytes - found.bytes);
+      await this.passages.deleteForSource(tx, found.id);
+      await this.passages.insert(tx, { sourceId: found.id, botId }, chunks);
+      await this.sources.rewrite(tx, found.id, { ...written, chunks: chunks.length, bytes });
+      return (await this.sources.findForBot(botId, sourceId, tx))!;
+    });
+    this.jobs.kick();
+    return this.response(botId, source);
+  }
+
+  /**
+   * A website source's pages as its last crawl read them, SOURCE_PAGES_PAGE_SIZE at a time in
+   * the order they were first read, each 'ready' (it has passages) or 'no_text' (read, nothing
+   * to answer from). The cursor is opaque; one this server did not issue is 400 INVALID_CURSOR.
+   */
+  async listPages(ownerId: number, botId: number, sourceId: number, cursor?: string): Promise<SourcePagesPage> {
+    let afterId = 0;
+    if (cursor !== undefined) {
+      const decoded = decodePageCursor(cursor);
+      if (decoded === null) throw AppError.badRequest(SENTENCES.BAD_CURSOR, 'INVALID_CURSOR');
+      afterId = decoded;
+    }
+    await this.bots.assertOwned(ownerId, botId);
+    const source = await this.sources.findForBot(botId, sourceId);
+    if (!source) throw AppError.notFound(SENTENCES.NOT_FOUND, 'SOURCE_NOT_FOUND');
+    if (source.kind !== 'website') throw AppError.conflict(SENTENCES.NO_PAGES, 'SOURCE_HAS_NO_PAGES');
+    const limit = SOURCE_PAGES_PAGE_SIZE;
+    // One more than shown tells whether a next page exists without counting.
+    const rows = await this.pages.pageForOwner(source.id, afterId, limit + 1);
+    const shown = rows.slice(0, limit);
+    const last = shown[shown.length - 1];
+    return {
+      pages: shown.map((page) => ({
+        url: page.url,
+        title: page.title,
+        status: page.chunks > 0 ? 'ready' : 'no_text',
+        chunks: page.chunks,
+        bytes: page.bytes,
+        readAt: page.readAt.toISOString(),
+      })),
+      nextCursor: rows.length > limit && last ? encodePageCursor(last.id) : null,
+    };
+  }
+
+  /**
    * Stores the file and queues it: 201 with status 'processing' at once. Its type is decided by
    * its bytes (415 otherwise); a text file without text is 422; the bot's quota is checked under
    * the bot's row lock so two uploads cannot both squeeze past it (413).
@@ -207,7 +306,7 @@ export class KnowledgeService {
     if (!address || !/^https?:\/\//i.test(address)) throw AppError.badRequest(SENTENCES.URL_INVALID, 'URL_INVALID');
     const source = await this.bots.withLockedBot(ownerId, botId, async (tx) => {
       const limit = this.config.sources.websitesPerOwnerPerDay;
-      if (!(await this.dailyRequests.take(tx, ownerId, 'websites', limit))) {
+      if (!(await this.dailyQuotas.takeOne(tx, 'website_sources', ownerId, limit, new Date()))) {
         throw new AppError(HttpStatus.TOO_MANY_REQUESTS, 'WEBSITE_SOURCES_DAILY_LIMIT', websitesLimitSentence(limit), {
           'Retry-After': secondsToTomorrow(),
         });
@@ -236,7 +335,7 @@ export class KnowledgeService {
         throw AppError.conflict(SENTENCES.NOT_REFRESHABLE, 'SOURCE_NOT_REFRESHABLE');
       }
       const limit = this.config.sources.refreshesPerOwnerPerDay;
-      if (!(await this.dailyRequests.take(tx, ownerId, 'refreshes', limit))) {
+      if (!(await this.dailyQuotas.takeOne(tx, 'source_refreshes', ownerId, limit, new Date()))) {
         throw new AppError(
           HttpStatus.TOO_MANY_REQUESTS,
           'SOURCE_REFRESHES_DAILY_LIMIT',
@@ -315,6 +414,22 @@ export class KnowledgeService {
   }
 }
 
+/** A pages cursor: base64url of `p<last page id>`; opaque to clients. */
+function encodePageCursor(id: number): string {
+  return Buffer.from(`p${id}`, 'utf8').toString('base64url');
+}
+
+/** The page id a cursor ends at, or null when the text is not one this server issued. */
+function decodePageCursor(text: string): number | null {
+  if (!/^[A-Za-z0-9_-]{1,40}$/.test(text)) return null;
+  const decoded = Buffer.from(text, 'base64url');
+  if (decoded.toString('base64url') !== text) return null;
+  const match = /^p([1-9]\d{0,9})$/.exec(decoded.toString('utf8'));
+  if (!match) return null;
+  const id = Number(match[1]);
+  return id <= 2_147_483_647 ? id : null;
+}
+
 /** `embedded`: passages with a vector of the configured embeddings model; null without one. */
 export function toSourceResponse(source: BotSourceEntity, embedded: number | null): SourceResponse {
   return {
@@ -333,6 +448,7 @@ export function toSourceResponse(source: BotSourceEntity, embedded: number | nul
     notice: source.notice,
     correction: source.isCorrection,
     question: source.isCorrection ? source.question : null,
+    reference: source.isReference,
     embedded,
     createdAt: source.createdAt.toISOString(),
     updatedAt: source.updatedAt.toISOString(),

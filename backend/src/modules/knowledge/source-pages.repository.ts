@@ -15,6 +15,16 @@ export interface StoredPage {
   bytes: number;
 }
 
+/** A page as the owner's list shows it (GET /api/bots/{id}/sources/{sourceId}/pages). */
+export interface ListedPage {
+  id: number;
+  url: string;
+  title: string | null;
+  chunks: number;
+  bytes: number;
+  readAt: Date;
+}
+
 /** Lengths of the `source_pages` columns (and of `document_chunks.page_url` / `page_title`). */
 export const PAGE_URL_MAX = 2048;
 export const PAGE_TITLE_MAX = 300;
@@ -48,6 +58,27 @@ export class SourcePagesRepository {
       lastModified: row.last_modified,
       chunks: row.chunks,
       bytes: row.bytes,
+    }));
+  }
+
+  /**
+   * One page of the source's pages for its owner's list, in the order they were first read:
+   * those after page id `afterId` (0 for the first), at most `limit`.
+   */
+  async pageForOwner(sourceId: number, afterId: number, limit: number): Promise<ListedPage[]> {
+    const rows: { id: number; url: string; title: string | null; chunks: number; bytes: number; fetched_at: Date }[] =
+      await this.sources.query(
+        `SELECT id, url, title, chunks, bytes, fetched_at FROM source_pages
+          WHERE source_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
+        [sourceId, afterId, limit],
+      );
+    return rows.map((row) => ({
+      id: row.id,
+      url: row.url,
+      title: row.title,
+      chunks: row.chunks,
+      bytes: row.bytes,
+      readAt: new Date(row.fetched_at),
     }));
   }
 

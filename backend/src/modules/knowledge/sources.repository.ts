@@ -181,6 +181,15 @@ export class SourcesRepository {
     return found;
   }
 
+  /** The bot's PDF file sources (not its reference document) of exactly `bytes` bytes: maybe the same file. */
+  pdfSourcesOfSize(botId: number, bytes: number): Promise<Pick<BotSourceEntity, 'id' | 'storageKey'>[]> {
+    return this.sources.find({
+      select: { id: true, storageKey: true },
+      where: { botId, kind: 'file', format: 'pdf', bytes, isReference: false },
+      order: { id: 'ASC' },
+    });
+  }
+
   /** Removes the bot's reference-document source, if any (inside the caller's transaction). */
   async deleteReference(tx: Transaction, botId: number): Promise<BotSourceEntity | null> {
     const manager = entityManagerOf(tx);
@@ -188,6 +197,26 @@ export class SourcesRepository {
     const found = await repo.findOneBy({ botId, isReference: true });
     if (found) await repo.delete({ id: found.id });
     return found;
+  }
+
+  /**
+   * A written answer or correction the owner edited: its new name (and question), passage count
+   * and size; its passages were replaced by the caller in the same transaction, so their vectors
+   * are computed again (a running embedding of the old text is not marked done: `updated_at` moves).
+   */
+  async rewrite(
+    tx: Transaction,
+    sourceId: number,
+    written: { name: string; question: string | null; chunks: number; bytes: number },
+  ): Promise<void> {
+    const manager = entityManagerOf(tx);
+    await manager.query(
+      `UPDATE bot_sources
+          SET name = $2, question = $3, chunks = $4, bytes = $5, updated_at = now(),
+              embedded_model = NULL, embed_attempts = 0, embed_retry_at = NULL, embed_error = NULL
+        WHERE id = $1`,
+      [sourceId, written.name, written.question, written.chunks, written.bytes],
+    );
   }
 
   /** Puts a file source back in the queue: it is read again by the next free worker. */

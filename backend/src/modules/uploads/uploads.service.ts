@@ -82,11 +82,38 @@ export class UploadsService {
       sizeBytes: file.size,
       pageCount: prepared.pageCount,
     };
+    const same = await this.sameFileSources(botId, file.buffer);
     const replaced = await this.undoOnFailure(key, () =>
-      this.bots.withLockedBot(ownerId, botId, (tx) => this.documents.replace(tx, record, prepared.chunks)),
+      this.bots.withLockedBot(ownerId, botId, (tx) =>
+        this.documents.replace(
+          tx,
+          record,
+          prepared.chunks,
+          same.map((source) => source.id),
+        ),
+      ),
     );
     if (replaced) await this.removeQuietly(replaced.storageKey);
+    for (const source of same) if (source.storageKey) await this.removeQuietly(source.storageKey);
     return { document: { originalName: record.originalName, filePath: record.filePath } };
+  }
+
+  /**
+   * The bot's file sources holding exactly these bytes: uploading a PDF already among the sources
+   * as the reference document makes it the reference document instead of a second copy
+   * (docs/product.md#knowledge-sources). Only files of the same size are read to compare.
+   */
+  private async sameFileSources(botId: number, bytes: Buffer): Promise<{ id: number; storageKey: string | null }[]> {
+    const same: { id: number; storageKey: string | null }[] = [];
+    for (const source of await this.documents.pdfSourcesOfSize(botId, bytes.length)) {
+      if (!source.storageKey) continue;
+      const stored = await this.storage.get(source.storageKey);
+      if (!stored) continue;
+      const chunks: Buffer[] = [];
+      for await (const chunk of stored.body) chunks.push(Buffer.from(chunk as Uint8Array));
+      if (Buffer.concat(chunks).equals(bytes)) same.push(source);
+    }
+    return same;
   }
 
   private async undoOnFailure<T>(key: string, work: () => Promise<T>): Promise<T> {

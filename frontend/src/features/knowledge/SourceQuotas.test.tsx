@@ -43,6 +43,7 @@ function source(over: Partial<KnowledgeSource> = {}): KnowledgeSource {
     nextRefreshAt: null,
     notice: null,
     correction: false,
+    reference: false,
     question: null,
     embedded: null,
     createdAt: '2026-11-20T10:00:00.000Z',
