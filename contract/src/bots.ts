@@ -5,6 +5,7 @@
  */
 import { LEAD_CAPTURE_DEFAULTS } from './leads.js';
 import { DEFAULT_MODEL_TIER } from './pricing.js';
+import type { BotResponse } from './api.js';
 
 export const ANIMATIONS = ['none', 'blowup', 'glow', 'slide', 'rotate', 'shake', 'drop', 'roll'] as const;
 export type Animation = (typeof ANIMATIONS)[number];
@@ -175,3 +176,14 @@ export const GRADIENT_MAX_CHARS = 120;
 /** Corner radii: `0`, or a number with px (0-999) or % (0-100). */
 export const RADIUS_PX_MAX = 999;
 export const RADIUS_PERCENT_MAX = 100;
+
+/** POST /api/bots: a new bot with the default settings. */
+export interface CreateBotRequest {
+  botName: string;
+}
+/** PUT /api/bots/{id}: any subset of the fields an owner edits (docs/product.md#edit-bot-modal). */
+export type UpdateBotRequest = Partial<Omit<BotResponse, 'id' | 'apiKey' | 'document' | 'sendButtonColor1'>>;
+/** POST /api/categories. */
+export interface CreateCategoryRequest {
+  name: string;
+}

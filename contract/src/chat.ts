@@ -91,3 +91,17 @@ export interface ChatStreamEvents {
   error: ApiErrorBody;
 }
 export type ChatStreamEventName = keyof ChatStreamEvents;
+
+/** DELETE /api/chat/conversations/current: which bot the visitor's conversation is with. */
+export interface DeleteConversationRequest {
+  botId: number | string;
+}
+
+/**
+ * GET /api/chat/conversations/current/events and …/messages (query): the bot, and the last
+ * agent message the widget has (a message id; 0 or absent: none).
+ */
+export interface AgentMessagesQuery {
+  botId: number | string;
+  after?: number | string;
+}

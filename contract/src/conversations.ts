@@ -131,3 +131,29 @@ export const CORRECTION_LIMITS = { questionMaxChars: 1000, answerMaxChars: 4000 
  * answer; an answer starting with it is flagged unanswered.
  */
 export const CANNOT_ANSWER_SENTENCE = "I'm sorry, I couldn't find that in what I know.";
+
+/**
+ * The inbox's filters as query parameters (GET /api/conversations and its export): a bot's id as
+ * digits, a search, ISO dates (`2026-11-25` or with a time) and a filter. Empty means absent.
+ */
+export interface ConversationFiltersQuery {
+  botId?: string;
+  q?: string;
+  from?: string;
+  to?: string;
+  filter?: ConversationFilter;
+}
+/** GET /api/conversations: the filters, where the previous page ended and how many (as digits). */
+export interface ConversationsPageQuery extends ConversationFiltersQuery {
+  cursor?: string;
+  limit?: string;
+}
+
+/** Which visitor questions the report lists: those the bot could not answer (default), or all. */
+export const QUESTION_FILTERS = ['unanswered', 'all'] as const;
+export type QuestionFilter = (typeof QUESTION_FILTERS)[number];
+/** GET /api/bots/{id}/questions?filter=&period= */
+export interface QuestionsQuery {
+  filter?: QuestionFilter;
+  period?: QuestionPeriod;
+}

@@ -142,3 +142,12 @@ export interface MailUsageResponse {
   dailyLimit: number;
   limitReached: boolean;
 }
+
+/** GET /api/leads/export: which bot's leads, as digits (all when absent). */
+export interface LeadFiltersQuery {
+  botId?: string;
+}
+/** GET /api/leads: the filter and where the previous page ended. */
+export interface LeadsPageQuery extends LeadFiltersQuery {
+  cursor?: string;
+}

@@ -93,3 +93,9 @@ export interface EnabledWebhookResponse {
 export interface WebhookTestResponse {
   delivery: WebhookDelivery;
 }
+
+/** POST /api/webhooks: an HTTPS endpoint and the events it wants. */
+export interface CreateWebhookRequest {
+  url: string;
+  events: WebhookEventType[];
+}

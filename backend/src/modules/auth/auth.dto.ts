@@ -1,3 +1,10 @@
+import type {
+  LoginRequest,
+  SignupRequest,
+  ForgotPasswordRequest,
+  ResetPasswordRequest,
+  VerifyEmailPasswordRequest,
+} from '@botsmith/contract';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsString, Matches, MaxLength } from 'class-validator';
 import { PASSWORD_HINT, PASSWORD_PATTERN } from '../../common/constants.js';
@@ -13,7 +20,7 @@ function NewPassword(): PropertyDecorator {
   };
 }
 
-export class LoginDto {
+export class LoginDto implements LoginRequest {
   @Transform(lowercase)
   @IsEmail({}, { message: 'Please enter a valid email address.' })
   @MaxLength(254)
@@ -24,7 +31,7 @@ export class LoginDto {
   password!: string;
 }
 
-export class SignupDto {
+export class SignupDto implements SignupRequest {
   @Transform(lowercase)
   @IsEmail({}, { message: 'Please enter a valid email address.' })
   @MaxLength(254, { message: 'Email must be at most 254 characters.' })
@@ -34,26 +41,25 @@ export class SignupDto {
   password!: string;
 }
 
-export class ForgotPasswordDto {
+export class ForgotPasswordDto implements ForgotPasswordRequest {
   @Transform(lowercase)
   @IsEmail({}, { message: 'Please enter a valid email address.' })
   @MaxLength(254, { message: 'Email must be at most 254 characters.' })
   email!: string;
 }
 
-export class ResetPasswordDto {
+export class ResetPasswordDto implements ResetPasswordRequest {
   @NewPassword()
   password!: string;
 }
 
 /** The password step of a verification link opened in another browser than the signup's. */
-export class VerifyEmailPasswordDto {
+export class VerifyEmailPasswordDto implements VerifyEmailPasswordRequest {
   // Listed in reverse: decorators apply bottom-up, and the first registered message is the one shown.
   @MaxLength(256, { message: 'Password must be at most 256 characters.' })
   @IsString({ message: 'Password is required.' })
   password!: string;
 }
 
-export class MessageResponse {
-  message!: string;
-}
+/** `{message}`: the contract's answer of the auth calls (a response, so not a class here). */
+export type { MessageResponse } from '@botsmith/contract';

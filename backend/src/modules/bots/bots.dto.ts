@@ -6,6 +6,8 @@ import {
   normaliseGradient,
   normaliseRadius,
   type LeadCaptureSettings,
+  type CreateBotRequest,
+  type UpdateBotRequest,
 } from '@botsmith/contract';
 
 export type { BotResponse } from '@botsmith/contract';
@@ -177,7 +179,7 @@ function IsAllowedDomain(): PropertyDecorator {
   });
 }
 
-export class CreateBotDto {
+export class CreateBotDto implements CreateBotRequest {
   @Transform(trim)
   @MaxLength(BOT_TEXT_LIMITS.name, { message: `Bot name must be at most ${BOT_TEXT_LIMITS.name} characters.` })
   @IsNotEmpty({ message: 'Bot name is required.' })
@@ -190,7 +192,7 @@ export class CreateBotDto {
  * is checked here so a bad one is 400 naming it; the service saves all of them in one UPDATE.
  * class-validator runs the decorator nearest the property first, so the type check sits last.
  */
-export class UpdateBotDto {
+export class UpdateBotDto implements UpdateBotRequest {
   // Details
   @present
   @Transform(trim)

@@ -29,6 +29,10 @@ import {
   type ChatVisitor,
   type FeedbackRequest,
   type MessageRating,
+  type ChatHistoryItem,
+  type ChatRequest,
+  type DeleteConversationRequest,
+  type AgentMessagesQuery,
 } from '@botsmith/contract';
 import { CHAT_LIMITS } from '../../common/constants.js';
 import { textProblem, toStorableText } from '../../common/storable-text.js';
@@ -80,7 +84,7 @@ function TotalContentAtMost(maxChars: number, options?: ValidationOptions): Prop
   );
 }
 
-export class ChatHistoryItemDto {
+export class ChatHistoryItemDto implements ChatHistoryItem {
   @IsIn(['user', 'assistant'], { message: 'each chatHistory role must be user or assistant' })
   role!: 'user' | 'assistant';
 
@@ -151,7 +155,7 @@ export class ChatVisitorDto implements ChatVisitor {
 }
 
 /** POST /api/chat. `model` is accepted for the widget's sake and never used: the bot's model is. */
-export class ChatRequestDto {
+export class ChatRequestDto implements ChatRequest {
   @IsBotId()
   botId!: number;
 
@@ -218,7 +222,7 @@ export class FeedbackRequestDto implements FeedbackRequest {
 }
 
 /** DELETE /api/chat/conversations/current: which bot the visitor's conversation is with. */
-export class DeleteConversationRequestDto {
+export class DeleteConversationRequestDto implements DeleteConversationRequest {
   @IsBotId()
   botId!: number;
 }
@@ -227,7 +231,7 @@ export class DeleteConversationRequestDto {
  * GET /api/chat/conversations/current/events and …/messages: the bot, and the last agent message
  * the widget has (`after`, a message id; 0 or absent: none).
  */
-export class AgentMessagesQueryDto {
+export class AgentMessagesQueryDto implements AgentMessagesQuery {
   @IsBotId()
   botId!: number;
 

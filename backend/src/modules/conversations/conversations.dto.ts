@@ -1,4 +1,10 @@
-import { CONVERSATION_FILTERS, CONVERSATIONS_PAGE, type ConversationFilter } from '@botsmith/contract';
+import {
+  CONVERSATION_FILTERS,
+  CONVERSATIONS_PAGE,
+  type ConversationFilter,
+  type ConversationFiltersQuery,
+  type ConversationsPageQuery,
+} from '@botsmith/contract';
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
@@ -14,7 +20,7 @@ export const ISO_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6
  * shape is checked here; ConversationsService turns them into a query (a real calendar date,
  * from before to, a bot the owner has).
  */
-export class ConversationFiltersDto {
+export class ConversationFiltersDto implements ConversationFiltersQuery {
   @IsOptional()
   @Transform(emptyIsAbsent)
   @IsString()
@@ -46,7 +52,7 @@ export class ConversationFiltersDto {
 }
 
 /** One page of the list: the filters plus where to continue and how many. */
-export class ConversationsPageQueryDto extends ConversationFiltersDto {
+export class ConversationsPageQueryDto extends ConversationFiltersDto implements ConversationsPageQuery {
   /** The `nextCursor` of the previous page, as issued (ConversationsService checks it). */
   @IsOptional()
   @Transform(emptyIsAbsent)

@@ -1,3 +1,4 @@
+import type { LeadFiltersQuery, LeadsPageQuery } from '@botsmith/contract';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
@@ -6,7 +7,7 @@ const emptyIsAbsent = ({ value }: { value: unknown }) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 /** GET /api/leads/export: which bot's leads (all when absent). LeadsService checks it is the owner's. */
-export class LeadFiltersDto {
+export class LeadFiltersDto implements LeadFiltersQuery {
   @IsOptional()
   @Transform(emptyIsAbsent)
   @IsString()
@@ -15,7 +16,7 @@ export class LeadFiltersDto {
 }
 
 /** GET /api/leads: the filter plus where the previous page ended. */
-export class LeadsPageQueryDto extends LeadFiltersDto {
+export class LeadsPageQueryDto extends LeadFiltersDto implements LeadsPageQuery {
   /** The `nextCursor` of the previous page, as issued (LeadsService checks it). */
   @IsOptional()
   @Transform(emptyIsAbsent)

@@ -1,6 +1,11 @@
 export type { SettingsResponse } from '@botsmith/contract';
 import { ApiProperty } from '@nestjs/swagger';
-import { CONVERSATION_RETENTION_CHOICES, OWNER_REPLY_LIMITS, type ConversationRetentionDays } from '@botsmith/contract';
+import {
+  CONVERSATION_RETENTION_CHOICES,
+  OWNER_REPLY_LIMITS,
+  type ConversationRetentionDays,
+  type UpdateSettingsRequest,
+} from '@botsmith/contract';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { SPEND_ALERT_DOLLARS_MAX } from '../../common/constants.js';
@@ -11,7 +16,7 @@ const AGENT_NAME = `Invalid agentName: must be text of 1 to ${OWNER_REPLY_LIMITS
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 /** PUT /api/user/settings: the fields to change (at least one); an absent field keeps its value. */
-export class UpdateSettingsDto {
+export class UpdateSettingsDto implements UpdateSettingsRequest {
   /**
    * The account spend per billing period the owner is mailed about (at each 50 % step); 0 = no mail.
    * Required unless the request changes the retention or the agent name alone, so an empty body is still refused.

@@ -1,10 +1,10 @@
-import { WEBHOOK_EVENTS, WEBHOOK_LIMITS, type WebhookEventType } from '@botsmith/contract';
+import { WEBHOOK_EVENTS, WEBHOOK_LIMITS, type WebhookEventType, type CreateWebhookRequest } from '@botsmith/contract';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsNotEmpty, IsString, MaxLength } from 'class-validator';
 
 const EVENTS_MESSAGE = `Choose at least one event in "events": ${WEBHOOK_EVENTS.join(', ')}.`;
 
 /** POST /api/webhooks */
-export class CreateWebhookDto {
+export class CreateWebhookDto implements CreateWebhookRequest {
   // class-validator checks the rules bottom up: the type first, then emptiness, then the length.
   @MaxLength(WEBHOOK_LIMITS.urlMaxChars, {
     message: `The address can be at most ${WEBHOOK_LIMITS.urlMaxChars} characters.`,
