@@ -9,8 +9,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * there (one row per conversation and address). Only the SHA-256 of the mailed token is kept;
  * `requests` counts the requests mailed to a lead address (a bounded number, ever).
  *
- * `mail_daily_counts`: the mails an owner triggered per UTC day (MAIL_DAILY_LIMIT_PER_ACCOUNT),
- * and how many the limit held back.
+ * The mails an owner triggered per UTC day (MAIL_DAILY_LIMIT_PER_ACCOUNT) are counted in
+ * `daily_quota_usage` (migration 1798640000000), with every other daily quota.
  *
  * `lead_notice_windows` and `lead_digest_items`: lead notices to one address within 10 minutes;
  * past the fifth, the leads wait for one digest at the window's end (claimed once by any instance).
@@ -40,14 +40,6 @@ export class MailConsent1798630000000 implements MigrationInterface {
       `CREATE UNIQUE INDEX "mail_consents_owner_reply_key" ON "mail_consents" ("conversation_id", "email") WHERE "kind" = 'owner_reply'`,
     );
     await q.query(`
-      CREATE TABLE "mail_daily_counts" (
-        "owner_id" integer NOT NULL REFERENCES "users"("id") ON DELETE CASCADE,
-        "day" date NOT NULL,
-        "sent" integer NOT NULL DEFAULT 0,
-        "held_back" integer NOT NULL DEFAULT 0,
-        PRIMARY KEY ("owner_id", "day")
-      )`);
-    await q.query(`
       CREATE TABLE "lead_notice_windows" (
         "owner_id" integer NOT NULL REFERENCES "users"("id") ON DELETE CASCADE,
         "email" varchar(254) NOT NULL,
@@ -70,7 +62,6 @@ export class MailConsent1798630000000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP TABLE "lead_digest_items"`);
     await q.query(`DROP TABLE "lead_notice_windows"`);
-    await q.query(`DROP TABLE "mail_daily_counts"`);
     await q.query(`DROP TABLE "mail_consents"`);
   }
 }

@@ -20,7 +20,6 @@ import { OwnerReplies1798300000000 } from './1798300000000-owner-replies.js';
 import { WidgetLanguage1798350000000 } from './1798350000000-widget-language.js';
 import { VisitorIdentity1798450000000 } from './1798450000000-visitor-identity.js';
 import { Leads1798500000000 } from './1798500000000-leads.js';
-import { SourceDailyRequests1798610000000 } from './1798610000000-source-daily-requests.js';
 import { MailConsent1798630000000 } from './1798630000000-mail-consent.js';
 import { WebhookFairness1798620000000 } from './1798620000000-webhook-fairness.js';
 import { DailyQuotas1798640000000 } from './1798640000000-daily-quotas.js';
@@ -50,7 +49,6 @@ export const MIGRATIONS = [
   WidgetLanguage1798350000000,
   VisitorIdentity1798450000000,
   Leads1798500000000,
-  SourceDailyRequests1798610000000,
   WebhookFairness1798620000000,
   MailConsent1798630000000,
   DailyQuotas1798640000000,

@@ -7,7 +7,6 @@ import { KnowledgeDataModule } from './knowledge-data.module.js';
 import { KnowledgeController } from './knowledge.controller.js';
 import { KnowledgeService } from './knowledge.service.js';
 import { PassageEmbeddingsService } from './passage-embeddings.service.js';
-import { SourceDailyRequestsRepository } from './source-daily-requests.repository.js';
 import { SourceJobsService } from './source-jobs.service.js';
 import { SourceJobsWorker } from './source-jobs.worker.js';
 import { WebsiteCrawlerModule } from './website/website-crawler.module.js';
@@ -25,13 +24,7 @@ import { QuotasModule } from '../quotas/quotas.module.js';
     QuotasModule,
   ],
   controllers: [KnowledgeController],
-  providers: [
-    KnowledgeService,
-    SourceJobsService,
-    SourceJobsWorker,
-    PassageEmbeddingsService,
-    SourceDailyRequestsRepository,
-  ],
+  providers: [KnowledgeService, SourceJobsService, SourceJobsWorker, PassageEmbeddingsService],
   exports: [KnowledgeService],
 })
 export class KnowledgeModule {}

@@ -2,6 +2,7 @@ import { Module, type OnModuleInit } from '@nestjs/common';
 import { BotsModule } from '../bots/bots.module.js';
 import { BotsService } from '../bots/bots.service.js';
 import { MailModule } from '../mail/mail.module.js';
+import { QuotasModule } from '../quotas/quotas.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { LeadDigestWorker } from './lead-digest.worker.js';
 import { LeadNoticesService } from './lead-notices.service.js';
@@ -16,7 +17,7 @@ import { MailQuotaService } from './mail-quota.service.js';
  * module asks it where a lead goes; the conversations module hands it each owner's reply.
  */
 @Module({
-  imports: [MailModule, UsersModule, BotsModule],
+  imports: [MailModule, UsersModule, BotsModule, QuotasModule],
   controllers: [MailConsentController, MailConfirmationController],
   providers: [MailConsentRepository, MailQuotaService, MailConsentService, LeadNoticesService, LeadDigestWorker],
   exports: [MailConsentService, LeadNoticesService, MailQuotaService],

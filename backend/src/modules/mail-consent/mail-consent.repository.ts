@@ -56,13 +56,8 @@ export interface AgentReplyRow {
   createdAt: Date;
 }
 
-/** `YYYY-MM-DD` of the UTC day `at` falls in. */
-export function utcDay(at: Date): string {
-  return at.toISOString().slice(0, 10);
-}
-
 /**
- * The only writer of `mail_consents`, `mail_daily_counts`, `lead_notice_windows` and
+ * The only writer of `mail_consents`, `lead_notice_windows` and
  * `lead_digest_items` (docs/product.md#mail-consent). Every claim is one statement, so two
  * instances (or two requests) never send the same mail twice.
  */
@@ -184,31 +179,6 @@ export class MailConsentRepository {
       botName: conversation?.bot_name ?? '',
       replies: rows.map((r) => ({ agentName: r.agent_name, content: r.content, createdAt: new Date(r.created_at) })),
     };
-  }
-
-  /** Counts one mail of the owner's day if the day's count is below `limit`; false when it is not. */
-  async takeMailSlot(ownerId: number, day: string, limit: number): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      `INSERT INTO mail_daily_counts (owner_id, day, sent) VALUES ($1, $2, 1)
-       ON CONFLICT (owner_id, day) DO UPDATE SET sent = mail_daily_counts.sent + 1
-         WHERE mail_daily_counts.sent < $3
-       RETURNING sent`,
-      [ownerId, day, limit],
-    );
-    if (rows.length > 0) return true;
-    await this.dataSource.query(
-      `UPDATE mail_daily_counts SET held_back = held_back + 1 WHERE owner_id = $1 AND day = $2`,
-      [ownerId, day],
-    );
-    return false;
-  }
-
-  async mailCountOf(ownerId: number, day: string): Promise<{ sent: number; heldBack: number }> {
-    const rows: Array<{ sent: number; held_back: number }> = await this.dataSource.query(
-      `SELECT sent, held_back FROM mail_daily_counts WHERE owner_id = $1 AND day = $2`,
-      [ownerId, day],
-    );
-    return { sent: Number(rows[0]?.sent ?? 0), heldBack: Number(rows[0]?.held_back ?? 0) };
   }
 
   /**

@@ -4,7 +4,13 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { entityManagerOf, type Transaction } from '../../database/transaction.js';
 
 /** What a daily quota counts (the `quota` column of `daily_quota_usage`). */
-export type DailyQuota = 'leads' | 'embedded_passages';
+export type DailyQuota =
+  | 'leads' // per bot
+  | 'embedded_passages' // per account
+  | 'website_sources' // per account: website sources added
+  | 'source_refreshes' // per account: refreshes asked for
+  | 'mails' // per account: mails an owner's actions sent
+  | 'mails_held_back'; // per account: mails not sent past the daily mail limit
 
 /** The only place that queries `daily_quota_usage` (migration 1798640000000). */
 @Injectable()
