@@ -23,6 +23,27 @@ module.exports = {
       to: { path: '^src/app\\.setup\\.ts$' },
     },
     {
+      name: 'conversations-imports-chat',
+      comment:
+        'conversations/ owns the conversation log and the chat engine (chat/) records turns through it: ' +
+        'the import runs chat -> conversations only (docs/architecture.md#modules).',
+      severity: 'error',
+      from: { path: '^src/modules/conversations/' },
+      to: { path: '^src/modules/chat/' },
+    },
+    {
+      name: 'chat-uses-conversation-log',
+      comment:
+        'The chat engine reaches the conversation log through its narrow interface (ConversationLog, ' +
+        'its module and types), never the repositories that write the tables.',
+      severity: 'error',
+      from: { path: '^src/modules/chat/' },
+      to: {
+        path: '^src/modules/conversations/',
+        pathNot: '^src/modules/conversations/(conversation-log|conversations-data\\.module|message\\.entity)\\.ts$',
+      },
+    },
+    {
       name: 'file-cycle-across-modules',
       comment: 'A chain of imports that leaves a module and comes back to it.',
       severity: 'error',

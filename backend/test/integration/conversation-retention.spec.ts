@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type request from 'supertest';
-import { ConversationRetentionService } from '../../src/modules/chat/conversation-retention.service.js';
+import { ConversationRetentionService } from '../../src/modules/conversations/conversation-retention.service.js';
 import { createChatBot, usageOfOwner } from '../support/chat-factories.js';
 import { signedInAgent } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';

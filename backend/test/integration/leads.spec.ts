@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import ExcelJS from 'exceljs';
 import type request from 'supertest';
 import { LEAD_CAPTURE_DEFAULTS, LEAD_THANK_YOU_DEFAULT } from '@botsmith/contract';
-import { ConversationRetentionService } from '../../src/modules/chat/conversation-retention.service.js';
+import { ConversationRetentionService } from '../../src/modules/conversations/conversation-retention.service.js';
 import { LEAD_RATE_LIMITS } from '../../src/modules/chat/rate-limit/chat-rate-limiter.js';
 import { LEADS_COLUMNS, LEADS_SHEET } from '../../src/modules/leads/leads-export.service.js';
 import { LeadsService } from '../../src/modules/leads/leads.service.js';

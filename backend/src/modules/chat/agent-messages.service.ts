@@ -3,7 +3,7 @@ import { DEFAULT_AGENT_NAME, type AgentMessage, type AgentMessagesResponse } fro
 import { AppError } from '../../common/app-error.js';
 import { ClientNetworks } from '../../common/client-network.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
-import { ChatRepository, type AgentMessageRow } from './chat.repository.js';
+import { ConversationLog, type AgentMessageRow } from '../conversations/conversation-log.js';
 import { ChatService, type ChatCaller } from './chat.service.js';
 import { ChatRateLimiter } from './rate-limit/chat-rate-limiter.js';
 
@@ -65,7 +65,7 @@ export class AgentMessagesService implements OnModuleDestroy {
 
   constructor(
     private readonly chat: ChatService,
-    private readonly repository: ChatRepository,
+    private readonly log: ConversationLog,
     private readonly rateLimiter: ChatRateLimiter,
     private readonly networks: ClientNetworks,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -75,7 +75,7 @@ export class AgentMessagesService implements OnModuleDestroy {
   async poll(botId: number, caller: ChatCaller, after: number): Promise<AgentMessagesResponse> {
     const visitorId = await this.chat.identifyVisitor(botId, caller);
     await this.rateLimiter.hitAgentMessages(botId, visitorId, caller.ip);
-    const found = await this.repository.agentMessagesOf(botId, visitorId, after, AGENT_STREAM.batch);
+    const found = await this.log.agentMessagesOf(botId, visitorId, after, AGENT_STREAM.batch);
     return { messages: found.messages.map(toAgentMessage), handoff: found.handoff };
   }
 
@@ -110,7 +110,7 @@ export class AgentMessagesService implements OnModuleDestroy {
       }
     };
     try {
-      const afterId = after ?? (await this.repository.agentMessagesOf(botId, visitorId, MAX_MESSAGE_ID, 1)).latestId;
+      const afterId = after ?? (await this.log.agentMessagesOf(botId, visitorId, MAX_MESSAGE_ID, 1)).latestId;
       return { botId, visitorId, afterId, release };
     } catch (error) {
       release();
@@ -120,7 +120,7 @@ export class AgentMessagesService implements OnModuleDestroy {
 
   /** The stream's replies since its last read; moves its position. */
   async next(slot: AgentStreamSlot): Promise<AgentMessage[]> {
-    const found = await this.repository.agentMessagesOf(slot.botId, slot.visitorId, slot.afterId, AGENT_STREAM.batch);
+    const found = await this.log.agentMessagesOf(slot.botId, slot.visitorId, slot.afterId, AGENT_STREAM.batch);
     const last = found.messages.at(-1);
     if (last) slot.afterId = last.id;
     return found.messages.map(toAgentMessage);

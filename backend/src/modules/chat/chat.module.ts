@@ -13,19 +13,16 @@ import { AgentMessagesController } from './agent-messages.controller.js';
 import { AgentMessagesService } from './agent-messages.service.js';
 import { UsersModule } from '../users/users.module.js';
 import { ChatController } from './chat.controller.js';
-import { ChatDataModule } from './chat-data.module.js';
+import { ConversationsDataModule } from '../conversations/conversations-data.module.js';
 import { CHUNK_SEARCH, ChatService } from './chat.service.js';
-import { ConversationRetentionRepository } from './conversation-retention.repository.js';
-import { ConversationRetentionScheduler } from './conversation-retention.scheduler.js';
-import { ConversationRetentionService } from './conversation-retention.service.js';
-import { FeedbackRepository } from './feedback.repository.js';
+import { ChatRepository } from './chat.repository.js';
 import { FeedbackService } from './feedback.service.js';
 import { LeadCaptureService } from './lead-capture.service.js';
 import { LLM, type LlmPort } from './llm/llm.port.js';
 import { OfflineDemoLlmAdapter } from './llm/offline-demo-llm.adapter.js';
 import { OpenAiLlmAdapter } from './llm/openai-llm.adapter.js';
 import { CHAT_THROTTLER_STORAGE, ChatRateLimiter } from './rate-limit/chat-rate-limiter.js';
-import { ChatThrottlerStorage } from './rate-limit/chat-throttler-storage.js';
+import { ChatThrottlerStorage } from '../../common/rate-limit/chat-throttler-storage.js';
 import { WidgetController } from './widget.controller.js';
 import { VisitorTokens } from './visitor-token.js';
 import { VisitorConversationsService } from './visitor-conversations.service.js';
@@ -51,7 +48,7 @@ export function createLlm(config: AppConfig): LlmPort {
   imports: [
     UsageModule,
     KnowledgeDataModule,
-    ChatDataModule,
+    ConversationsDataModule,
     WebhooksModule,
     LeadsModule,
     MailModule,
@@ -63,14 +60,11 @@ export function createLlm(config: AppConfig): LlmPort {
   providers: [
     ChatService,
     AgentMessagesService,
+    ChatRepository,
     FeedbackService,
-    FeedbackRepository,
     LeadCaptureService,
     VisitorConversationsService,
     WidgetService,
-    ConversationRetentionRepository,
-    ConversationRetentionService,
-    ConversationRetentionScheduler,
     { provide: LLM, inject: [APP_CONFIG], useFactory: createLlm },
     {
       provide: CHAT_THROTTLER_STORAGE,

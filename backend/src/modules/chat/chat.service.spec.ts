@@ -7,6 +7,7 @@ import type { BotEntity } from '../bots/bot.entity.js';
 import type { BudgetAlertsService } from '../usage/budget-alerts.service.js';
 import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import type { OwnerBillingState, UsageLedgerService } from '../usage/usage-ledger.service.js';
+import type { ConversationLog } from '../conversations/conversation-log.js';
 import type { BudgetDecision, ChatRepository } from './chat.repository.js';
 import type { LlmPort } from './llm/llm.port.js';
 import type { ChatRateLimiter } from './rate-limit/chat-rate-limiter.js';
@@ -59,8 +60,6 @@ function chatServiceWith(setup: Setup = {}) {
   const repository = {
     findServableBot: async () => (bot ? { bot, ownerIsSystem: setup.ownerIsSystem ?? false } : null),
     acquireInFlight: async () => 'reservation-1',
-    // No conversation is handed to a person here (test/integration/owner-replies.spec.ts covers it).
-    isHandedOff: async () => false,
     releaseInFlight: async (id: string) => {
       calls.released.push(id);
     },
@@ -68,16 +67,13 @@ function chatServiceWith(setup: Setup = {}) {
       calls.budgetReserved += 1;
       return setup.budget ?? { reserved: true, tier: bot?.model ?? 'gpt-4o' };
     },
-    lockOwner: async () => undefined,
-    conversationFor: async () => 11,
-    logMessages: async (
-      _tx: unknown,
-      _conversationId: number,
-      _ownerId: number,
-      rows: { role: string; content: string }[],
-    ) => {
-      calls.logged.push(rows.map(({ role, content }) => ({ role, content })));
-      return rows.map((_row, index) => 100 + index);
+  };
+  const log = {
+    // No conversation is handed to a person here (test/integration/owner-replies.spec.ts covers it).
+    isHandedOff: async () => false,
+    record: async (_tx: unknown, turn: { messages: { role: string; content: string }[] }) => {
+      calls.logged.push(turn.messages.map(({ role, content }) => ({ role, content })));
+      return { conversationId: 11, messageIds: turn.messages.map((_row, index) => 100 + index) };
     },
   };
   const transactions = { run: async <T>(work: (tx: never) => Promise<T>) => work({} as never) };
@@ -111,6 +107,7 @@ function chatServiceWith(setup: Setup = {}) {
   const service = new ChatService(
     { publicUrl: 'https://botsmith.example' } as AppConfig,
     repository as unknown as ChatRepository,
+    log as unknown as ConversationLog,
     transactions as unknown as TransactionRunner,
     ledger as unknown as UsageLedgerService,
     alerts as unknown as BudgetAlertsService,

@@ -575,7 +575,7 @@ export class ChatService implements OnApplicationShutdown {
    */
   private async assertHandoffRoom(botId: number, visitorId: string, at: Date): Promise<void> {
     const cap = this.quotas.handoffMessagesPerConversationPerDay;
-    const sent = await this.repository.handoffMessagesSince(botId, visitorId, startOfUtcDay(at), cap);
+    const sent = await this.log.handoffMessagesSince(botId, visitorId, startOfUtcDay(at), cap);
     if (sent < cap) return;
     throw new AppError(HttpStatus.TOO_MANY_REQUESTS, 'HANDOFF_LIMIT_REACHED', handoffLimitSentence(cap), {
       'Retry-After': String(secondsToNextUtcDay(at)),

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error.js';
+import { ConversationLog } from '../conversations/conversation-log.js';
 import { ChatService, type ChatCaller } from './chat.service.js';
 import type { FeedbackRequestDto } from './chat.dto.js';
-import { FeedbackRepository } from './feedback.repository.js';
 import { ChatRateLimiter } from './rate-limit/chat-rate-limiter.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
 
@@ -18,7 +18,7 @@ const MESSAGE_NOT_FOUND = 'This answer does not exist.';
 export class FeedbackService {
   constructor(
     private readonly chat: ChatService,
-    private readonly repository: FeedbackRepository,
+    private readonly log: ConversationLog,
     private readonly rateLimiter: ChatRateLimiter,
     private readonly webhooks: WebhooksService,
   ) {}
@@ -27,7 +27,7 @@ export class FeedbackService {
     const visitorId = await this.chat.identifyVisitor(input.botId, caller);
     await this.rateLimiter.hitFeedback(input.botId, visitorId, caller.ip);
     const comment = input.comment?.trim() || null;
-    const rated = await this.repository.rate({
+    const rated = await this.log.rate({
       botId: input.botId,
       visitorId,
       messageId: input.messageId,

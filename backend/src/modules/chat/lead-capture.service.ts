@@ -11,6 +11,7 @@ import { LeadsService } from '../leads/leads.service.js';
 import { MailService } from '../mail/mail.service.js';
 import { LeadNoticesService } from '../mail-consent/lead-notices.service.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
+import { ConversationLog } from '../conversations/conversation-log.js';
 import { ChatRepository } from './chat.repository.js';
 import { ChatService, type ChatCaller } from './chat.service.js';
 import type { LeadRequestDto } from './chat.dto.js';
@@ -55,6 +56,7 @@ export class LeadCaptureService {
   constructor(
     private readonly chat: ChatService,
     private readonly repository: ChatRepository,
+    private readonly log: ConversationLog,
     private readonly transactions: TransactionRunner,
     private readonly rateLimiter: ChatRateLimiter,
     private readonly leads: LeadsService,
@@ -103,14 +105,12 @@ export class LeadCaptureService {
             'Retry-After': String(secondsToNextUtcDay(at)),
           });
         }
-        const conversationId = await this.repository.conversationFor(tx, {
-          ownerId: bot.ownerId,
-          botId: bot.id,
-          botName: bot.name,
-          visitorId: visitor.id,
-          pageUrl,
-        });
-        const started = await this.repository.markHandoff(tx, conversationId, at, input.message ?? null);
+        const { conversationId, startedHandoff: started } = await this.log.handOffForLead(
+          tx,
+          { ownerId: bot.ownerId, botId: bot.id, botName: bot.name, visitorId: visitor.id, pageUrl },
+          at,
+          input.message ?? null,
+        );
         const recorded = await this.leads.record(tx, {
           ownerId: bot.ownerId,
           botId: bot.id,
@@ -143,7 +143,7 @@ export class LeadCaptureService {
       // minutes, the digest (docs/product.md#mail-consent).
       const to = await this.leadNotices.singleNoticeRecipients(bot.ownerId, bot.leadCapture.notifyEmails, lead.id);
       if (to.length === 0) return;
-      const messages = await this.repository.recentMessages(lead.conversationId, TRANSCRIPT_MAX_MESSAGES);
+      const messages = await this.log.history(lead.conversationId, TRANSCRIPT_MAX_MESSAGES);
       this.mail.sendLead(to, {
         botName: bot.name,
         name: lead.name,

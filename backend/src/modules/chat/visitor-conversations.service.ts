@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error.js';
-import { ChatRepository } from './chat.repository.js';
+import { ConversationLog } from '../conversations/conversation-log.js';
 import { ChatService, type ChatCaller } from './chat.service.js';
 import type { DeleteConversationRequestDto } from './chat.dto.js';
 import { ChatRateLimiter } from './rate-limit/chat-rate-limiter.js';
@@ -18,14 +18,14 @@ const CONVERSATION_NOT_FOUND = 'There is no conversation to delete.';
 export class VisitorConversationsService {
   constructor(
     private readonly chat: ChatService,
-    private readonly repository: ChatRepository,
+    private readonly log: ConversationLog,
     private readonly rateLimiter: ChatRateLimiter,
   ) {}
 
   async deleteCurrent(input: DeleteConversationRequestDto, caller: ChatCaller): Promise<void> {
     const visitorId = await this.chat.identifyVisitor(input.botId, caller);
     await this.rateLimiter.hitDeletion(input.botId, visitorId, caller.ip);
-    const deleted = await this.repository.deleteVisitorConversations(input.botId, visitorId);
+    const deleted = await this.log.deleteVisitorConversations(input.botId, visitorId);
     if (deleted === 0) throw AppError.notFound(CONVERSATION_NOT_FOUND, 'CONVERSATION_NOT_FOUND');
   }
 }

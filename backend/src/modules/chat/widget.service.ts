@@ -5,6 +5,7 @@ import { periodStartFor } from '../../common/billing-period.js';
 import { MODEL_CATALOGUE, priceOf } from '../../common/constants.js';
 import { toAppearance } from '../bots/bot-appearance.js';
 import type { BotEntity } from '../bots/bot.entity.js';
+import { nextMessageFits } from '../usage/budget.js';
 import { ownerBillingState } from '../usage/usage-ledger.service.js';
 import { ChatRepository } from './chat.repository.js';
 
@@ -20,8 +21,12 @@ export class WidgetService {
     const { bot, owner, periodSpendCents } = found;
     const cannotAnswer =
       !ownerBillingState(owner).canServe ||
-      // "Reached": the next message would not fit the budget any more.
-      (bot.usageLimitDollars > 0 && periodSpendCents + priceOf(bot.model) > bot.usageLimitDollars * 100);
+      // "Reached": the next message would not fit the budget any more (usage/budget.ts).
+      !nextMessageFits({
+        budgetCents: bot.usageLimitDollars * 100,
+        spentCents: periodSpendCents,
+        priceCents: priceOf(bot.model),
+      });
     // A bot that takes leads at the cap may stay on the page as "Leave a message"
     // (docs/product.md#leads-and-handoff). `hidden` keeps its meaning (it cannot chat), so a
     // widget that has no lead form (one cached from before) still hides it rather than showing a

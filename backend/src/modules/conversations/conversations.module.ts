@@ -1,11 +1,15 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
-import { ChatDataModule } from '../chat/chat-data.module.js';
-import { ChatThrottlerStorage } from '../chat/rate-limit/chat-throttler-storage.js';
+import { ChatThrottlerStorage } from '../../common/rate-limit/chat-throttler-storage.js';
+import { LeadsModule } from '../leads/leads.module.js';
 import { MailModule } from '../mail/mail.module.js';
 import { MailConsentModule } from '../mail-consent/mail-consent.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
+import { ConversationRetentionRepository } from './conversation-retention.repository.js';
+import { ConversationRetentionScheduler } from './conversation-retention.scheduler.js';
+import { ConversationRetentionService } from './conversation-retention.service.js';
+import { ConversationsDataModule } from './conversations-data.module.js';
 import { ConversationsController } from './conversations.controller.js';
 import { ConversationsExportService } from './conversations-export.service.js';
 import { ConversationsRepository } from './conversations.repository.js';
@@ -13,19 +17,23 @@ import { ConversationsService } from './conversations.service.js';
 import { OWNER_REPLY_THROTTLER_STORAGE, OwnerRepliesService } from './owner-replies.service.js';
 
 /**
- * The owner's conversations inbox: the read side of the chat log (chat/ writes it). Reads the
- * conversations and messages tables through its own repository; UsersModule for the billing gate
- * and the owner's display name. The owner's replies are written through ChatDataModule's repository
- * and announced through WebhooksModule (conversation.handoff).
+ * The conversation log's owner (conversations and messages; ConversationsDataModule holds the
+ * tables and the interface the chat engine records turns through) and the owner's inbox: reads,
+ * search and export, the owner's replies (announced through WebhooksModule as conversation.handoff),
+ * deletion and the daily retention job (LeadsModule: a lead outlives its conversation). UsersModule
+ * for the billing gate and the owner's display name.
  */
 @Module({
-  imports: [UsersModule, ChatDataModule, WebhooksModule, MailModule, MailConsentModule],
+  imports: [UsersModule, ConversationsDataModule, LeadsModule, WebhooksModule, MailModule, MailConsentModule],
   controllers: [ConversationsController],
   providers: [
     ConversationsRepository,
     ConversationsService,
     ConversationsExportService,
     OwnerRepliesService,
+    ConversationRetentionRepository,
+    ConversationRetentionService,
+    ConversationRetentionScheduler,
     {
       provide: OWNER_REPLY_THROTTLER_STORAGE,
       inject: [APP_CONFIG],

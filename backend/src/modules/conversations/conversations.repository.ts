@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { ConversationFilter } from '@botsmith/contract';
-import type { MessageRating, MessageRole, StoredCitation } from '../chat/message.entity.js';
+import type { MessageRating, MessageRole, StoredCitation } from './message.entity.js';
 
 /** Where the previous page ended: its last conversation's exact last_message_at (microseconds) and id. */
 export interface ConversationCursor {
@@ -152,7 +152,7 @@ function conversationFilters(selection: ConversationSelection, params: unknown[]
  * The owner's conversations and their messages, for the inbox (docs/product.md#conversations).
  *
  * The list never aggregates messages: each conversation carries its running totals
- * (ChatRepository.logMessages keeps them). It is read newest first by keyset over
+ * (ConversationLogRepository.logMessages keeps them). It is read newest first by keyset over
  * (last_message_at, id), which the (owner_id | bot_id, last_message_at DESC, id DESC) indexes
  * serve, with partial ones for the "unanswered" and "negative" filters (their predicates are
  * written here exactly as in migration 1797600000000, so the planner can use them). The search

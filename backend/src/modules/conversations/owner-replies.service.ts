@@ -3,7 +3,7 @@ import type { ThrottlerStorage } from '@nestjs/throttler';
 import { OWNER_REPLY_LIMITS, type OwnerReplyResponse } from '@botsmith/contract';
 import { AppError } from '../../common/app-error.js';
 import { TransactionRunner } from '../../database/transaction.js';
-import { ChatRepository } from '../chat/chat.repository.js';
+import { ConversationLogRepository } from './conversation-log.repository.js';
 import { MailConsentService } from '../mail-consent/mail-consent.service.js';
 import { UsersService } from '../users/users.service.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
@@ -36,7 +36,7 @@ export interface ReplySent {
  * widget reads it from the database (GET /api/chat/conversations/current/events), so it reaches
  * them whichever instance they are connected to.
  *
- * The chat log is written through the chat module's repository (its tables, one writer).
+ * The chat log is written through this module's ConversationLogRepository (its tables, one owner).
  */
 @Injectable()
 export class OwnerRepliesService implements OnApplicationShutdown {
@@ -45,7 +45,7 @@ export class OwnerRepliesService implements OnApplicationShutdown {
   private readonly pending = new Set<Promise<void>>();
 
   constructor(
-    private readonly chatLog: ChatRepository,
+    private readonly chatLog: ConversationLogRepository,
     private readonly transactions: TransactionRunner,
     private readonly users: UsersService,
     private readonly webhooks: WebhooksService,

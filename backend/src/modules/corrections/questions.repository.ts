@@ -12,7 +12,7 @@ export interface AskedQuestion {
 }
 
 /**
- * Reads the chat log (written only by the chat module's ChatRepository) for the report: the
+ * Reads the chat log (written only by the conversations module) for the report: the
  * visitor's question before each answer of one bot.
  */
 @Injectable()

@@ -3,17 +3,21 @@ import { isoDate, periodStartFor } from '../../common/billing-period.js';
 import { ACCOUNT_SPEND_ALERT_STEP_PERCENT, BOT_BUDGET_ALERT_STEPS, MODEL_CATALOGUE } from '../../common/constants.js';
 import { MailService } from '../mail/mail.service.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
+import { nextMessageFits } from './budget.js';
 import { BudgetAlertsRepository } from './budget-alerts.repository.js';
 
 /**
  * The bot budget steps a period spend has passed. 50 and 80 are plain shares of the budget; 100
  * is "reached": the next message would not fit any more (the bot now refuses and hides), which
- * is what an owner needs to hear, and what a budget that is not a multiple of the price shows.
+ * is what an owner needs to hear, and what a budget that is not a multiple of the price shows
+ * (the rule is usage/budget.ts's, the one the chat's reservation and the public face use).
  */
 export function botBudgetSteps(spentCents: number, budgetCents: number, nextPriceCents: number): number[] {
   if (budgetCents <= 0) return [];
   return BOT_BUDGET_ALERT_STEPS.filter((step) =>
-    step === 100 ? spentCents + nextPriceCents > budgetCents : spentCents * 100 >= step * budgetCents,
+    step === 100
+      ? !nextMessageFits({ budgetCents, spentCents, priceCents: nextPriceCents })
+      : spentCents * 100 >= step * budgetCents,
   );
 }
 

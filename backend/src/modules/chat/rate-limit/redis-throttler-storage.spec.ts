@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RedisThrottlerStorage } from '../../../common/rate-limit/redis-throttler-storage.js';
-import { ChatThrottlerStorage } from './chat-throttler-storage.js';
+import { ChatThrottlerStorage } from '../../../common/rate-limit/chat-throttler-storage.js';
 import { MemoryThrottlerStorage } from '../../../common/rate-limit/memory-throttler-storage.js';
 import { ChatRateLimiter } from './chat-rate-limiter.js';
 import { AppError } from '../../../common/app-error.js';

@@ -1,16 +1,12 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { Redis } from 'ioredis';
-import { MemoryThrottlerStorage } from '../../../common/rate-limit/memory-throttler-storage.js';
-import {
-  closeRedis,
-  OutageAwareRedisThrottlerStorage,
-  RedisOutageAnswer,
-} from '../../../common/rate-limit/redis-outage.js';
-import type { ThrottlerStorageRecord } from '../../../common/rate-limit/redis-throttler-storage.js';
+import { MemoryThrottlerStorage } from './memory-throttler-storage.js';
+import { closeRedis, OutageAwareRedisThrottlerStorage, RedisOutageAnswer } from './redis-outage.js';
+import type { ThrottlerStorageRecord } from './redis-throttler-storage.js';
 
 /**
- * The chat limits' storage: Redis when REDIS_URL is set (shared by every instance), else
+ * The chat limits' storage (the widget's routes, and the owners' replies in the inbox): Redis when REDIS_URL is set (shared by every instance), else
  * an in-memory storage with the same rules (this instance only). While Redis is unreachable a
  * message is refused with 503 SERVICE_UNAVAILABLE: counting per instance instead would multiply
  * every limit by the number of instances, and the owner pays for each answer.

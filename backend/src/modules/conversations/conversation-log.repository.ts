@@ -1,0 +1,354 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { entityManagerOf, type Transaction } from '../../database/transaction.js';
+import type { MessageRole, StoredCitation } from './message.entity.js';
+
+/** Who a conversation belongs to and where it happened. */
+export interface ConversationKey {
+  ownerId: number;
+  botId: number;
+  botName: string;
+  visitorId: string;
+  pageUrl: string | null;
+}
+
+export interface LoggedMessage {
+  role: MessageRole;
+  content: string;
+  model?: string | null;
+  tokens?: number;
+  costCents?: number;
+  createdAt: Date;
+  /** An answer the bot could not give (see docs/product.md#conversations). */
+  unanswered?: boolean;
+  citations?: StoredCitation[] | null;
+  /** Agent messages: the display name the visitor is shown. */
+  agentName?: string | null;
+}
+
+/** A conversation the owner may reply in, locked for the reply's transaction. */
+export interface ReplyTarget {
+  id: number;
+  /** null once the bot is deleted. */
+  botId: number | null;
+  botName: string;
+  pageUrl: string | null;
+  handoffAt: Date | null;
+}
+
+/** An agent message as the visitor's widget receives it. */
+export interface AgentMessageRow {
+  id: number;
+  content: string;
+  name: string;
+  createdAt: Date;
+}
+
+/**
+ * The conversation log's writes and the chat engine's reads of it (conversations, messages):
+ * conversations/ is the one module that writes these tables. The chat engine reaches it through
+ * ConversationLog (conversation-log.ts), the inbox and the owner's replies directly.
+ */
+@Injectable()
+export class ConversationLogRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Locks the owner's row first thing in the charging transaction. The ledger takes this lock to
+   * spend credits; taken any later, after inserts whose foreign keys share-lock the same row, two
+   * concurrent charges of one owner would deadlock (each holding the share lock the other needs).
+   */
+  async lockOwner(tx: Transaction, ownerId: number): Promise<void> {
+    const manager = entityManagerOf(tx);
+    await manager.query(`SELECT id FROM users WHERE id = $1 FOR UPDATE`, [ownerId]);
+  }
+
+  /**
+   * The visitor's conversation with the bot (one per visitor id and bot), created on first use.
+   * Only called while the visitor's in-flight lock is held, so one visitor never creates two.
+   * The found row is key-share locked until the transaction ends, so the retention job cannot
+   * delete it under the messages about to be logged (it skips locked rows; had it deleted the
+   * row first, the lock finds nothing and a new conversation starts).
+   */
+  async conversationFor(tx: Transaction, key: ConversationKey): Promise<number> {
+    const manager = entityManagerOf(tx);
+    const rows: Array<{ id: number }> = await manager.query(
+      `WITH found AS (
+         SELECT id FROM conversations WHERE bot_id = $2::integer AND visitor_id = $4::varchar
+          ORDER BY id DESC LIMIT 1 FOR KEY SHARE
+       ), created AS (
+         INSERT INTO conversations (owner_id, bot_id, bot_name, visitor_id, page_url)
+         SELECT $1::integer, $2::integer, $3::varchar, $4::varchar, $5::varchar WHERE NOT EXISTS (SELECT 1 FROM found)
+         RETURNING id
+       )
+       SELECT id FROM found UNION ALL SELECT id FROM created`,
+      [key.ownerId, key.botId, key.botName.slice(0, 100), key.visitorId, key.pageUrl?.slice(0, 2048) ?? null],
+    );
+    return Number(rows[0].id);
+  }
+
+  /**
+   * Stores who the host page says the visitor is (`Botsmith.identify`, display only): the given
+   * fields replace the stored ones, absent ones leave them. Called in the transaction that logs
+   * the visitor's message, after `conversationFor` (whose key-share lock this update is compatible with).
+   */
+  async setVisitorIdentity(
+    tx: Transaction,
+    conversationId: number,
+    identity: { name?: string; email?: string },
+  ): Promise<void> {
+    if (identity.name === undefined && identity.email === undefined) return;
+    await entityManagerOf(tx).query(
+      `UPDATE conversations
+          SET visitor_name = COALESCE($2::varchar, visitor_name),
+              visitor_email = COALESCE($3::varchar, visitor_email)
+        WHERE id = $1`,
+      [conversationId, identity.name ?? null, identity.email ?? null],
+    );
+  }
+
+  /**
+   * Appends messages to a conversation and moves its running totals (last message, count,
+   * preview, unanswered answers) in the same transaction; returns the messages' ids in order.
+   */
+  async logMessages(
+    tx: Transaction,
+    conversationId: number,
+    ownerId: number,
+    messages: LoggedMessage[],
+  ): Promise<number[]> {
+    const manager = entityManagerOf(tx);
+    const params: unknown[] = [];
+    const rows = messages.map((m) => {
+      params.push(
+        conversationId,
+        ownerId,
+        m.role,
+        m.content,
+        m.model ?? null,
+        m.tokens ?? 0,
+        m.costCents ?? 0,
+        m.createdAt,
+        m.unanswered ?? false,
+        m.citations?.length ? JSON.stringify(m.citations) : null,
+        m.agentName ?? null,
+      );
+      const n = params.length;
+      const p = (i: number) => `$${n - 10 + i}`;
+      return `(${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}::jsonb, ${p(10)})`;
+    });
+    const inserted: Array<{ id: number }> = await manager.query(
+      `INSERT INTO messages (conversation_id, owner_id, role, content, model, tokens, cost_cents, created_at, unanswered, citations, agent_name)
+       VALUES ${rows.join(', ')} RETURNING id`,
+      params,
+    );
+    const firstQuestion = messages.find((m) => m.role === 'user')?.content.slice(0, 200) ?? null;
+    const lastAt = messages.reduce((at, m) => (m.createdAt > at ? m.createdAt : at), messages[0].createdAt);
+    await manager.query(
+      `UPDATE conversations
+          SET last_message_at = GREATEST(last_message_at, $2::timestamptz),
+              message_count = message_count + $3::integer,
+              preview = COALESCE(preview, $4::varchar),
+              unanswered_count = unanswered_count + $5::integer
+        WHERE id = $1`,
+      [conversationId, lastAt, messages.length, firstQuestion, messages.filter((m) => m.unanswered).length],
+    );
+    // Serial ids are drawn row by row in VALUES order.
+    return inserted.map((r) => Number(r.id)).sort((a, b) => a - b);
+  }
+
+  /**
+   * Whether a person handles the visitor's conversation with the bot (its `handoff_at` is set):
+   * the bot then stays quiet. Read before the visitor's message is logged, under their in-flight lock.
+   */
+  async isHandedOff(botId: number, visitorId: string): Promise<boolean> {
+    const rows: Array<{ handoff: boolean }> = await this.dataSource.query(
+      `SELECT handoff_at IS NOT NULL AS handoff FROM conversations
+        WHERE bot_id = $1::integer AND visitor_id = $2::varchar ORDER BY id DESC LIMIT 1`,
+      [botId, visitorId],
+    );
+    return rows[0]?.handoff === true;
+  }
+
+  /**
+   * The visitor's messages in their handed-off conversation with the bot since `since` (and since
+   * the handoff), counted up to `cap`: what the per-conversation daily cap is checked against.
+   */
+  async handoffMessagesSince(botId: number, visitorId: string, since: Date, cap: number): Promise<number> {
+    const rows: Array<{ n: number }> = await this.dataSource.query(
+      `SELECT count(*)::int AS n FROM (
+         SELECT 1 FROM messages m
+           JOIN conversations c ON c.id = m.conversation_id
+          WHERE c.id = (SELECT id FROM conversations WHERE bot_id = $1::integer AND visitor_id = $2::varchar
+                         ORDER BY id DESC LIMIT 1)
+            AND m.role = 'user' AND m.created_at >= GREATEST($3::timestamptz, c.handoff_at)
+          LIMIT $4::integer) counted`,
+      [botId, visitorId, since, cap],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  /**
+   * The owner's conversation, row-locked for a reply (after `lockOwner`, the order the chat's
+   * charge takes too, so the two cannot deadlock); null when the owner has no such conversation.
+   */
+  async lockReplyTarget(tx: Transaction, ownerId: number, conversationId: number): Promise<ReplyTarget | null> {
+    const manager = entityManagerOf(tx);
+    const rows: Array<{
+      id: number;
+      bot_id: number | null;
+      bot_name: string;
+      page_url: string | null;
+      handoff_at: Date | null;
+    }> = await manager.query(
+      `SELECT id, bot_id, bot_name, page_url, handoff_at FROM conversations
+          WHERE id = $1 AND owner_id = $2 FOR UPDATE`,
+      [conversationId, ownerId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      id: Number(row.id),
+      botId: row.bot_id === null ? null : Number(row.bot_id),
+      botName: row.bot_name,
+      pageUrl: row.page_url,
+      handoffAt: row.handoff_at === null ? null : new Date(row.handoff_at),
+    };
+  }
+
+  /** A person starts handling the conversation (kept if already set). */
+  async startHandoff(tx: Transaction, conversationId: number, at: Date): Promise<void> {
+    await entityManagerOf(tx).query(
+      `UPDATE conversations SET handoff_at = COALESCE(handoff_at, $2::timestamptz) WHERE id = $1`,
+      [conversationId, at],
+    );
+  }
+
+  /** The bot answers again; false when the owner has no such conversation. */
+  async endHandoff(ownerId: number, conversationId: number): Promise<boolean> {
+    const [, count]: [unknown[], number] = await this.dataSource.query(
+      `UPDATE conversations SET handoff_at = NULL WHERE id = $1 AND owner_id = $2`,
+      [conversationId, ownerId],
+    );
+    return count > 0;
+  }
+
+  /**
+   * The visitor's current conversation with the bot (the newest): whether a person handles it,
+   * and its agent messages with an id above `afterId` (at most `limit`, oldest first). `latestId`
+   * is its newest agent message id (0 without one), where a new listener starts: replies to one
+   * conversation are written one at a time (the conversation's row lock), so they commit in id order
+   * and none can appear later below an id already seen.
+   */
+  async agentMessagesOf(
+    botId: number,
+    visitorId: string,
+    afterId: number,
+    limit: number,
+  ): Promise<{ exists: boolean; handoff: boolean; latestId: number; messages: AgentMessageRow[] }> {
+    const rows: Array<{
+      handoff: boolean;
+      latest_id: number | null;
+      id: number | null;
+      content: string | null;
+      agent_name: string | null;
+      created_at: Date | null;
+    }> = await this.dataSource.query(
+      `WITH c AS (
+         SELECT id, handoff_at FROM conversations
+          WHERE bot_id = $1::integer AND visitor_id = $2::varchar ORDER BY id DESC LIMIT 1
+       )
+       SELECT c.handoff_at IS NOT NULL AS handoff,
+              (SELECT MAX(x.id) FROM messages x WHERE x.conversation_id = c.id AND x.role = 'agent') AS latest_id,
+              m.id, m.content, m.agent_name, m.created_at
+         FROM c
+         LEFT JOIN LATERAL (
+           SELECT id, content, agent_name, created_at FROM messages
+            WHERE conversation_id = c.id AND role = 'agent' AND id > $3::integer
+            ORDER BY id LIMIT $4::integer
+         ) m ON true
+        ORDER BY m.id`,
+      [botId, visitorId, afterId, limit],
+    );
+    if (rows.length === 0) return { exists: false, handoff: false, latestId: 0, messages: [] };
+    return {
+      exists: true,
+      handoff: rows[0].handoff === true,
+      latestId: Number(rows[0].latest_id ?? 0),
+      messages: rows
+        .filter((r) => r.id !== null)
+        .map((r) => ({
+          id: Number(r.id),
+          content: r.content ?? '',
+          name: r.agent_name ?? '',
+          createdAt: new Date(r.created_at!),
+        })),
+    };
+  }
+
+  /**
+   * A person takes over the conversation (docs/product.md#leads-and-handoff): the handoff time is
+   * set if not yet (the bot stays quiet), the conversation counts as active now (retention and the inbox's
+   * order), and a conversation without a visitor message yet shows the lead's message as preview.
+   * True when this started the handoff (a person was not handling it yet).
+   */
+  async markHandoff(tx: Transaction, conversationId: number, at: Date, preview: string | null): Promise<boolean> {
+    const rows: Array<{ started: boolean }> = await entityManagerOf(tx).query(
+      // Read through a SELECT: TypeORM answers a bare UPDATE ... RETURNING with [rows, affected].
+      `WITH before AS (SELECT handoff_at FROM conversations WHERE id = $1 FOR UPDATE),
+       updated AS (
+         UPDATE conversations c
+            SET handoff_at = COALESCE(c.handoff_at, $2::timestamptz),
+                last_message_at = GREATEST(c.last_message_at, $2::timestamptz),
+                preview = COALESCE(c.preview, $3::varchar)
+           FROM before
+          WHERE c.id = $1
+         RETURNING before.handoff_at IS NULL AS started
+       )
+       SELECT started FROM updated`,
+      [conversationId, at, preview?.slice(0, 200) ?? null],
+    );
+    return rows[0]?.started === true;
+  }
+
+  /** The last `limit` messages of a conversation, oldest first (the transcript mailed with a lead). */
+  async recentMessages(
+    conversationId: number,
+    limit: number,
+  ): Promise<Array<{ role: MessageRole; content: string; createdAt: Date }>> {
+    const rows: Array<{ role: MessageRole; content: string; created_at: Date }> = await this.dataSource.query(
+      `SELECT role, content, created_at FROM messages WHERE conversation_id = $1 ORDER BY id DESC LIMIT $2`,
+      [conversationId, limit],
+    );
+    return rows.reverse().map((r) => ({ role: r.role, content: r.content, createdAt: new Date(r.created_at) }));
+  }
+
+  /**
+   * Deletes the visitor's conversations with the bot, with their messages and ratings (ON DELETE
+   * CASCADE; the usage ledger keeps its rows, no longer pointing at them); returns how many. A
+   * message being logged holds the conversation's key-share lock, so this waits for it.
+   */
+  async deleteVisitorConversations(botId: number, visitorId: string): Promise<number> {
+    // Counted by a SELECT: TypeORM answers a bare DELETE ... RETURNING with [rows, affected].
+    const [row] = await this.dataSource.query<Array<{ deleted: number }>>(
+      `WITH gone AS (
+         DELETE FROM conversations WHERE bot_id = $1::integer AND visitor_id = $2::varchar RETURNING id
+       )
+       SELECT COUNT(*)::int AS deleted FROM gone`,
+      [botId, visitorId],
+    );
+    return Number(row?.deleted ?? 0);
+  }
+
+  /**
+   * The owner's chat log, removed at account deletion inside its transaction. The usage ledger
+   * (`usage_events`) is NOT touched: the period's billable usage is still billed on the 3rd (its
+   * message_id becomes NULL).
+   */
+  async deleteAllOf(ownerId: number, tx: Transaction): Promise<void> {
+    const manager = entityManagerOf(tx);
+    await manager.query(`DELETE FROM conversations WHERE owner_id = $1`, [ownerId]);
+    await manager.query(`DELETE FROM messages WHERE owner_id = $1`, [ownerId]);
+  }
+}

@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import type { Transaction } from '../../database/transaction.js';
+import {
+  ConversationLogRepository,
+  type AgentMessageRow,
+  type ConversationKey,
+  type LoggedMessage,
+} from './conversation-log.repository.js';
+import { FeedbackRepository, type AnswerRating, type RatedAnswer } from './feedback.repository.js';
+import type { MessageRole } from './message.entity.js';
+
+export type { AgentMessageRow, AnswerRating, ConversationKey, LoggedMessage, RatedAnswer };
+
+/** One turn of a conversation as it is logged: the visitor's message, and what they were told. */
+export interface TurnRecord {
+  conversation: ConversationKey;
+  messages: LoggedMessage[];
+  /** Who the host page says the visitor is (display only): stored with an accepted message, never a refusal. */
+  visitor?: { name?: string; email?: string };
+  /**
+   * The answer is charged in the same transaction, after this. The owner's row is then locked
+   * first: the ledger locks it to spend credits, and taken after the message inserts (whose
+   * foreign keys share-lock the same row), two concurrent charges of one owner would deadlock.
+   */
+  charged?: boolean;
+}
+
+/**
+ * What the chat engine (chat/) may do with the conversation log, which conversations/ owns: record
+ * a turn, read a visitor's conversation (handoff, agent messages, the transcript), a visitor's
+ * rating and deletion. The chat engine imports this and the log's types only (the dependency rule
+ * `chat-uses-conversation-log`); the inbox and the owner's replies use the repositories directly.
+ */
+@Injectable()
+export class ConversationLog {
+  constructor(
+    private readonly log: ConversationLogRepository,
+    private readonly feedback: FeedbackRepository,
+  ) {}
+
+  /**
+   * Appends a turn to the visitor's conversation with the bot (created on first use), in the
+   * caller's transaction; the messages' ids in order. Called under the visitor's in-flight lock.
+   */
+  async record(tx: Transaction, turn: TurnRecord): Promise<{ conversationId: number; messageIds: number[] }> {
+    if (turn.charged) await this.log.lockOwner(tx, turn.conversation.ownerId);
+    const conversationId = await this.log.conversationFor(tx, turn.conversation);
+    if (turn.visitor) await this.log.setVisitorIdentity(tx, conversationId, turn.visitor);
+    const messageIds = await this.log.logMessages(tx, conversationId, turn.conversation.ownerId, turn.messages);
+    return { conversationId, messageIds };
+  }
+
+  /**
+   * A lead hands the visitor's conversation (created on first use) to a person, in the caller's
+   * transaction; `startedHandoff`: a person was not handling it yet.
+   */
+  async handOffForLead(
+    tx: Transaction,
+    conversation: ConversationKey,
+    at: Date,
+    preview: string | null,
+  ): Promise<{ conversationId: number; startedHandoff: boolean }> {
+    const conversationId = await this.log.conversationFor(tx, conversation);
+    const startedHandoff = await this.log.markHandoff(tx, conversationId, at, preview);
+    return { conversationId, startedHandoff };
+  }
+
+  /** Whether a person handles the visitor's conversation with the bot (the bot stays quiet). */
+  isHandedOff(botId: number, visitorId: string): Promise<boolean> {
+    return this.log.isHandedOff(botId, visitorId);
+  }
+
+  /** The visitor's messages in their handed-off conversation since `since`, counted up to `cap`. */
+  handoffMessagesSince(botId: number, visitorId: string, since: Date, cap: number): Promise<number> {
+    return this.log.handoffMessagesSince(botId, visitorId, since, cap);
+  }
+
+  /** The agent messages of the visitor's current conversation after `afterId` (see the repository). */
+  agentMessagesOf(
+    botId: number,
+    visitorId: string,
+    afterId: number,
+    limit: number,
+  ): Promise<{ exists: boolean; handoff: boolean; latestId: number; messages: AgentMessageRow[] }> {
+    return this.log.agentMessagesOf(botId, visitorId, afterId, limit);
+  }
+
+  /** The last `limit` messages of a conversation, oldest first (the transcript mailed with a lead). */
+  history(
+    conversationId: number,
+    limit: number,
+  ): Promise<Array<{ role: MessageRole; content: string; createdAt: Date }>> {
+    return this.log.recentMessages(conversationId, limit);
+  }
+
+  /** A visitor rates an answer of their own conversation; null when there is no such answer. */
+  rate(rating: AnswerRating): Promise<RatedAnswer | null> {
+    return this.feedback.rate(rating);
+  }
+
+  /** Deletes the visitor's conversations with the bot (with messages and ratings); how many. */
+  deleteVisitorConversations(botId: number, visitorId: string): Promise<number> {
+    return this.log.deleteVisitorConversations(botId, visitorId);
+  }
+}
