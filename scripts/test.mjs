@@ -50,6 +50,7 @@ const steps = [
               'test/integration/webhooks-fairness.spec.ts',
               'owner-replies',
               'source-jobs-fairness',
+              'test/integration/billing-overview.spec.ts',
               'test/integration/website-crawler-hostile.spec.ts',
               'test/integration/isolation-small.spec.ts',
               'test/integration/mail-consent.spec.ts',

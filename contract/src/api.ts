@@ -106,6 +106,34 @@ export interface SubscriptionResponse {
   usagePeriodEnd: string;
 }
 
+/** The card on file, as the provider describes it (never the full number). */
+export interface BillingCard {
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+/** One of the owner's invoices, newest first. */
+export interface BillingInvoice {
+  id: string;
+  /** When the invoice was created (ISO 8601). */
+  created: string;
+  amountCents: number;
+  /** The provider's status: draft, open, paid, uncollectible or void. */
+  status: string;
+  /** The provider's page of the invoice, or null (test mode has none). */
+  url: string | null;
+}
+
+/** GET /api/billing: the Settings' Billing section. */
+export interface BillingOverviewResponse {
+  card: BillingCard | null;
+  invoices: BillingInvoice[];
+  /** True when the payment pages are the built-in test mode (no real charge). */
+  testMode: boolean;
+}
+
 /** GET and PUT /api/user/settings. */
 export interface SettingsResponse {
   /** Whole dollars: the owner is e-mailed at each 50% step of this spend per billing period; 0 = no e-mails. */
@@ -138,7 +166,10 @@ export interface BotUsageResponse {
  */
 export interface UsageHistoryResponse {
   labels: string[];
+  /** Answers (ledger rows): what the owner pays for. */
   messageCounts: number[];
+  /** Messages visitors sent (those still logged; the retention job deletes old conversations). */
+  visitorMessages: number[];
   tokensUsed: number[];
   costs: number[];
 }

@@ -105,6 +105,8 @@ export const CONVERSATION_RETENTION_LOCK_KEY = 4_242_004;
 export const METER_EVENT_MAX_AGE_MS = 34 * 24 * 60 * 60 * 1000;
 /** The built-in test-mode payment page stays open this long, like a Checkout Session. */
 export const TEST_CHECKOUT_SESSION_TTL_MS = 24 * 60 * 60 * 1000;
+/** How many of an owner's latest invoices the Settings' Billing section lists (docs/product.md#billing-api). */
+export const BILLING_INVOICES_SHOWN = 12;
 
 /** The usage charts cover this many calendar days (UTC), oldest first. */
 export const USAGE_HISTORY_DAYS = 10;
@@ -284,6 +286,19 @@ export const HYBRID_RETRIEVAL = { candidates: 50, rrfK: 60 } as const;
  * a glance at a good answer; a flag too few hides a gap in the bot's knowledge.
  */
 export const RETRIEVAL_RELEVANCE = { minTermCoverage: 0.5, minVectorSimilarity: 0.4 } as const;
+
+/**
+ * English synonyms added to a question before full-text search (knowledge/synonyms.ts): each
+ * word's `sensesPerWord` most frequent WordNet senses give at most `perWord` one-word synonyms;
+ * a word with more than `maxSensesOfWord` senses ("get", "take", "set") is left as it is.
+ * `cacheEntries` words' synonyms are kept in memory.
+ */
+export const SYNONYM_EXPANSION = {
+  sensesPerWord: 3,
+  perWord: 8,
+  maxSensesOfWord: 20,
+  cacheEntries: 20_000,
+} as const;
 
 /**
  * What one account, bot or conversation may use, so no tenant can flood or starve the others

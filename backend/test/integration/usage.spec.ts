@@ -155,6 +155,8 @@ describe('usage figures on a seeded ledger', () => {
         '2026-11-05',
       ],
       messageCounts: [1, 0, 0, 0, 1, 0, 1, 2, 2, 2],
+      // No conversation is logged in this ledger-only seed.
+      visitorMessages: Array(10).fill(0),
       tokensUsed: [10, 0, 0, 0, 25, 0, 30, 55, 85, 130],
       costs: [3, 0, 0, 0, 4, 0, 5, 8, 9, 8],
     });
@@ -256,6 +258,7 @@ describe('who may see usage', () => {
         '2026-03-01',
       ],
       messageCounts: Array(10).fill(0),
+      visitorMessages: Array(10).fill(0),
       tokensUsed: Array(10).fill(0),
       costs: Array(10).fill(0),
     });
@@ -502,5 +505,70 @@ describe('the usage limit, seen from the usage side (PUT /api/bots/:id {usageLim
       [theirs],
     );
     expect(rows[0].usage_limit_dollars).toBe(5);
+  });
+});
+
+describe('usage history: answers beside visitor messages', () => {
+  it("counts each day's visitor messages apart from the answers, per owner and per bot, never another owner's", async () => {
+    setNow('2026-11-05T15:00:00.000Z');
+    const { agent, user } = await signedInAgent(t);
+    const support = await insertBot(t, user.id, { name: 'Support' });
+    const sales = await insertBot(t, user.id, { name: 'Sales' });
+    const stranger = await createUser(t);
+    const strangerBot = await insertBot(t, stranger.id, { name: 'Not yours' });
+
+    async function conversation(ownerId: number, botId: number, messages: Array<['user' | 'assistant', string]>) {
+      const id = await insertConversation(t, { ownerId, botId, botName: 'x', at: messages[0][1] });
+      for (const [role, at] of messages)
+        await insertMessage(t, { conversationId: id, ownerId, role, content: role, at });
+      await t.dataSource.query(`UPDATE conversations SET last_message_at = $2 WHERE id = $1`, [
+        id,
+        messages[messages.length - 1][1],
+      ]);
+    }
+    // Support: 3 visitor messages on 11-04 (one handed off, so unanswered), 1 on 11-05.
+    await conversation(user.id, support, [
+      ['user', '2026-11-04T10:00:00Z'],
+      ['assistant', '2026-11-04T10:00:01Z'],
+      ['user', '2026-11-04T10:01:00Z'],
+      ['user', '2026-11-04T10:02:00Z'],
+      ['assistant', '2026-11-04T10:02:01Z'],
+      ['user', '2026-11-05T09:00:00Z'],
+    ]);
+    // Sales: one on 10-27 (the first day), one before the window.
+    await conversation(user.id, sales, [
+      ['user', '2026-10-26T23:59:59Z'],
+      ['user', '2026-10-27T00:00:00Z'],
+    ]);
+    await conversation(stranger.id, strangerBot, [
+      ['user', '2026-11-04T10:00:00Z'],
+      ['user', '2026-11-05T10:00:00Z'],
+    ]);
+    await insertUsageEvent(t, {
+      ownerId: user.id,
+      botId: support,
+      priceCents: 2,
+      totalTokens: 10,
+      at: '2026-11-04T10:00:01Z',
+    });
+    await insertUsageEvent(t, {
+      ownerId: user.id,
+      botId: support,
+      priceCents: 2,
+      totalTokens: 10,
+      at: '2026-11-04T10:02:01Z',
+    });
+
+    const owner = await agent.get('/api/user/usage-history');
+    expect(owner.status).toBe(200);
+    expect(owner.body.visitorMessages).toEqual([1, 0, 0, 0, 0, 0, 0, 0, 3, 1]);
+    expect(owner.body.messageCounts).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 2, 0]);
+    const ofSupport = await agent.get(`/api/bots/${support}/usage-history`);
+    expect(ofSupport.body.visitorMessages).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 3, 1]);
+    const ofSales = await agent.get(`/api/bots/${sales}/usage-history`);
+    expect(ofSales.body.visitorMessages).toEqual([1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    const theirs = await agent.get(`/api/bots/${strangerBot}/usage-history`);
+    expect(theirs.status).toBe(404);
+    expect(theirs.body).not.toHaveProperty('visitorMessages');
   });
 });

@@ -62,6 +62,7 @@ export class FakeStripeServer {
   readonly setupIntents = new Map<string, Obj>();
   readonly subscriptions = new Map<string, Obj>();
   readonly invoices = new Map<string, Obj>();
+  readonly portalSessions = new Map<string, Obj>();
   /** Meter events Stripe kept, by identifier (uniqueness enforced as Stripe does). */
   readonly meterEvents = new Map<string, Obj>();
   /** Every meter event request received, duplicates included. */
@@ -148,6 +149,7 @@ export class FakeStripeServer {
         attempt_count: 0,
         currency: 'usd',
         parent: { type: 'subscription_details', subscription_details: { subscription: sub.id, metadata: {} } },
+        hosted_invoice_url: `https://invoice.stripe.com/i/test_${randomBytes(8).toString('hex')}`,
         livemode: false,
         created: now(),
       };
@@ -276,6 +278,28 @@ export class FakeStripeServer {
       const data = [...this.paymentMethods.values()].filter((pm) => pm.customer === m![1]).map(publicPm);
       return [200, list(p, data)];
     }
+    if (r.method === 'GET' && (m = /^\/v1\/payment_methods\/([^/]+)$/.exec(p))) {
+      const pm = this.paymentMethods.get(m[1]);
+      if (!pm) return notFound('payment_method', m[1]);
+      return [200, publicPm(pm)];
+    }
+    if (r.method === 'POST' && p === '/v1/billing_portal/sessions') {
+      if (typeof b.customer !== 'string' || !this.customers.has(b.customer)) {
+        return notFound('customer', String(b.customer));
+      }
+      const id = rid('bps');
+      const session: Obj = {
+        id,
+        object: 'billing_portal.session',
+        customer: b.customer,
+        return_url: b.return_url ?? null,
+        url: `https://billing.stripe.com/p/session/test_${id}`,
+        livemode: false,
+        created: now(),
+      };
+      this.portalSessions.set(id, session);
+      return [200, session];
+    }
     if (r.method === 'POST' && p === '/v1/checkout/sessions') {
       if (b.mode !== 'setup') return invalid('mode', 'Only setup mode is expected here.');
       if (!b.currency) return invalid('currency', 'currency is required in setup mode with dynamic payment methods.');
@@ -376,9 +400,12 @@ export class FakeStripeServer {
     if (r.method === 'GET' && p === '/v1/invoices') {
       const customer = r.query.get('customer');
       const status = r.query.get('status');
-      const data = [...this.invoices.values()].filter(
-        (i) => (!customer || i.customer === customer) && (!status || i.status === status),
-      );
+      const limit = Number(r.query.get('limit') ?? 10);
+      const data = [...this.invoices.values()]
+        .filter((i) => (!customer || i.customer === customer) && (!status || i.status === status))
+        // Newest first, as Stripe lists them.
+        .reverse()
+        .slice(0, limit);
       return [200, list(p, data)];
     }
     if (r.method === 'POST' && (m = /^\/v1\/invoices\/([^/]+)\/pay$/.exec(p))) {

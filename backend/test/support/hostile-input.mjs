@@ -300,6 +300,8 @@ export const FUZZ_ROUTES = {
   'POST /api/auth/create-payment-method-session': {},
   'POST /api/auth/create-stripe-subscription': {},
   'GET /api/subscription': {},
+  'GET /api/billing': {},
+  'POST /api/billing/portal': {},
   'POST /api/billing/webhook': { session: 'none' },
   'POST /api/chat': { session: 'none', fields: ['botId', 'prompt', 'chatHistory', 'model', 'visitor'] },
   'POST /api/chat/feedback': { session: 'none', fields: ['botId', 'messageId', 'rating', 'comment'] },

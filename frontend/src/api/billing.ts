@@ -1,4 +1,5 @@
 import { apiFetch } from './client';
+import type { BillingOverviewResponse } from '@botsmith/contract';
 import type { Subscription, UrlResponse } from './types';
 
 export const billingApi = {
@@ -11,4 +12,8 @@ export const billingApi = {
   createStripeSubscription: () =>
     apiFetch<{ subscriptionItemId: string }>('/api/auth/create-stripe-subscription', { method: 'POST' }),
   getSubscription: () => apiFetch<Subscription>('/api/subscription'),
+  /** The card on file and the latest invoices (Settings > Billing). */
+  getOverview: () => apiFetch<BillingOverviewResponse>('/api/billing'),
+  /** Where "Change card" goes: Stripe's customer portal, or the test-mode card page. */
+  createPortalSession: () => apiFetch<UrlResponse>('/api/billing/portal', { method: 'POST', body: {} }),
 };

@@ -33,6 +33,7 @@ export function history(overrides: Partial<UsageHistory> = {}): UsageHistory {
       '2026-11-22',
     ],
     messageCounts: [0, 0, 0, 0, 0, 0, 0, 1, 0, 3],
+    visitorMessages: [0, 0, 0, 0, 0, 0, 0, 2, 0, 4],
     tokensUsed: [0, 0, 0, 0, 0, 0, 0, 150, 0, 420],
     costs: [0, 0, 0, 0, 0, 0, 0, 5, 0, 15],
     ...overrides,

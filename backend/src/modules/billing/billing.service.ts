@@ -1,4 +1,4 @@
-import type { SubscriptionResponse } from '@botsmith/contract';
+import type { BillingOverviewResponse, SubscriptionResponse } from '@botsmith/contract';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { nextPeriodStart, periodStartFor } from '../../common/billing-period.js';
 import { AppError } from '../../common/app-error.js';
@@ -7,7 +7,7 @@ import { BillingAccountRepository, type BillingAccount } from './billing-account
 import { UsersService } from '../users/users.service.js';
 import { PAYMENTS, type PaymentsPort } from './payments.port.js';
 
-export type { SubscriptionResponse };
+export type { BillingOverviewResponse, SubscriptionResponse };
 
 /**
  * The owner's side of billing setup (docs/product.md#setup-flow): customer, card, subscription. Provider
@@ -80,6 +80,35 @@ export class BillingService {
       usagePeriodStart: periodStartFor(now).toISOString(),
       usagePeriodEnd: nextPeriodStart(now).toISOString(),
     };
+  }
+
+  /** GET /api/billing: the card on file and the latest invoices (none before a customer exists). */
+  async getOverview(ownerId: number): Promise<BillingOverviewResponse> {
+    const account = await this.account(ownerId);
+    const testMode = this.config.stripe === undefined;
+    if (!account.stripeCustomerId) return { card: null, invoices: [], testMode };
+    const { card, invoices } = await this.payments.billingOverview(account.stripeCustomerId);
+    return {
+      card,
+      invoices: invoices.map((invoice) => ({ ...invoice, created: invoice.created.toISOString() })),
+      testMode,
+    };
+  }
+
+  /**
+   * POST /api/billing/portal: where "Change card" goes (Stripe's customer portal, or the built-in
+   * card page in test mode); the browser comes back to the Settings' Billing section.
+   */
+  async createPortalSession(ownerId: number): Promise<{ url: string }> {
+    const account = await this.account(ownerId);
+    if (!account.stripeCustomerId) {
+      throw new AppError(HttpStatus.BAD_REQUEST, 'SETUP_REQUIRED', 'Please add a payment method first.');
+    }
+    return this.payments.createPortalSession({
+      ownerId,
+      customerId: account.stripeCustomerId,
+      returnUrl: `${this.config.publicUrl}/dashboard?settings=billing`,
+    });
   }
 
   private async account(ownerId: number): Promise<BillingAccount> {

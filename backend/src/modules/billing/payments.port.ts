@@ -63,6 +63,18 @@ export interface PaymentsPort {
    */
   flushEvents(): Promise<void>;
 
+  /**
+   * The card on file (the default one, else the newest) and the customer's latest invoices, newest
+   * first (at most BILLING_INVOICES_SHOWN), for the Settings' Billing section.
+   */
+  billingOverview(customerId: string): Promise<{ card: ProviderCard | null; invoices: ProviderInvoice[] }>;
+
+  /**
+   * A page where the owner changes the card and sees invoices: Stripe's customer portal, or the
+   * built-in test-mode card page. The browser comes back to `returnUrl`.
+   */
+  createPortalSession(input: { ownerId: number; customerId: string; returnUrl: string }): Promise<{ url: string }>;
+
   /** Verifies a webhook's signature on the raw body and reads the event; throws WebhookSignatureError. */
   parseWebhook(rawBody: Buffer, signature: string | undefined): BillingEvent;
 
@@ -78,6 +90,22 @@ export interface ProviderSubscription {
   status: string;
   currentPeriodStart: Date | null;
   currentPeriodEnd: Date | null;
+}
+
+export interface ProviderCard {
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+export interface ProviderInvoice {
+  id: string;
+  created: Date;
+  amountCents: number;
+  status: string;
+  /** The provider's page of the invoice, or null. */
+  url: string | null;
 }
 
 export interface MeterEventInput {

@@ -2,13 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { HttpStatus, Logger } from '@nestjs/common';
 import Stripe from 'stripe';
 import { AppError } from '../../common/app-error.js';
-import { BILLING_PERIOD_START_DAY, METER_EVENT_MAX_AGE_MS } from '../../common/constants.js';
+import { BILLING_INVOICES_SHOWN, BILLING_PERIOD_START_DAY, METER_EVENT_MAX_AGE_MS } from '../../common/constants.js';
 import type { AppConfig } from '../../config/config.js';
 import {
   WebhookSignatureError,
   type BillingEvent,
   type MeterEventInput,
   type PaymentsPort,
+  type ProviderCard,
+  type ProviderInvoice,
   type ProviderSubscription,
 } from './payments.port.js';
 
@@ -181,6 +183,44 @@ export class StripePaymentsAdapter implements PaymentsPort {
         this.logger.warn(`Retrying invoice ${invoiceId} failed: ${(error as Error).message}`);
       }
     }
+  }
+
+  async billingOverview(customerId: string): Promise<{ card: ProviderCard | null; invoices: ProviderInvoice[] }> {
+    const methodId = await this.defaultPaymentMethod(customerId);
+    const method = methodId ? await this.call(() => this.stripe.paymentMethods.retrieve(methodId)) : null;
+    const invoices = await this.call(() =>
+      this.stripe.invoices.list({ customer: customerId, limit: BILLING_INVOICES_SHOWN }),
+    );
+    return {
+      card: method?.card
+        ? {
+            brand: method.card.brand,
+            last4: method.card.last4,
+            expMonth: method.card.exp_month,
+            expYear: method.card.exp_year,
+          }
+        : null,
+      invoices: invoices.data.map((invoice) => ({
+        id: invoice.id ?? '',
+        created: new Date(invoice.created * 1000),
+        // What was charged once paid, what is due before.
+        amountCents: invoice.status === 'paid' ? invoice.amount_paid : invoice.amount_due,
+        status: invoice.status ?? 'draft',
+        url: invoice.hosted_invoice_url ?? null,
+      })),
+    };
+  }
+
+  async createPortalSession(input: {
+    ownerId: number;
+    customerId: string;
+    returnUrl: string;
+  }): Promise<{ url: string }> {
+    // Stripe's hosted customer portal (its default configuration): cards, invoices, billing address.
+    const session = await this.call(() =>
+      this.stripe.billingPortal.sessions.create({ customer: input.customerId, return_url: input.returnUrl }),
+    );
+    return { url: session.url };
   }
 
   closePeriod(): Promise<{ invoices: number }> {

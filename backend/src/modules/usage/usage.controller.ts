@@ -1,6 +1,6 @@
 import { ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, GATED, ID_IN_PATH } from '../../common/openapi/api-errors.decorator.js';
-import { ApiAnswer, ApiFileAnswer, arrayOf, bool, int, num, obj, str } from '../../common/openapi/schemas.js';
+import { ApiAnswer, ApiFileAnswer } from '../../common/openapi/schemas.js';
 import { SECURITY } from '../../common/openapi/security.js';
 import { Controller, Get, Logger, Res, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
@@ -15,13 +15,6 @@ import {
   type UserUsageResponse,
 } from './usage.service.js';
 
-/** What owners see of their spend and their conversations. Session + billing state, own rows only. */
-const HISTORY = obj({
-  labels: arrayOf(str('A day or month')),
-  messageCounts: arrayOf(int()),
-  tokensUsed: arrayOf(int()),
-  costs: arrayOf(num('Dollars')),
-});
 const BOT_NOT_FOUND = { 404: ['BOT_NOT_FOUND'] };
 
 @ApiTags('Usage')
@@ -38,11 +31,7 @@ export class UsageController {
 
   @Get('user/usage')
   @ApiOperation({ summary: "The owner's spend this billing period and credits left" })
-  @ApiAnswer(
-    200,
-    'The figures (cents).',
-    obj({ usageCents: int(), monthlyUsageCents: int(), creditsCents: int(), logsAvailable: bool() }),
-  )
+  @ApiAnswer(200, 'The figures (cents).')
   @ApiErrors(GATED)
   userUsage(@CurrentUser() user: SessionUser): Promise<UserUsageResponse> {
     return this.usage.getUserUsage(user.id);
@@ -50,7 +39,7 @@ export class UsageController {
 
   @Get('user/usage-history')
   @ApiOperation({ summary: "The owner's usage over time" })
-  @ApiAnswer(200, 'Parallel series.', HISTORY)
+  @ApiAnswer(200, 'Parallel series.')
   @ApiErrors(GATED)
   userUsageHistory(@CurrentUser() user: SessionUser): Promise<UsageHistoryResponse> {
     return this.usage.getUserUsageHistory(user.id);
@@ -58,7 +47,7 @@ export class UsageController {
 
   @Get('bots/:id/usage')
   @ApiOperation({ summary: "One bot's spend this billing period and its budget" })
-  @ApiAnswer(200, 'The figures.', obj({ usageCents: int(), usageLimitDollars: int(), logsAvailable: bool() }))
+  @ApiAnswer(200, 'The figures.')
   @ApiErrors(GATED, ID_IN_PATH, BOT_NOT_FOUND)
   botUsage(@CurrentUser() user: SessionUser, @IdParam('id') id: number): Promise<BotUsageResponse> {
     return this.usage.getBotUsage(user.id, id);
@@ -66,7 +55,7 @@ export class UsageController {
 
   @Get('bots/:id/usage-history')
   @ApiOperation({ summary: "One bot's usage over time" })
-  @ApiAnswer(200, 'Parallel series.', HISTORY)
+  @ApiAnswer(200, 'Parallel series.')
   @ApiErrors(GATED, ID_IN_PATH, BOT_NOT_FOUND)
   botUsageHistory(@CurrentUser() user: SessionUser, @IdParam('id') id: number): Promise<UsageHistoryResponse> {
     return this.usage.getBotUsageHistory(user.id, id);

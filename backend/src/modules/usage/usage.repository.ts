@@ -17,6 +17,13 @@ export interface DailyUsageRow {
   cents: number;
 }
 
+/** One UTC calendar day of a count. */
+export interface DailyCountRow {
+  /** `YYYY-MM-DD` (UTC). */
+  day: string;
+  count: number;
+}
+
 /** The owned bot's fields the usage side needs. */
 export interface OwnedBotUsageRow {
   id: number;
@@ -105,6 +112,37 @@ export class UsageRepository {
       tokens: Number(r.tokens),
       cents: Number(r.cents),
     }));
+  }
+
+  /** Visitors' messages per UTC day (messages_owner_idx: owner, created_at). */
+  async dailyOwnerVisitorMessages(ownerId: number, window: TimeWindow): Promise<DailyCountRow[]> {
+    return this.dailyCounts(
+      `SELECT to_char(date_trunc('day', m.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, COUNT(*)::bigint AS n
+         FROM messages m
+        WHERE m.owner_id = $1 AND m.role = 'user' AND m.created_at >= $2 AND m.created_at < $3
+        GROUP BY 1`,
+      [ownerId, window.from, window.to],
+    );
+  }
+
+  /**
+   * One bot's visitors' messages per UTC day: its conversations active since the window opened
+   * (conversations_bot_recent_idx), then their messages (messages_conversation_idx).
+   */
+  async dailyBotVisitorMessages(ownerId: number, botId: number, window: TimeWindow): Promise<DailyCountRow[]> {
+    return this.dailyCounts(
+      `SELECT to_char(date_trunc('day', m.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, COUNT(*)::bigint AS n
+         FROM conversations c JOIN messages m ON m.conversation_id = c.id
+        WHERE c.bot_id = $1 AND c.owner_id = $2 AND c.last_message_at >= $3
+          AND m.role = 'user' AND m.created_at >= $3 AND m.created_at < $4
+        GROUP BY 1`,
+      [botId, ownerId, window.from, window.to],
+    );
+  }
+
+  private async dailyCounts(sql: string, parameters: unknown[]): Promise<DailyCountRow[]> {
+    const rows: Array<{ day: string; n: string }> = await this.dataSource.query(sql, parameters);
+    return rows.map((r) => ({ day: r.day, count: Number(r.n) }));
   }
 
   async findOwnedBot(ownerId: number, botId: number): Promise<OwnedBotUsageRow | null> {

@@ -48,11 +48,25 @@ describe('toHistory', () => {
   it('lays the days with usage onto the full list, zeros elsewhere, ignoring days outside it', () => {
     const labels = ['2026-11-01', '2026-11-02', '2026-11-03'];
     expect(
-      toHistory(labels, [
-        { day: '2026-11-02', messages: 2, tokens: 300, cents: 8 },
-        { day: '2026-10-01', messages: 9, tokens: 9, cents: 9 },
-      ]),
-    ).toEqual({ labels, messageCounts: [0, 2, 0], tokensUsed: [0, 300, 0], costs: [0, 8, 0] });
+      toHistory(
+        labels,
+        [
+          { day: '2026-11-02', messages: 2, tokens: 300, cents: 8 },
+          { day: '2026-10-01', messages: 9, tokens: 9, cents: 9 },
+        ],
+        [
+          { day: '2026-11-02', count: 3 },
+          { day: '2026-11-03', count: 1 },
+          { day: '2026-10-01', count: 9 },
+        ],
+      ),
+    ).toEqual({
+      labels,
+      messageCounts: [0, 2, 0],
+      visitorMessages: [0, 3, 1],
+      tokensUsed: [0, 300, 0],
+      costs: [0, 8, 0],
+    });
   });
 });
 

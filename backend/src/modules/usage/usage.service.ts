@@ -5,7 +5,7 @@ import { lastDays, nextPeriodStart, periodStartFor } from '../../common/billing-
 import { USAGE_HISTORY_DAYS } from '../../common/constants.js';
 import { UsersService } from '../users/users.service.js';
 import { UsageClock } from './usage-clock.js';
-import { UsageRepository, type DailyUsageRow, type TimeWindow } from './usage.repository.js';
+import { UsageRepository, type DailyCountRow, type DailyUsageRow, type TimeWindow } from './usage.repository.js';
 
 export type { BotUsageResponse, UsageHistoryResponse, UserUsageResponse };
 
@@ -24,12 +24,18 @@ export function historyWindow(now: Date, days = USAGE_HISTORY_DAYS): { labels: s
 }
 
 /** Lays the days that had usage onto the full list of days, zeros elsewhere. */
-export function toHistory(labels: string[], rows: DailyUsageRow[]): UsageHistoryResponse {
+export function toHistory(
+  labels: string[],
+  rows: DailyUsageRow[],
+  visitorRows: DailyCountRow[] = [],
+): UsageHistoryResponse {
   const byDay = new Map(rows.map((row) => [row.day, row]));
   const at = (day: string) => byDay.get(day);
+  const visitors = new Map(visitorRows.map((row) => [row.day, row.count]));
   return {
     labels,
     messageCounts: labels.map((day) => at(day)?.messages ?? 0),
+    visitorMessages: labels.map((day) => visitors.get(day) ?? 0),
     tokensUsed: labels.map((day) => at(day)?.tokens ?? 0),
     costs: labels.map((day) => at(day)?.cents ?? 0),
   };
@@ -62,7 +68,11 @@ export class UsageService {
 
   async getUserUsageHistory(ownerId: number, now: Date = this.clock.now()): Promise<UsageHistoryResponse> {
     const { labels, window } = historyWindow(now);
-    return toHistory(labels, await this.usage.dailyOwnerUsage(ownerId, window));
+    const [answers, visitors] = await Promise.all([
+      this.usage.dailyOwnerUsage(ownerId, window),
+      this.usage.dailyOwnerVisitorMessages(ownerId, window),
+    ]);
+    return toHistory(labels, answers, visitors);
   }
 
   async getBotUsage(ownerId: number, botId: number, now: Date = this.clock.now()): Promise<BotUsageResponse> {
@@ -81,7 +91,11 @@ export class UsageService {
   ): Promise<UsageHistoryResponse> {
     const bot = await this.findOwnedBot(ownerId, botId);
     const { labels, window } = historyWindow(now);
-    return toHistory(labels, await this.usage.dailyBotUsage(bot.id, window));
+    const [answers, visitors] = await Promise.all([
+      this.usage.dailyBotUsage(bot.id, window),
+      this.usage.dailyBotVisitorMessages(ownerId, bot.id, window),
+    ]);
+    return toHistory(labels, answers, visitors);
   }
 
   /** Another owner's bot, or one that does not exist, is the same 404. */

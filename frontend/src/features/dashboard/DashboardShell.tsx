@@ -19,7 +19,7 @@ import { CONVERSATIONS_PATH } from '../conversations/inboxParams';
 import { LEADS_PATH, LeadsSection } from '../leads/LeadsSection';
 import { AddCategoryDialog } from '../categories/AddCategoryDialog';
 import { DeleteCategoryDialog } from '../categories/DeleteCategoryDialog';
-import { SettingsDialog } from '../settings/SettingsDialog';
+import { SettingsDialog, type SettingsTab } from '../settings/SettingsDialog';
 import { BotGrid } from './BotGrid';
 import { DemoModeBar } from './DemoModeBar';
 import { DashboardSidebar, type CategoryFilter } from './DashboardSidebar';
@@ -55,7 +55,18 @@ export function DashboardShell({ user, section }: DashboardShellProps) {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [addBotOpen, setAddBotOpen] = useState(false);
   const [addCategoryOpen, setAddCategoryOpen] = useState(false);
-  const [settingsOpen, setSettingsOpen] = useState(false);
+  // The card pages (Stripe's portal, the test-mode page) come back to /dashboard?settings=billing.
+  const [settingsTab, setSettingsTab] = useState<SettingsTab>(() =>
+    new URLSearchParams(window.location.search).get('settings') === 'billing' ? 'billing' : 'account',
+  );
+  const [settingsOpen, setSettingsOpen] = useState(settingsTab === 'billing');
+  const closeSettings = () => {
+    setSettingsOpen(false);
+    if (settingsTab !== 'account') {
+      setSettingsTab('account');
+      void navigate(window.location.pathname, { replace: true });
+    }
+  };
   const [editing, setEditing] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<Category | null>(null);
   const heading = selectedCategory?.name ?? 'All Bots';
@@ -236,7 +247,7 @@ export function DashboardShell({ user, section }: DashboardShellProps) {
         onBotDeleted={botDeleted}
         ownerEmail={user.email}
       />
-      <SettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} email={user.email} />
+      <SettingsDialog open={settingsOpen} onClose={closeSettings} email={user.email} initialTab={settingsTab} />
     </Box>
   );
 }

@@ -10,7 +10,7 @@ import { stubResizeObserver } from '../../test/stubs';
 
 const api = vi.hoisted(() => ({
   usageApi: { getUserUsage: vi.fn(), getUserUsageHistory: vi.fn(), downloadLogs: vi.fn() },
-  billingApi: { getSubscription: vi.fn() },
+  billingApi: { getSubscription: vi.fn(), getOverview: vi.fn(), createPortalSession: vi.fn() },
   authApi: { logout: vi.fn(), deleteAccount: vi.fn() },
   userApi: { getSettings: vi.fn(), updateSettings: vi.fn() },
 }));
@@ -193,11 +193,12 @@ describe('SettingsDialog', () => {
     });
   });
 
-  it('opens on the Account tab with the e-mail, among six tabs', () => {
+  it('opens on the Account tab with the e-mail, among seven tabs (Billing added)', () => {
     renderDialog();
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
       'Account',
       'Usage',
+      'Billing',
       'Logs',
       'Privacy',
       'Integrations',
@@ -205,6 +206,17 @@ describe('SettingsDialog', () => {
     ]);
     expect(screen.getByRole('tab', { name: 'Account' })).toHaveAttribute('aria-selected', 'true');
     expect(screen.getByText('owner@example.com')).toBeInTheDocument();
+  });
+
+  it('opens on Billing when asked (the card pages come back to it), with the card and invoices', async () => {
+    api.billingApi.getOverview.mockResolvedValue({
+      card: { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2039 },
+      invoices: [],
+      testMode: true,
+    });
+    renderAtDashboard(<SettingsDialog open onClose={vi.fn()} email="owner@example.com" initialTab="billing" />);
+    expect(screen.getByRole('tab', { name: 'Billing' })).toHaveAttribute('aria-selected', 'true');
+    expect(await screen.findByTestId('billing-card')).toHaveTextContent('Visa ending in 4242');
   });
 
   it('signs out through the API, then goes to /login', async () => {

@@ -8,6 +8,7 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { useState } from 'react';
 import { AccountTab } from './AccountTab';
+import { BillingTab } from './BillingTab';
 import { DeleteAccountTab } from './DeleteAccountTab';
 import { IntegrationsTab } from './IntegrationsTab';
 import { LogsTab } from './LogsTab';
@@ -19,13 +20,16 @@ export interface SettingsDialogProps {
   onClose: () => void;
   /** The signed-in owner's e-mail, shown on the Account tab. */
   email: string;
+  /** The tab it opens on (Account unless said; the card pages come back to Billing). */
+  initialTab?: SettingsTab;
 }
 
-export type SettingsTab = 'account' | 'usage' | 'logs' | 'privacy' | 'integrations' | 'delete';
+export type SettingsTab = 'account' | 'usage' | 'billing' | 'logs' | 'privacy' | 'integrations' | 'delete';
 
 const TABS: Array<{ value: SettingsTab; label: string }> = [
   { value: 'account', label: 'Account' },
   { value: 'usage', label: 'Usage' },
+  { value: 'billing', label: 'Billing' },
   { value: 'logs', label: 'Logs' },
   { value: 'privacy', label: 'Privacy' },
   { value: 'integrations', label: 'Integrations' },
@@ -33,11 +37,11 @@ const TABS: Array<{ value: SettingsTab; label: string }> = [
 ];
 
 /**
- * The settings modal (docs/product.md#settings-modal): Account, Usage, Logs, Privacy, Integrations, Delete; opens on Account. A tab's
+ * The settings modal (docs/product.md#settings-modal): Account, Usage, Billing, Logs, Privacy, Integrations, Delete; opens on Account. A tab's
  * data is fetched when the tab is shown, so reopening the modal shows fresh figures.
  */
-export function SettingsDialog({ open, onClose, email }: SettingsDialogProps) {
-  const [tab, setTab] = useState<SettingsTab>('account');
+export function SettingsDialog({ open, onClose, email, initialTab = 'account' }: SettingsDialogProps) {
+  const [tab, setTab] = useState<SettingsTab>(initialTab);
 
   return (
     <Dialog
@@ -47,7 +51,7 @@ export function SettingsDialog({ open, onClose, email }: SettingsDialogProps) {
       maxWidth="md"
       aria-labelledby="settings-dialog-title"
       // The next opening starts on Account again.
-      slotProps={{ transition: { onExited: () => setTab('account') } }}
+      slotProps={{ transition: { onExited: () => setTab('account'), onEnter: () => setTab(initialTab) } }}
     >
       <DialogTitle id="settings-dialog-title" sx={{ pr: 6 }}>
         Settings
@@ -78,6 +82,7 @@ export function SettingsDialog({ open, onClose, email }: SettingsDialogProps) {
         <Box role="tabpanel" id={`settings-panel-${tab}`} aria-labelledby={`settings-tab-${tab}`} sx={{ pt: 1 }}>
           {tab === 'account' && <AccountTab email={email} />}
           {tab === 'usage' && <UsageTab />}
+          {tab === 'billing' && <BillingTab />}
           {tab === 'logs' && <LogsTab />}
           {tab === 'privacy' && <PrivacyTab />}
           {tab === 'integrations' && <IntegrationsTab />}

@@ -31,10 +31,12 @@ describe('BotUsageTab', { timeout: 30_000 }, () => {
     expect(screen.getByLabelText(/Usage limit/)).toHaveValue('7');
     expect(screen.getByText('$15.05 of $7.00 limit', { exact: false })).toBeInTheDocument();
     const chart = await screen.findByRole('figure', { name: 'Bot usage over the last 10 days' });
-    // The chart module loads lazily; then its legend names the three series. The first import of
+    // The chart module loads lazily; then its legend names the series. The first import of
     // @mui/x-charts in a fresh vitest run (cold transform cache) took over 5 s in a clean CI run.
-    await waitFor(() => expect(chart).toHaveTextContent('Messages'), { timeout: 20_000 });
-    for (const series of ['Tokens', 'Cost']) expect(chart).toHaveTextContent(series);
+    await waitFor(() => expect(chart).toHaveTextContent('Visitor messages'), { timeout: 20_000 });
+    for (const series of ['Answers', 'Cost']) expect(chart).toHaveTextContent(series);
+    // Tokens are no longer a series on a shared axis: they are in the totals line.
+    expect(chart).toHaveTextContent('Last 10 days: 4 answers · 6 visitor messages · 570 tokens · $0.20.');
     expect(api.usageApi.getBotUsage).toHaveBeenCalledWith(42);
     expect(api.usageApi.getBotUsageHistory).toHaveBeenCalledWith(42);
   });

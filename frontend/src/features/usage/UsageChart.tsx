@@ -3,11 +3,13 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useMemo } from 'react';
 import type { UsageHistory } from '../../api/types';
-import { hasAnyUsage, toChartData } from './usageFormat';
+import { formatTotals, hasAnyUsage, toChartData } from './usageFormat';
 
 const UsageLineChart = lazy(() => import('./UsageLineChart').then((m) => ({ default: m.UsageLineChart })));
 
-export const USAGE_CHART_HEIGHT = 300;
+/** The counts chart; the cost chart below it is 70% as high. Together they fit a phone's screen. */
+export const USAGE_CHART_HEIGHT = 220;
+const TOTAL_HEIGHT = 420;
 
 export interface UsageChartProps {
   /** null while loading or after an error. */
@@ -20,20 +22,21 @@ export interface UsageChartProps {
 }
 
 /**
- * The last 10 days (UTC) of usage: Messages, Tokens and Cost on one 300 px chart. The series are
- * scaled to share an axis (messages x2, tokens and cost /100, docs/product.md#usage-figures); the tooltip says so.
+ * The last 10 days (UTC) of usage (docs/product.md#usage-figures): answers beside visitor messages
+ * on a count axis, the cost on a dollar axis of its own, and the ten days' totals (tokens included)
+ * in one line.
  */
 export function UsageChart({ history, loading, error, title = 'Usage over the last 10 days' }: UsageChartProps) {
   const data = useMemo(() => (history ? toChartData(history) : null), [history]);
 
   if (loading) {
-    return <Skeleton variant="rounded" height={USAGE_CHART_HEIGHT} aria-label="Loading usage chart" />;
+    return <Skeleton variant="rounded" height={TOTAL_HEIGHT} aria-label="Loading usage chart" />;
   }
   if (error || !data || !history) {
     return (
       <Box
         sx={{
-          height: USAGE_CHART_HEIGHT,
+          height: TOTAL_HEIGHT,
           display: 'grid',
           placeItems: 'center',
           border: 1,
@@ -50,10 +53,14 @@ export function UsageChart({ history, loading, error, title = 'Usage over the la
 
   return (
     <Box role="figure" aria-label={title}>
-      <Suspense fallback={<Skeleton variant="rounded" height={USAGE_CHART_HEIGHT} aria-label="Loading usage chart" />}>
+      <Suspense fallback={<Skeleton variant="rounded" height={TOTAL_HEIGHT} aria-label="Loading usage chart" />}>
         <UsageLineChart data={data} height={USAGE_CHART_HEIGHT} />
       </Suspense>
-      {!hasAnyUsage(history) && (
+      {hasAnyUsage(history) ? (
+        <Typography variant="body2" color="textSecondary" sx={{ textAlign: 'center', mt: 1 }}>
+          Last 10 days: {formatTotals(data.totals)}. You pay for answers only.
+        </Typography>
+      ) : (
         <Typography variant="body2" color="textSecondary" sx={{ textAlign: 'center', mt: 1 }}>
           No messages in the last 10 days yet.
         </Typography>

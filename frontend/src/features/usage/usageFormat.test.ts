@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  formatCostAxis,
   formatCostTooltip,
   formatDayLabel,
   formatDollars,
-  formatTokensTooltip,
+  formatTotals,
   formatUtcDay,
   hasAnyUsage,
   toChartData,
@@ -37,7 +38,7 @@ describe('formatDayLabel', () => {
 });
 
 describe('toChartData', () => {
-  it('plots messages x2, tokens /100 and cost in dollars (cents /100), keeping the real counts', () => {
+  it('plots answers beside visitor messages as counts, and the cost in dollars (cents /100)', () => {
     const data = toChartData(history());
     expect(data.labels).toEqual([
       'Nov 13',
@@ -51,24 +52,34 @@ describe('toChartData', () => {
       'Nov 21',
       'Nov 22',
     ]);
-    expect(data.messages).toEqual([0, 0, 0, 0, 0, 0, 0, 2, 0, 6]);
-    expect(data.tokens).toEqual([0, 0, 0, 0, 0, 0, 0, 1.5, 0, 4.2]);
+    // Not both sides summed (or doubled): each series is what it says.
+    expect(data.answers).toEqual([0, 0, 0, 0, 0, 0, 0, 1, 0, 3]);
+    expect(data.visitorMessages).toEqual([0, 0, 0, 0, 0, 0, 0, 2, 0, 4]);
     expect(data.cost).toEqual([0, 0, 0, 0, 0, 0, 0, 0.05, 0, 0.15]);
-    expect(data.messageCounts).toEqual([0, 0, 0, 0, 0, 0, 0, 1, 0, 3]);
+    expect(data.totals).toEqual({ answers: 4, visitorMessages: 6, tokens: 570, cents: 20 });
   });
 
-  it('formats the tooltips: tokens with (x100), cost with a $', () => {
-    expect(formatTokensTooltip(4.2)).toBe('4.2 (x100)');
-    expect(formatTokensTooltip(12)).toBe('12 (x100)');
-    expect(formatTokensTooltip(0.05)).toBe('0.05 (x100)');
+  it('words the totals and formats the cost axis and tooltip in dollars', () => {
+    expect(formatTotals({ answers: 4, visitorMessages: 6, tokens: 3400, cents: 45 })).toBe(
+      '4 answers · 6 visitor messages · 3,400 tokens · $0.45',
+    );
+    expect(formatTotals({ answers: 1, visitorMessages: 1, tokens: 1, cents: 0 })).toBe(
+      '1 answer · 1 visitor message · 1 token · $0.00',
+    );
     expect(formatCostTooltip(0.15)).toBe('$0.15');
     expect(formatCostTooltip(2)).toBe('$2.00');
     expect(formatCostTooltip(null)).toBe('');
+    expect(formatCostAxis(0.05)).toBe('$0.05');
+    expect(formatCostAxis(3)).toBe('$3');
   });
 
   it('knows when ten days had no message at all', () => {
     expect(hasAnyUsage(history())).toBe(true);
-    expect(hasAnyUsage(history({ messageCounts: Array<number>(10).fill(0) }))).toBe(false);
+    // A handed-off conversation has visitor messages and no answer: still usage to show.
+    expect(hasAnyUsage(history({ messageCounts: Array<number>(10).fill(0) }))).toBe(true);
+    expect(
+      hasAnyUsage(history({ messageCounts: Array<number>(10).fill(0), visitorMessages: Array<number>(10).fill(0) })),
+    ).toBe(false);
   });
 });
 

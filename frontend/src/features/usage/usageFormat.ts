@@ -25,41 +25,59 @@ export function formatDayLabel(isoDay: string): string {
   return month ? `${month} ${Number(match[3])}` : isoDay;
 }
 
-/** What the usage chart plots: messages x2, tokens /100, cost in dollars (docs/product.md#usage-figures). */
+/**
+ * What the usage charts plot (docs/product.md#usage-figures): answers (what the owner pays for)
+ * beside the messages visitors sent, on a count axis; the cost in dollars on an axis of its own.
+ */
 export interface UsageChartData {
   labels: string[];
-  messages: number[];
-  tokens: number[];
+  answers: number[];
+  visitorMessages: number[];
+  /** Dollars. */
   cost: number[];
-  /** The real message counts, for the tooltip. */
-  messageCounts: number[];
+  totals: { answers: number; visitorMessages: number; tokens: number; cents: number };
 }
 
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+
 export function toChartData(history: UsageHistory): UsageChartData {
+  const visitorMessages = [...history.visitorMessages];
   return {
     labels: history.labels.map(formatDayLabel),
-    messages: history.messageCounts.map((count) => count * 2),
-    tokens: history.tokensUsed.map((tokens) => tokens / 100),
+    answers: [...history.messageCounts],
+    visitorMessages,
     cost: history.costs.map((cents) => cents / 100),
-    messageCounts: [...history.messageCounts],
+    totals: {
+      answers: sum(history.messageCounts),
+      visitorMessages: sum(visitorMessages),
+      tokens: sum(history.tokensUsed),
+      cents: sum(history.costs),
+    },
   };
 }
 
-function trimmed(value: number): string {
-  return Number.isInteger(value) ? String(value) : value.toFixed(2).replace(/0$/, '');
+/** "12 answers · 15 visitor messages · 3,400 tokens · $0.45": the ten days in one line. */
+export function formatTotals(totals: UsageChartData['totals']): string {
+  const count = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+  return [
+    count(totals.answers, 'answer', 'answers'),
+    count(totals.visitorMessages, 'visitor message', 'visitor messages'),
+    count(totals.tokens, 'token', 'tokens'),
+    formatDollars(totals.cents),
+  ].join(' · ');
 }
 
-/** Tooltip texts: tokens are plotted in hundreds, cost in dollars. */
-export function formatTokensTooltip(value: number | null): string {
-  return value === null ? '' : `${trimmed(value)} (x100)`;
-}
-
+/** The cost axis and tooltip: dollars, with cents below a dollar. */
 export function formatCostTooltip(value: number | null): string {
   return value === null ? '' : `$${value.toFixed(2)}`;
 }
 
+export function formatCostAxis(value: number): string {
+  return value >= 1 && Number.isInteger(value) ? `$${value}` : `$${value.toFixed(2)}`;
+}
+
 export function hasAnyUsage(history: UsageHistory): boolean {
-  return history.messageCounts.some((count) => count > 0);
+  return history.messageCounts.some((count) => count > 0) || history.visitorMessages.some((n) => n > 0);
 }
 
 /** The billing period `now` falls in: from the 3rd, 00:00 UTC, to the next 3rd (docs/product.md#billing-cycle). */

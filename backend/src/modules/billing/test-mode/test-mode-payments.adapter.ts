@@ -4,12 +4,18 @@ import Stripe from 'stripe';
 import { AppError } from '../../../common/app-error.js';
 import type { Transaction, TransactionRunner } from '../../../database/transaction.js';
 import { isoDate, nextPeriodStart, periodStartFor } from '../../../common/billing-period.js';
-import { BILLING_PERIOD_START_DAY, TEST_CHECKOUT_SESSION_TTL_MS } from '../../../common/constants.js';
+import {
+  BILLING_INVOICES_SHOWN,
+  BILLING_PERIOD_START_DAY,
+  TEST_CHECKOUT_SESSION_TTL_MS,
+} from '../../../common/constants.js';
 import {
   WebhookSignatureError,
   type BillingEvent,
   type MeterEventInput,
   type PaymentsPort,
+  type ProviderCard,
+  type ProviderInvoice,
   type ProviderSubscription,
 } from '../payments.port.js';
 import { toBillingEvent } from '../stripe-payments.adapter.js';
@@ -196,6 +202,30 @@ export class TestModePaymentsAdapter implements PaymentsPort {
       }
     })();
     return this.flushing;
+  }
+
+  async billingOverview(customerId: string): Promise<{ card: ProviderCard | null; invoices: ProviderInvoice[] }> {
+    const [card, invoices] = await Promise.all([
+      this.store.cardOnFile(null, customerId),
+      this.store.latestInvoices(null, customerId, BILLING_INVOICES_SHOWN),
+    ]);
+    // The test mode has no invoice pages.
+    return { card, invoices: invoices.map((invoice) => ({ ...invoice, url: null })) };
+  }
+
+  /** Test mode has no customer portal: "change card" is the built-in card page, back to `returnUrl`. */
+  async createPortalSession(input: {
+    ownerId: number;
+    customerId: string;
+    returnUrl: string;
+  }): Promise<{ url: string }> {
+    const { url } = await this.createSetupSession({
+      ownerId: input.ownerId,
+      customerId: input.customerId,
+      successUrl: input.returnUrl,
+      cancelUrl: input.returnUrl,
+    });
+    return { url };
   }
 
   parseWebhook(rawBody: Buffer, signature: string | undefined): BillingEvent {

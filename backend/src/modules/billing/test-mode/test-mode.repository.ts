@@ -398,6 +398,46 @@ export class TestModeRepository {
     return rows.map((r) => ({ ...r.payload, created: new Date(r.payload.created) }));
   }
 
+  /** The card charges go to: the default one, else the newest. */
+  async cardOnFile(
+    tx: Tx,
+    customerId: string,
+  ): Promise<{ brand: string; last4: string; expMonth: number; expYear: number } | null> {
+    const rows = rowsOf<{ brand: string; last4: string; exp_month: number; exp_year: number }>(
+      await this.db(tx).query(
+        `SELECT pm.brand, pm.last4, pm.exp_month, pm.exp_year
+           FROM test_payment_methods pm JOIN test_payment_customers c ON c.id = pm.customer_id
+          WHERE pm.customer_id = $1
+          ORDER BY (pm.id = c.default_payment_method) DESC, pm.created_at DESC
+          LIMIT 1`,
+        [customerId],
+      ),
+    );
+    const r = rows[0];
+    return r ? { brand: r.brand, last4: r.last4, expMonth: Number(r.exp_month), expYear: Number(r.exp_year) } : null;
+  }
+
+  /** The customer's latest invoices, newest first. */
+  async latestInvoices(
+    tx: Tx,
+    customerId: string,
+    limit: number,
+  ): Promise<Array<{ id: string; created: Date; amountCents: number; status: string }>> {
+    const rows = rowsOf<{ id: string; created_at: Date; amount_cents: number; status: string }>(
+      await this.db(tx).query(
+        `SELECT id, created_at, amount_cents, status FROM test_payment_invoices
+          WHERE customer_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+        [customerId, limit],
+      ),
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      created: new Date(r.created_at),
+      amountCents: Number(r.amount_cents),
+      status: r.status,
+    }));
+  }
+
   async markEventDelivered(tx: Tx, id: string): Promise<void> {
     await this.db(tx).query(`UPDATE test_payment_events SET delivered_at = now() WHERE id = $1`, [id]);
   }
