@@ -13,6 +13,7 @@ import type { Bot, BotDetailsUpdate, BotModel, Category } from '../../api/types'
 import { BOT_LIMITS, isBareDomain, MODEL_OPTIONS } from './botOptions';
 import { detailsOf, serverMessage } from './botForms';
 import { SaveBar } from './SaveBar';
+import { useTabDraft } from './tabDrafts';
 import { savedStarterQuestions, StarterQuestionsField, starterQuestionsError } from './StarterQuestionsField';
 
 export interface DetailsTabProps {
@@ -26,7 +27,7 @@ const NO_CATEGORY = 'none';
 /** The Details tab: name, greeting, starter questions, widget language, model, category and allowed domain. */
 export function DetailsTab({ bot, categories, onSaved }: DetailsTabProps) {
   const { enqueueSnackbar } = useSnackbar();
-  const [form, setForm] = useState<BotDetailsUpdate>(() => detailsOf(bot));
+  const [form, setForm] = useTabDraft<BotDetailsUpdate>('details', detailsOf(bot));
   const [touched, setTouched] = useState(false);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);

@@ -242,17 +242,18 @@ describe('EditBotDialog', () => {
       try {
         renderDialog();
         await openTab('Styling');
-        fireEvent.change(await screen.findByLabelText('Bubble colour start colour picker'), {
+        // A colour is solid until the owner asks for a gradient: the picker sets both stops.
+        fireEvent.change(await screen.findByLabelText('Bubble colour picker'), {
           target: { value: '#ff0000' },
         });
         await waitFor(() =>
           expect(events.at(-1)).toMatchObject({
             botId: 7,
-            bubbleColor: 'linear-gradient(to right, #ff0000, #2ecc71)',
+            bubbleColor: 'linear-gradient(to right, #ff0000, #ff0000)',
             name: 'Support Bot',
             // The widget paints the theme the dashboard computes, as the API does for the face.
             theme: expect.objectContaining({
-              '--bubble': 'linear-gradient(to right, #ff0000, #2ecc71)',
+              '--bubble': 'linear-gradient(to right, #ff0000, #ff0000)',
               '--bubble-c': '#ff0000',
             }),
           }),
@@ -260,7 +261,7 @@ describe('EditBotDialog', () => {
         const before = events.length;
         document.body.appendChild(document.createElement('botsmith-widget'));
         await waitFor(() => expect(events.length).toBeGreaterThan(before));
-        expect(events.at(-1)).toMatchObject({ bubbleColor: 'linear-gradient(to right, #ff0000, #2ecc71)' });
+        expect(events.at(-1)).toMatchObject({ bubbleColor: 'linear-gradient(to right, #ff0000, #ff0000)' });
       } finally {
         window.removeEventListener(PREVIEW_EVENT, listener);
       }
@@ -273,6 +274,7 @@ describe('EditBotDialog', () => {
       );
       await openTab('Styling');
       const group = await screen.findByRole('group', { name: 'Banner colour' });
+      await userEvent.click(within(group).getByRole('checkbox', { name: 'Use a gradient' }));
       await userEvent.click(within(group).getByRole('combobox'));
       await userEvent.click(await screen.findByRole('option', { name: 'Diagonal' }));
       fireEvent.change(within(group).getByLabelText('Banner colour end colour'), { target: { value: '#123456' } });

@@ -10,7 +10,10 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useCallback, useMemo, useState } from 'react';
+import Button from '@mui/material/Button';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContentText from '@mui/material/DialogContentText';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { botsApi } from '../../api';
 import type { Bot, Category, WidgetPosition } from '../../api/types';
 import { useApiResource } from '../../hooks/useApiResource';
@@ -21,19 +24,35 @@ import { DeployTab } from './DeployTab';
 import { DetailsTab } from './DetailsTab';
 import { LeadsTab } from './LeadsTab';
 import { PromptingTab } from './PromptingTab';
+import { KnowledgeTab } from '../knowledge/KnowledgeTab';
 import { StylingTab } from './StylingTab';
+import { DraftProvider, useDraftStore } from './tabDrafts';
 
-export type EditBotTab = 'details' | 'styling' | 'prompting' | 'usage' | 'deploy' | 'leads' | 'delete';
+export type EditBotTab =
+  | 'details'
+  | 'styling'
+  | 'prompting'
+  | 'knowledge'
+  | 'usage'
+  | 'deploy'
+  | 'leads'
+  | 'delete';
 
 const TABS: Array<{ value: EditBotTab; label: string }> = [
   { value: 'details', label: 'Details' },
   { value: 'styling', label: 'Styling' },
   { value: 'prompting', label: 'Prompting' },
+  { value: 'knowledge', label: 'Knowledge' },
   { value: 'usage', label: 'Usage' },
   { value: 'deploy', label: 'Deploy' },
   { value: 'leads', label: 'Leads' },
   { value: 'delete', label: 'Delete' },
 ];
+
+/** "Details", "Details and Styling", "Details, Styling and Leads". */
+function listOf(names: string[]): string {
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : (names[0] ?? '');
+}
 
 /** Room kept beside the modal for the live preview (the widget window is 350 px wide). */
 const PREVIEW_ROOM = 400;
@@ -50,7 +69,7 @@ export interface EditBotDialogProps {
   ownerEmail?: string;
 }
 
-/** The edit-bot modal: Details, Styling, Prompting, Usage, Deploy, Leads and Delete. */
+/** The edit-bot modal: Details, Styling, Prompting, Knowledge, Usage, Deploy, Leads and Delete. */
 export function EditBotDialog({
   botId,
   categories,
@@ -65,6 +84,31 @@ export function EditBotDialog({
   const loadBot = useMemo(() => (botId === null ? null : () => botsApi.get(botId).then(({ bot }) => bot)), [botId]);
   const loaded = useApiResource(loadBot);
   const [previewSide, setPreviewSide] = useState<WidgetPosition | null>(null);
+  // One state for every tab's unsaved edits (tabDrafts.ts): switching tabs keeps them; closing
+  // the dialog with some asks first (docs/product.md#edit-bot-modal).
+  const drafts = useDraftStore();
+  const { dirtyTabs, clear: clearDrafts } = drafts;
+  const [confirmingClose, setConfirmingClose] = useState(false);
+  const unsaved = botId !== null && dirtyTabs.length > 0;
+  const isDirty = (value: EditBotTab) => (dirtyTabs as string[]).includes(value);
+  const requestClose = useCallback(() => (unsaved ? setConfirmingClose(true) : onClose()), [onClose, unsaved]);
+  const discard = () => {
+    setConfirmingClose(false);
+    clearDrafts();
+    onClose();
+  };
+
+  useEffect(() => clearDrafts(), [botId, clearDrafts]);
+  // Leaving the page (reload, closing the tab, another address) with unsaved edits: the browser asks.
+  useEffect(() => {
+    if (!unsaved) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [unsaved]);
 
   const { update } = loaded;
   const saved = useCallback(
@@ -80,10 +124,61 @@ export function EditBotDialog({
   const title = bot?.name ?? 'Edit bot';
   const room = previewSide ? { [previewSide === 'right' ? 'mr' : 'ml']: `${PREVIEW_ROOM}px` } : {};
 
+  // Kept apart from the tab's form, which re-renders the dialog on every keystroke.
+  const dirtyKey = dirtyTabs.join(',');
+  const ready = bot !== null;
+  const tabBar = useMemo(() => {
+    const dirtyList: string[] = dirtyKey.split(',');
+    return (
+      <Box sx={{ borderBottom: 1, borderColor: 'divider', px: { xs: 1, sm: 3 } }}>
+        <Tabs
+          value={tab}
+          onChange={(_, value: EditBotTab) => setTab(value)}
+          aria-label="Bot settings"
+          variant="scrollable"
+          scrollButtons="auto"
+          allowScrollButtonsMobile
+        >
+          {TABS.map((item) => (
+            <Tab
+              key={item.value}
+              value={item.value}
+              label={
+                <span>
+                  {item.label}
+                  {dirtyList.includes(item.value) && (
+                    <Box
+                      component="span"
+                      aria-hidden
+                      title="Unsaved changes"
+                      sx={{
+                        display: 'inline-block',
+                        width: 8,
+                        height: 8,
+                        ml: 0.75,
+                        mb: '1px',
+                        borderRadius: '50%',
+                        bgcolor: 'warning.main',
+                      }}
+                    />
+                  )}
+                </span>
+              }
+              aria-label={dirtyList.includes(item.value) ? `${item.label} (unsaved changes)` : undefined}
+              id={`edit-bot-tab-${item.value}`}
+              aria-controls={`edit-bot-panel-${item.value}`}
+              disabled={!ready}
+            />
+          ))}
+        </Tabs>
+      </Box>
+    );
+  }, [tab, dirtyKey, ready]);
+
   return (
     <Dialog
       open={botId !== null}
-      onClose={onClose}
+      onClose={requestClose}
       fullWidth
       maxWidth="md"
       fullScreen={phone}
@@ -92,7 +187,10 @@ export function EditBotDialog({
       disableEnforceFocus={previewSide !== null}
       slotProps={{
         transition: {
-          onExited: () => setTab('details'),
+          onExited: () => {
+            setTab('details');
+            clearDrafts();
+          },
         },
         paper: {
           sx: {
@@ -109,31 +207,11 @@ export function EditBotDialog({
         sx={{ pr: 7, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
       >
         {title}
-        <IconButton aria-label="Close" onClick={onClose} sx={{ position: 'absolute', right: 12, top: 12 }}>
+        <IconButton aria-label="Close" onClick={requestClose} sx={{ position: 'absolute', right: 12, top: 12 }}>
           <CloseIcon />
         </IconButton>
       </DialogTitle>
-      <Box sx={{ borderBottom: 1, borderColor: 'divider', px: { xs: 1, sm: 3 } }}>
-        <Tabs
-          value={tab}
-          onChange={(_, value: EditBotTab) => setTab(value)}
-          aria-label="Bot settings"
-          variant="scrollable"
-          scrollButtons="auto"
-          allowScrollButtonsMobile
-        >
-          {TABS.map((item) => (
-            <Tab
-              key={item.value}
-              value={item.value}
-              label={item.label}
-              id={`edit-bot-tab-${item.value}`}
-              aria-controls={`edit-bot-panel-${item.value}`}
-              disabled={!bot}
-            />
-          ))}
-        </Tabs>
-      </Box>
+      {tabBar}
       <DialogContent
         role="tabpanel"
         id={`edit-bot-panel-${tab}`}
@@ -149,17 +227,42 @@ export function EditBotDialog({
         )}
         {loaded.status === 'error' && <RetryAlert onRetry={loaded.reload}>Error fetching bot details.</RetryAlert>}
         {bot && (
-          <Box key={bot.id} sx={{ pb: 3 }}>
-            {tab === 'details' && <DetailsTab bot={bot} categories={categories} onSaved={saved} />}
-            {tab === 'styling' && <StylingTab bot={bot} onSaved={saved} onPreviewSide={onPreviewSide} />}
-            {tab === 'prompting' && <PromptingTab bot={bot} onSaved={saved} />}
-            {tab === 'usage' && <BotUsageTab botId={bot.id} onLeave={onClose} />}
-            {tab === 'deploy' && <DeployTab bot={bot} onSaved={saved} />}
-            {tab === 'leads' && <LeadsTab bot={bot} ownerEmail={ownerEmail} onSaved={saved} />}
-            {tab === 'delete' && <DeleteBotTab bot={bot} onDeleted={onBotDeleted} />}
-          </Box>
+          <DraftProvider value={drafts}>
+            <Box key={bot.id} sx={{ pb: 3 }}>
+              {tab === 'details' && <DetailsTab bot={bot} categories={categories} onSaved={saved} />}
+              {tab === 'styling' && <StylingTab bot={bot} onSaved={saved} onPreviewSide={onPreviewSide} />}
+              {tab === 'prompting' && <PromptingTab bot={bot} onSaved={saved} />}
+              {tab === 'knowledge' && <KnowledgeTab bot={bot} onSaved={saved} />}
+              {tab === 'usage' && <BotUsageTab botId={bot.id} onLeave={requestClose} />}
+              {tab === 'deploy' && <DeployTab bot={bot} onSaved={saved} />}
+              {tab === 'leads' && <LeadsTab bot={bot} ownerEmail={ownerEmail} onSaved={saved} />}
+              {tab === 'delete' && <DeleteBotTab bot={bot} onDeleted={onBotDeleted} />}
+            </Box>
+          </DraftProvider>
         )}
       </DialogContent>
+      <Dialog
+        open={confirmingClose}
+        onClose={() => setConfirmingClose(false)}
+        aria-labelledby="discard-edits-title"
+        aria-describedby="discard-edits-text"
+      >
+        <DialogTitle id="discard-edits-title">Discard unsaved changes?</DialogTitle>
+        <DialogContent>
+          <DialogContentText id="discard-edits-text">
+            Your changes in {listOf(TABS.filter((item) => isDirty(item.value)).map((item) => item.label))} are not
+            saved. Save them on their tab, or discard them.
+          </DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={discard} color="error">
+            Discard changes
+          </Button>
+          <Button onClick={() => setConfirmingClose(false)} variant="contained" autoFocus>
+            Keep editing
+          </Button>
+        </DialogActions>
+      </Dialog>
     </Dialog>
   );
 }

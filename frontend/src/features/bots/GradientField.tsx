@@ -1,4 +1,6 @@
 import Box from '@mui/material/Box';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -72,21 +74,32 @@ function ColourInput({ label, name, value, onChange }: ColourInputProps) {
           if (isHex(next)) onChange(next.toLowerCase());
         }}
         onBlur={() => setDraft(null)}
-        slotProps={{ htmlInput: { spellCheck: false, maxLength: 7, 'aria-label': name } }}
-        sx={{ minWidth: 0 }}
+        slotProps={{
+          htmlInput: { spellCheck: false, maxLength: 7, 'aria-label': name, size: 8 },
+        }}
+        // Wide enough for "#rrggbb" whole in the monospace font, however narrow the column.
+        sx={{ flex: 1, minWidth: '12ch', maxWidth: 160, '& input': { fontFamily: 'monospace' } }}
       />
     </Stack>
   );
 }
 
 /**
- * One colour of the bot as it is stored (docs/product.md#colours): a direction and two colours (the same colour
- * twice is a solid colour), with a swatch of the result.
+ * One colour of the bot as it is stored (docs/product.md#colours): a solid colour (stored as the
+ * same colour twice), or with "Use a gradient" a direction and two colours, with a swatch of the result.
  */
 export function GradientField({ label, value, fallback, onChange }: GradientFieldProps) {
   const id = useId();
   const gradient = gradientOrSolid(value, fallback);
+  const solid = gradient.from === gradient.to;
+  // Open once the owner asks for a gradient, even while both stops are still the same colour.
+  const [gradientOpen, setGradientOpen] = useState(!solid);
+  const showGradient = gradientOpen || !solid;
   const update = (changes: Partial<typeof gradient>) => onChange(formatGradient({ ...gradient, ...changes }));
+  const toggleGradient = (on: boolean) => {
+    setGradientOpen(on);
+    if (!on) update({ direction: 'to right', to: gradient.from });
+  };
   return (
     <Box
       role="group"
@@ -109,35 +122,51 @@ export function GradientField({ label, value, fallback, onChange }: GradientFiel
         <Typography id={id} variant="subtitle2" component="h4" sx={{ fontWeight: 600, flex: 1 }}>
           {label}
         </Typography>
-        <TextField
-          select
-          size="small"
-          label="Direction"
-          value={gradient.direction}
-          onChange={(event) => update({ direction: event.target.value as GradientDirection })}
-          sx={{ width: 150 }}
-        >
-          {GRADIENT_DIRECTIONS.map((direction) => (
-            <MenuItem key={direction} value={direction}>
-              {DIRECTION_LABELS[direction]}
-            </MenuItem>
-          ))}
-        </TextField>
+        {showGradient && (
+          <TextField
+            select
+            size="small"
+            label="Direction"
+            value={gradient.direction}
+            onChange={(event) => update({ direction: event.target.value as GradientDirection })}
+            sx={{ width: 150 }}
+          >
+            {GRADIENT_DIRECTIONS.map((direction) => (
+              <MenuItem key={direction} value={direction}>
+                {DIRECTION_LABELS[direction]}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
       </Stack>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
+      {showGradient ? (
+        <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 1 }}>
+          <ColourInput
+            label="Start colour"
+            name={`${label} start colour`}
+            value={gradient.from}
+            onChange={(from) => update({ from })}
+          />
+          <ColourInput
+            label="End colour"
+            name={`${label} end colour`}
+            value={gradient.to}
+            onChange={(to) => update({ to })}
+          />
+        </Stack>
+      ) : (
         <ColourInput
-          label="Start colour"
-          name={`${label} start colour`}
+          label="Colour"
+          name={label}
           value={gradient.from}
-          onChange={(from) => update({ from })}
+          onChange={(hex) => update({ from: hex, to: hex })}
         />
-        <ColourInput
-          label="End colour"
-          name={`${label} end colour`}
-          value={gradient.to}
-          onChange={(to) => update({ to })}
-        />
-      </Stack>
+      )}
+      <FormControlLabel
+        sx={{ mt: 0.5, mb: -0.5 }}
+        control={<Checkbox size="small" checked={showGradient} onChange={(_, on) => toggleGradient(on)} />}
+        label={<Typography variant="body2">Use a gradient</Typography>}
+      />
     </Box>
   );
 }

@@ -28,6 +28,7 @@ import { MailLimitNotice } from '../../components/MailLimitNotice';
 import { serverMessage } from './botForms';
 import { NotifyEmailStates } from './NotifyEmailStates';
 import { SaveBar } from './SaveBar';
+import { useTabDraft } from './tabDrafts';
 
 export interface LeadsTabProps {
   bot: Bot;
@@ -80,8 +81,15 @@ function toggled<T extends string>(all: readonly T[], list: T[], value: T, on: b
  */
 export function LeadsTab({ bot, ownerEmail, onSaved }: LeadsTabProps) {
   const { enqueueSnackbar } = useSnackbar();
-  const [setting, setSetting] = useState<LeadCaptureSettings>(bot.leadCapture);
-  const [emailsText, setEmailsText] = useState(bot.leadCapture.notifyEmails.join(', '));
+  // Kept by the dialog while the owner visits other tabs (tabDrafts.ts).
+  const [draft, setDraft] = useTabDraft('leads', {
+    setting: bot.leadCapture,
+    emailsText: bot.leadCapture.notifyEmails.join(', '),
+  });
+  const { setting, emailsText } = draft;
+  const setSetting = (update: (current: LeadCaptureSettings) => LeadCaptureSettings) =>
+    setDraft((current) => ({ ...current, setting: update(current.setting) }));
+  const setEmailsText = (text: string) => setDraft((current) => ({ ...current, emailsText: text }));
   const [saving, setSaving] = useState(false);
   /** Counts saves: the addresses' confirmation states are read again after each. */
   const [saves, setSaves] = useState(0);
@@ -106,8 +114,7 @@ export function LeadsTab({ bot, ownerEmail, onSaved }: LeadsTabProps) {
         leadCapture: { ...setting, notifyEmails, thankYouText: setting.thankYouText.trim() },
       });
       onSaved(saved);
-      setSetting(saved.leadCapture);
-      setEmailsText(saved.leadCapture.notifyEmails.join(', '));
+      setDraft({ setting: saved.leadCapture, emailsText: saved.leadCapture.notifyEmails.join(', ') });
       setSaves((n) => n + 1);
       enqueueSnackbar('Lead settings saved!', { variant: 'success' });
     } catch (failure) {

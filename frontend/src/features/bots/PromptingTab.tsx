@@ -1,6 +1,5 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Divider from '@mui/material/Divider';
 import Slider from '@mui/material/Slider';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -8,12 +7,11 @@ import Typography from '@mui/material/Typography';
 import { useSnackbar } from 'notistack';
 import { useState, type FormEvent } from 'react';
 import { botsApi } from '../../api';
-import { KnowledgeSection } from '../knowledge/KnowledgeSection';
-import type { Bot, BotDocument } from '../../api/types';
+import type { Bot } from '../../api/types';
 import { BOT_LIMITS } from './botOptions';
 import { serverMessage } from './botForms';
-import { DocumentDropzone } from './DocumentDropzone';
 import { SaveBar } from './SaveBar';
+import { useTabDraft } from './tabDrafts';
 
 export interface PromptingTabProps {
   bot: Bot;
@@ -22,13 +20,25 @@ export interface PromptingTabProps {
 
 const { maxTokens: TOKENS, temperature: TEMPERATURE } = BOT_LIMITS;
 
-/** The Prompting tab: instructions, answer length, creativity, and what the bot knows (its sources and reference PDF). */
+/** The Prompting tab: instructions, answer length and creativity (what the bot knows is the Knowledge tab). */
 export function PromptingTab({ bot, onSaved }: PromptingTabProps) {
   const { enqueueSnackbar } = useSnackbar();
-  const [prompt, setPrompt] = useState(bot.prompt);
-  const [maxTokens, setMaxTokens] = useState(String(bot.maxTokens));
-  const [temperature, setTemperature] = useState(bot.temperature);
-  const [temperatureText, setTemperatureText] = useState(String(bot.temperature));
+  // Kept by the dialog while the owner visits other tabs (tabDrafts.ts).
+  const [fields, setFields] = useTabDraft('prompting', {
+    prompt: bot.prompt,
+    maxTokens: String(bot.maxTokens),
+    temperature: bot.temperature,
+    temperatureText: String(bot.temperature),
+  });
+  const { prompt, maxTokens, temperature, temperatureText } = fields;
+  const setField =
+    <K extends keyof typeof fields>(key: K) =>
+    (value: (typeof fields)[K]) =>
+      setFields((current) => ({ ...current, [key]: value }));
+  const setPrompt = setField('prompt');
+  const setMaxTokens = setField('maxTokens');
+  const setTemperature = setField('temperature');
+  const setTemperatureText = setField('temperatureText');
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -48,16 +58,6 @@ export function PromptingTab({ bot, onSaved }: PromptingTabProps) {
       if (value > TEMPERATURE.max) return;
       setTemperatureText(text);
       if (text !== '' && !text.endsWith('.')) setTemperature(value);
-    }
-  };
-
-  // The deleted source may have been the reference document: show the bot as the server has it.
-  const reread = async () => {
-    if (!bot.document) return;
-    try {
-      onSaved((await botsApi.get(bot.id)).bot);
-    } catch {
-      /* the document link stays until the dialog is opened again */
     }
   };
 
@@ -146,21 +146,6 @@ export function PromptingTab({ bot, onSaved }: PromptingTabProps) {
         </Stack>
         <SaveBar label="Save Prompting" saving={saving} disabled={Boolean(tokensError)} />
       </Box>
-      {/* Outside the form: the Add dialogs' own forms would otherwise submit it (React events cross portals). */}
-      <Divider sx={{ my: 3 }} />
-      <KnowledgeSection botId={bot.id} revision={bot.document?.filePath ?? null} onDeleted={() => void reread()} />
-      <Typography variant="subtitle1" component="h4" sx={{ mt: 4, mb: 0.5, fontWeight: 600 }}>
-        Reference document
-      </Typography>
-      <Typography variant="body2" color="textSecondary" sx={{ mb: 2 }}>
-        Upload a PDF (a handbook, price list or FAQ) and the bot will use it to answer. A new upload replaces the
-        current document.
-      </Typography>
-      <DocumentDropzone
-        botId={bot.id}
-        document={bot.document}
-        onUploaded={(document: BotDocument) => onSaved({ ...bot, document })}
-      />
     </>
   );
 }

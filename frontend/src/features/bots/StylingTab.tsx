@@ -17,9 +17,11 @@ import { botsApi } from '../../api';
 import type { Bot, BotAnimation, BotStylingUpdate, WidgetPosition } from '../../api/types';
 import { ANIMATION_OPTIONS, BOT_LIMITS, isRadius, POSITION_OPTIONS } from './botOptions';
 import { serverMessage, stylingOf } from './botForms';
+import { ContrastCheck } from './ContrastCheck';
 import { GradientField } from './GradientField';
 import { IconUpload } from './IconUpload';
 import { SaveBar } from './SaveBar';
+import { useTabDraft } from './tabDrafts';
 import { useWidgetPreview } from './useWidgetPreview';
 
 export interface StylingTabProps {
@@ -43,13 +45,14 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 }
 
 /**
- * The Styling tab: every colour as a gradient (direction and two colours), the launcher icon,
- * radii, texts, animation and position. The real widget previews the unsaved values live.
+ * The Styling tab: every colour solid or, as an option, a gradient (direction and two colours), the
+ * contrast of every text/background pair with its fixes, the launcher icon, radii, texts, animation
+ * and position. The real widget previews the unsaved values live.
  */
 export function StylingTab({ bot, onSaved, onPreviewSide }: StylingTabProps) {
   const { enqueueSnackbar } = useSnackbar();
   const wide = useMediaQuery(useTheme().breakpoints.up('md'));
-  const [form, setForm] = useState<BotStylingUpdate>(() => stylingOf(bot));
+  const [form, setForm] = useTabDraft<BotStylingUpdate>('styling', stylingOf(bot));
   const [showPreviewOnPhone, setShowPreviewOnPhone] = useState(false);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -110,6 +113,8 @@ export function StylingTab({ bot, onSaved, onPreviewSide }: StylingTabProps) {
           label="Show live preview"
         />
       )}
+
+      <ContrastCheck styling={form} onFix={(changes) => setForm((current) => ({ ...current, ...changes }))} />
 
       <Section title="Launcher">
         {gradient('bubbleColor', 'Bubble colour')}
