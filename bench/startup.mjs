@@ -4,7 +4,9 @@
  *   npm run build && node bench/startup.mjs [runs]
  * Measures the embedded PGlite on a new data folder (first start: initdb + migrations), on an
  * existing one, and a PostgreSQL server (BENCH_DATABASE_URL, default the local server; a fresh
- * database is created and dropped).
+ * database is created and dropped). Besides the wall time it prints the CPU time the process had
+ * used when it answered (user + system, from /proc): on a busy machine the wall time mostly measures
+ * the other processes, the CPU time much less so.
  */
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +16,18 @@ import path from 'node:path';
 const runs = Number(process.argv[2] ?? 3);
 const main = path.resolve('backend/dist/main.js');
 const serverBase = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+const TICKS_PER_SECOND = 100;
+
+/** User + system CPU of a running process in ms (Linux /proc; NaN elsewhere). */
+function cpuMs(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}
 
 async function startOnce(env) {
   const port = 3900 + Math.floor(Math.random() * 90);
@@ -33,20 +47,30 @@ async function startOnce(env) {
     await new Promise((r) => setTimeout(r, 20));
   }
   const ms = performance.now() - started;
+  const cpu = cpuMs(child.pid);
   await new Promise((resolve) => {
     child.once('exit', resolve);
     child.kill('SIGTERM');
   });
-  return ms;
+  return { ms, cpu };
 }
 
 function stats(label, samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)];
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const wall = samples.map((s) => s.ms);
+  const cpu = samples.map((s) => s.cpu);
   console.log(
-    `${label.padEnd(38)} median ${median.toFixed(0).padStart(5)} ms   (${sorted.map((s) => s.toFixed(0)).join(', ')})`,
+    `${label.padEnd(38)} median ${median(wall).toFixed(0).padStart(5)} ms, CPU ${median(cpu).toFixed(0).padStart(5)} ms   ` +
+      `(${wall.map((s) => s.toFixed(0)).join(', ')})`,
   );
 }
+
+console.log(
+  `load average before: ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} (${os.cpus().length} cores)`,
+);
 
 const fresh = [];
 const existing = [];

@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { createApp } from './app.setup.js';
 import { buildConfig, type AppConfig } from './config/config.js';
 import { ConfigValidationError } from './config/environment.js';
 import { DataDirLockedError } from './database/data-dir-lock.js';
@@ -10,12 +9,17 @@ import type { DatabaseTarget } from './database/database.options.js';
 async function main(): Promise<void> {
   const started = performance.now();
   const config: AppConfig = buildConfig();
+  // The embedded database opens (its WASM compiles on other threads) while the application's
+  // modules load: the two were the largest parts of a start (docs/decisions/0015-a-migrated-template-for-new-data-folders.md).
+  const opening = config.database.url ? undefined : EmbeddedPostgres.start(config.dataDir);
+  opening?.catch(() => undefined); // awaited below; this only keeps a refusal from being "unhandled" meanwhile
+  const { createApp } = await import('./app.setup.js');
   let embedded: EmbeddedPostgres | undefined;
   let database: DatabaseTarget;
   if (config.database.url) {
     database = { url: config.database.url, embedded: false, poolSize: config.database.poolSize };
   } else {
-    embedded = await EmbeddedPostgres.start(config.dataDir);
+    embedded = await opening!;
     database = { url: embedded.url, embedded: true, poolSize: 1 };
   }
 
@@ -38,7 +42,8 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
   await app.listen(config.port, config.host);
-  const where = embedded ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL server';
+  const folder = { existing: '', template: ', new folder from the template', initdb: ', new folder' };
+  const where = embedded ? `embedded PGlite in ${config.dataDir}${folder[embedded.origin]}` : 'PostgreSQL server';
   Logger.log(
     `Botsmith is running at ${config.publicUrl} (database: ${where}; ready in ${Math.round(performance.now() - started)} ms)`,
     'Bootstrap',

@@ -1,15 +1,34 @@
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite-pgvector';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { PGlite } from '@electric-sql/pglite';
+import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { DataDirLock } from './data-dir-lock.js';
+import { MIGRATIONS } from './migrations/index.js';
+import {
+  defaultTemplateRoot,
+  freshenPerFolderValues,
+  isNewPgdata,
+  removePartialCopies,
+  restoreTemplate,
+  servePglite,
+  type TemplateSource,
+} from './pgdata-template.js';
+
+export interface EmbeddedOptions {
+  /** Where a new folder is copied from (default: node_modules/.cache/botsmith, every migration); false: initdb in place. */
+  template?: TemplateSource | false;
+}
+
+/** How the folder came to be: opened as it was, copied from the migrated template, or initialised here. */
+export type PgdataOrigin = 'existing' | 'template' | 'initdb';
 
 /**
  * The embedded default database: PGlite (PostgreSQL compiled to WASM) inside this process,
  * served on a random loopback port over the Postgres wire protocol. TypeORM then talks to it
  * through the ordinary `pg` driver, exactly as in production, with a pool of one connection
  * (pglite-socket serves one session at a time; more connections corrupt transactions). It carries
- * the pgvector extension, so passage vectors are ranked by the database.
+ * the pgvector extension, so passage vectors are ranked by the database. A new data folder starts
+ * as a copy of a migrated template, so a first start skips initdb and the migrations made so far
+ * (docs/decisions/0015-a-migrated-template-for-new-data-folders.md).
  */
 export class EmbeddedPostgres {
   private constructor(
@@ -17,17 +36,28 @@ export class EmbeddedPostgres {
     private readonly server: PGLiteSocketServer,
     private readonly lock: DataDirLock,
     readonly url: string,
+    readonly origin: PgdataOrigin,
   ) {}
 
-  static async start(dataDir: string): Promise<EmbeddedPostgres> {
+  static async start(dataDir: string, options: EmbeddedOptions = {}): Promise<EmbeddedPostgres> {
     const lock = DataDirLock.acquire(dataDir);
     try {
-      // pgvector is loaded on every start: a data folder whose passages were embedded has vector columns.
-      const db = await PGlite.create({ dataDir: path.join(dataDir, 'pgdata'), extensions: { vector } });
-      const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 1 });
-      await server.start();
-      const url = `postgresql://postgres@${server.getServerConn()}/postgres`;
-      return new EmbeddedPostgres(db, server, lock, url);
+      const pgdata = path.join(dataDir, 'pgdata');
+      removePartialCopies(dataDir);
+      let origin: PgdataOrigin = 'existing';
+      if (isNewPgdata(pgdata)) {
+        const template = options.template ?? { root: defaultTemplateRoot(), migrations: MIGRATIONS };
+        origin = template && (await restoreTemplate(pgdata, template)) ? 'template' : 'initdb';
+      }
+      const { db, server, url } = await servePglite(pgdata);
+      const embedded = new EmbeddedPostgres(db, server, lock, url, origin);
+      if (origin === 'template') {
+        await freshenPerFolderValues(db).catch(async (error: unknown) => {
+          await embedded.stop();
+          throw error;
+        });
+      }
+      return embedded;
     } catch (error) {
       lock.release();
       throw error;

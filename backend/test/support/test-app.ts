@@ -7,7 +7,7 @@ import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.setup.js';
 import { buildConfig, type AppConfig } from '../../src/config/config.js';
 import type { DatabaseTarget } from '../../src/database/database.options.js';
-import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
+import { EmbeddedPostgres, type EmbeddedOptions } from '../../src/database/embedded-postgres.js';
 import { createFileDatabase, serverUrl } from './test-database.js';
 
 export interface TestApp {
@@ -18,6 +18,8 @@ export interface TestApp {
   /** The origin the app believes it is served from (PUBLIC_URL); send it as `Origin`. */
   origin: string;
   dataDir: string;
+  /** The embedded PGlite, when the app runs on one. */
+  embedded?: EmbeddedPostgres;
   /** A supertest agent that keeps cookies, like one browser. */
   agent(): request.Agent;
   http(): ReturnType<typeof request>;
@@ -30,6 +32,8 @@ const EXTERNAL = ['DATABASE_URL', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'OPENAI_API_K
 export interface TestAppOptions {
   /** Serve the frontend and widget from these folders instead of the repository's builds. */
   staticRoots?: AppConfig['staticRoots'];
+  /** Run on the embedded PGlite (even when TEST_DATABASE_URL is set), started with these options. */
+  embedded?: EmbeddedOptions;
 }
 
 /**
@@ -59,14 +63,14 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
   let embedded: EmbeddedPostgres | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;
   let database: DatabaseTarget;
-  if (serverUrl() && !env.DATABASE_URL) {
+  if (serverUrl() && !env.DATABASE_URL && !options.embedded) {
     const created = await createFileDatabase();
     dropDatabase = created.drop;
     database = { url: created.url, embedded: false, poolSize: 10 };
   } else if (env.DATABASE_URL) {
     database = { url: env.DATABASE_URL, embedded: false, poolSize: 10 };
   } else {
-    embedded = await EmbeddedPostgres.start(dataDir);
+    embedded = await EmbeddedPostgres.start(dataDir, options.embedded);
     database = { url: embedded.url, embedded: true, poolSize: 1 };
   }
 
@@ -80,6 +84,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
     dataSource: app.get(DataSource),
     origin: config.publicUrl,
     dataDir,
+    embedded,
     agent: () => request.agent(server),
     http: () => request(server),
     async close() {

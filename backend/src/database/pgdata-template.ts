@@ -1,0 +1,180 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { DataSource, type MigrationInterface } from 'typeorm';
+import { dataSourceOptions } from './database.options.js';
+
+export type MigrationList = Array<new () => MigrationInterface>;
+
+/** Where templates are made and which migrations they carry. */
+export interface TemplateSource {
+  /** A folder for templates, outside every data folder (by default node_modules/.cache/botsmith). */
+  root: string;
+  migrations: MigrationList;
+}
+
+/** Partial copies and builds older than this were left by a process that died; they are removed. */
+const STALE_PARTIAL_MS = 60 * 60 * 1000;
+/** Templates made for another set of migrations are removed after a day (a running test may still copy one). */
+const STALE_TEMPLATE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The one value the migrations make at random (1795305978000: the demo bot's API key). A folder
+ * copied from the template gets its own, as if it had been migrated itself; a migration that
+ * writes another per-installation random value must add it here
+ * (docs/decisions/0015-a-migrated-template-for-new-data-folders.md).
+ */
+const PER_FOLDER_VALUES = `DO $$ BEGIN
+  IF to_regclass('public.bots') IS NOT NULL THEN
+    UPDATE bots SET api_key = replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', '')
+     WHERE id = 1;
+  END IF;
+END $$`;
+
+const require = createRequire(import.meta.url);
+
+function packageFolder(name: string): string {
+  // The entry point lies in <package>/dist/; its package.json is one folder up.
+  let dir = path.dirname(require.resolve(name));
+  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  return dir;
+}
+
+/** node_modules/.cache/botsmith beside the installed PGlite: a cache that goes with the install. */
+export function defaultTemplateRoot(): string {
+  const pglite = packageFolder('@electric-sql/pglite');
+  const marker = `${path.sep}node_modules${path.sep}`;
+  return path.join(pglite.slice(0, pglite.lastIndexOf(marker) + marker.length), '.cache', 'botsmith');
+}
+
+function packageVersion(name: string): string {
+  return (JSON.parse(fs.readFileSync(path.join(packageFolder(name), 'package.json'), 'utf8')) as { version: string })
+    .version;
+}
+
+/** A template is only ever used by the PGlite that made it, for exactly the migrations it ran. */
+export function templateKey(migrations: MigrationList): string {
+  const identity = JSON.stringify({
+    pglite: packageVersion('@electric-sql/pglite'),
+    pgvector: packageVersion('@electric-sql/pglite-pgvector'),
+    migrations: migrations.map((migration) => migration.name),
+  });
+  return crypto.createHash('sha256').update(identity).digest('hex').slice(0, 16);
+}
+
+/** A PGlite on `pgdata` served on a random loopback port, for the `pg` driver (ADR 0001). */
+export async function servePglite(pgdata: string): Promise<{ db: PGlite; server: PGLiteSocketServer; url: string }> {
+  // pgvector is loaded on every start: a data folder whose passages were embedded has vector columns.
+  const db = await PGlite.create({ dataDir: pgdata, extensions: { vector } });
+  try {
+    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 1 });
+    await server.start();
+    return { db, server, url: `postgresql://postgres@${server.getServerConn()}/postgres` };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
+
+async function buildTemplate(dir: string, migrations: MigrationList): Promise<void> {
+  const { db, server, url } = await servePglite(dir);
+  const dataSource = new DataSource({ ...dataSourceOptions({ url, embedded: true, poolSize: 1 }), migrations });
+  try {
+    await dataSource.initialize();
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    if (dataSource.isInitialized) await dataSource.destroy();
+    await server.stop();
+    await db.close();
+  }
+}
+
+function removeStale(root: string, keep: string): void {
+  const now = Date.now();
+  for (const entry of fs.readdirSync(root)) {
+    if (!entry.startsWith('pgdata-') || entry === keep) continue;
+    const full = path.join(root, entry);
+    try {
+      const age = now - fs.statSync(full).mtimeMs;
+      if (age > (entry.includes('.partial-') ? STALE_PARTIAL_MS : STALE_TEMPLATE_MS)) {
+        fs.rmSync(full, { recursive: true, force: true });
+      }
+    } catch {
+      // Removed by another process meanwhile.
+    }
+  }
+}
+
+/**
+ * The migrated template folder for `source`, made now when missing: initdb and every migration
+ * run once in a partial folder, which is renamed into place only when complete. Two processes
+ * may build at once; the first rename wins and the other's copy is dropped. Undefined when no
+ * template can be made (e.g. a read-only cache): the caller initialises the folder itself.
+ */
+export async function ensureTemplate(source: TemplateSource): Promise<string | undefined> {
+  const name = `pgdata-${templateKey(source.migrations)}`;
+  const dir = path.join(source.root, name);
+  if (fs.existsSync(path.join(dir, 'PG_VERSION'))) return dir;
+  const partial = path.join(source.root, `${name}.partial-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
+  try {
+    fs.mkdirSync(source.root, { recursive: true });
+    await buildTemplate(partial, source.migrations);
+    try {
+      fs.renameSync(partial, dir);
+    } catch (error) {
+      if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) throw error;
+      fs.rmSync(partial, { recursive: true, force: true });
+    }
+    removeStale(source.root, name);
+    return dir;
+  } catch {
+    fs.rmSync(partial, { recursive: true, force: true });
+    return undefined;
+  }
+}
+
+/** A data folder that PGlite has never initialised: no pgdata, or an empty one. */
+export function isNewPgdata(pgdata: string): boolean {
+  try {
+    return fs.readdirSync(pgdata).length === 0;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+/** Copies left by a start that died midway (`pgdata.partial-<pid>`); the caller holds the folder's lock. */
+export function removePartialCopies(dataDir: string): void {
+  for (const entry of fs.readdirSync(dataDir)) {
+    if (entry.startsWith('pgdata.partial-')) fs.rmSync(path.join(dataDir, entry), { recursive: true, force: true });
+  }
+}
+
+/**
+ * Restores the template into the new folder `pgdata`: copied beside it, then renamed, so a copy
+ * cut short never looks like a database. False when there is no template or the copy failed
+ * (nothing is left behind): PGlite then initialises the folder as before.
+ */
+export async function restoreTemplate(pgdata: string, source: TemplateSource): Promise<boolean> {
+  const template = await ensureTemplate(source);
+  if (!template) return false;
+  const partial = `${pgdata}.partial-${process.pid}`;
+  try {
+    fs.rmSync(partial, { recursive: true, force: true });
+    fs.cpSync(template, partial, { recursive: true });
+    fs.rmSync(pgdata, { recursive: true, force: true });
+    fs.renameSync(partial, pgdata);
+    return true;
+  } catch {
+    fs.rmSync(partial, { recursive: true, force: true });
+    return false;
+  }
+}
+
+/** Run on a folder restored from the template before anything else sees it. */
+export async function freshenPerFolderValues(db: PGlite): Promise<void> {
+  await db.exec(PER_FOLDER_VALUES);
+}
