@@ -51,6 +51,7 @@ const steps = [
               'owner-replies',
               'source-jobs-fairness',
               'test/integration/billing-overview.spec.ts',
+              'test/integration/inbox-waiting.spec.ts',
               'test/integration/website-crawler-hostile.spec.ts',
               'test/integration/isolation-small.spec.ts',
               'test/integration/mail-consent.spec.ts',

@@ -16,7 +16,8 @@ export interface FeedbackRequest {
 }
 export const FEEDBACK_COMMENT_MAX_CHARS = 1000;
 
-export const CONVERSATION_FILTERS = ['all', 'unanswered', 'negative'] as const;
+/** `waiting`: handed off to a person, and the visitor wrote last (docs/product.md#conversations). */
+export const CONVERSATION_FILTERS = ['all', 'unanswered', 'negative', 'waiting'] as const;
 export type ConversationFilter = (typeof CONVERSATION_FILTERS)[number];
 
 /** GET /api/conversations: page sizes and the longest search the server accepts. */
@@ -43,6 +44,16 @@ export interface ConversationSummary {
   /** Who the host page said the visitor is (the latest given; display only, unverified), else null. */
   visitorName: string | null;
   visitorEmail: string | null;
+  /** What the visitor typed in the conversation's newest lead (their own words, not the host page's), else null. */
+  leadName: string | null;
+  leadEmail: string | null;
+  /** Handed off to a person and the visitor's message is the last: waiting for the owner's reply. */
+  waiting: boolean;
+}
+
+/** GET /api/conversations/waiting-count: how many conversations wait for the owner (the sidebar's count). */
+export interface WaitingCountResponse {
+  count: number;
 }
 
 /** GET /api/conversations: newest first; pass nextCursor back as `cursor` for the next page. */

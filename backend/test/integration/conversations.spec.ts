@@ -164,6 +164,10 @@ describe('GET /api/conversations', () => {
         'handoff',
         'visitorName',
         'visitorEmail',
+        // issue 27: the lead's name and e-mail, and whether it waits for the owner.
+        'leadName',
+        'leadEmail',
+        'waiting',
       ].sort(),
     );
     expect(Date.parse(first.lastMessageAt)).toBeGreaterThanOrEqual(Date.parse(first.startedAt));

@@ -24,6 +24,8 @@ import { MailConsent1798630000000 } from './1798630000000-mail-consent.js';
 import { WebhookFairness1798620000000 } from './1798620000000-webhook-fairness.js';
 import { DailyQuotas1798640000000 } from './1798640000000-daily-quotas.js';
 import { PageUrlLinks1798650000000 } from './1798650000000-page-url-links.js';
+import { WrittenAnswerText1798730000000 } from './1798730000000-written-answer-text.js';
+import { InboxWaiting1798750000000 } from './1798750000000-inbox-waiting.js';
 
 /** Migrations in the order they run. Listed by hand so the ESM build needs no glob loading. */
 export const MIGRATIONS = [
@@ -53,4 +55,6 @@ export const MIGRATIONS = [
   MailConsent1798630000000,
   DailyQuotas1798640000000,
   PageUrlLinks1798650000000,
+  WrittenAnswerText1798730000000,
+  InboxWaiting1798750000000,
 ];

@@ -1,7 +1,12 @@
 import { ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Delete, Get, HttpCode, Logger, Post, Query, Res, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
-import type { ConversationsPage, ConversationTranscript, OwnerReplyResponse } from '@botsmith/contract';
+import type {
+  ConversationsPage,
+  ConversationTranscript,
+  OwnerReplyResponse,
+  WaitingCountResponse,
+} from '@botsmith/contract';
 import {
   ApiErrors,
   GATED,
@@ -10,7 +15,7 @@ import {
   RATE_LIMITED,
   SAME_SITE,
 } from '../../common/openapi/api-errors.decorator.js';
-import { ApiAnswer, ApiFileAnswer, arrayOf, bool, int, nullable, obj, str } from '../../common/openapi/schemas.js';
+import { ApiAnswer, ApiFileAnswer } from '../../common/openapi/schemas.js';
 import { SECURITY } from '../../common/openapi/security.js';
 import { CurrentUser, type SessionUser } from '../../common/current-user.decorator.js';
 import { IdParam } from '../../common/parse-id.pipe.js';
@@ -22,41 +27,6 @@ import { ConversationsService } from './conversations.service.js';
 import { OwnerReplyDto } from './owner-replies.dto.js';
 import { OwnerRepliesService } from './owner-replies.service.js';
 
-const RATING = nullable(str("'up' or 'down'"));
-const SUMMARY = obj({
-  id: int(),
-  botId: nullable(int('null once the bot is deleted')),
-  botName: str(),
-  startedAt: str('ISO 8601'),
-  lastMessageAt: str('ISO 8601'),
-  messageCount: int(),
-  preview: str("The visitor's first message (200 characters at most)."),
-  pageUrl: nullable(str()),
-  unanswered: bool('Any answer in it the bot could not give.'),
-  rating: { ...RATING, description: "'down' if any answer was rated down, else 'up' if any was rated up." },
-  handoff: bool('A person handles it (lead left or owner replied): the bot stays quiet until handed back.'),
-  visitorName: nullable(str('The name the host page gave (Botsmith.identify), the latest; display only, unverified.')),
-  visitorEmail: nullable(str('The e-mail address the host page gave, the latest; display only, never mailed.')),
-});
-const CITATION = obj({ sourceId: int(), name: str(), page: nullable(int()), url: nullable(str()) });
-const MESSAGE_FIELDS = obj({
-  id: int(),
-  role: str("'user', 'assistant', 'error' or 'agent' (the owner's reply)"),
-  content: str(),
-  createdAt: str('ISO 8601'),
-  citations: arrayOf(CITATION),
-  rating: RATING,
-  unanswered: bool(),
-});
-/** `name` comes with agent messages only. */
-const MESSAGE = {
-  ...MESSAGE_FIELDS,
-  properties: {
-    ...(MESSAGE_FIELDS.properties as Record<string, unknown>),
-    name: str('Agent messages only: the display name the visitor saw.'),
-  },
-};
-const AGENT_MESSAGE = { ...MESSAGE, required: [...(MESSAGE_FIELDS.required as string[]), 'name'] };
 const FILTERS = { 400: ['VALIDATION_FAILED', 'INVALID_CHARACTERS'], 404: ['BOT_NOT_FOUND'] };
 const NOT_FOUND = { 404: ['CONVERSATION_NOT_FOUND'] };
 
@@ -76,14 +46,19 @@ export class ConversationsController {
 
   @Get()
   @ApiOperation({ summary: "The owner's conversations, newest first, one page at a time" })
-  @ApiAnswer(
-    200,
-    'A page; pass nextCursor back as cursor (with the same filters) for the next one.',
-    obj({ conversations: arrayOf(SUMMARY), nextCursor: nullable(str()) }),
-  )
+  @ApiAnswer(200, 'A page; pass nextCursor back as cursor (with the same filters) for the next one.')
   @ApiErrors(GATED, FILTERS, { 400: ['INVALID_CURSOR'] })
   list(@CurrentUser() user: SessionUser, @Query() query: ConversationsPageQueryDto): Promise<ConversationsPage> {
     return this.conversations.list(user.id, query);
+  }
+
+  /** Declared before `:id`, which would otherwise take "waiting-count" for an id. */
+  @Get('waiting-count')
+  @ApiOperation({ summary: 'How many handed-off conversations wait for a reply (the visitor wrote last)' })
+  @ApiAnswer(200, 'The count.')
+  @ApiErrors(GATED)
+  waitingCount(@CurrentUser() user: SessionUser): Promise<WaitingCountResponse> {
+    return this.conversations.countWaiting(user.id);
   }
 
   /** Declared before `:id`, which would otherwise take "export" for an id. */
@@ -103,7 +78,7 @@ export class ConversationsController {
 
   @Get(':id')
   @ApiOperation({ summary: 'One conversation and all its messages, in order' })
-  @ApiAnswer(200, 'The transcript.', obj({ conversation: SUMMARY, messages: arrayOf(MESSAGE) }))
+  @ApiAnswer(200, 'The transcript.')
   @ApiErrors(GATED, ID_IN_PATH, NOT_FOUND)
   get(@CurrentUser() user: SessionUser, @IdParam('id') id: number): Promise<ConversationTranscript> {
     return this.conversations.get(user.id, id);
@@ -126,7 +101,7 @@ export class ConversationsController {
       'receives it (GET /api/chat/conversations/current/events), and so does their e-mail if they left one in a lead. ' +
       'See docs/product.md#owner-replies.',
   })
-  @ApiAnswer(201, 'The stored reply.', obj({ message: AGENT_MESSAGE }))
+  @ApiAnswer(201, 'The stored reply.')
   @ApiErrors(GATED, SAME_SITE, JSON_BODY, ID_IN_PATH, NOT_FOUND, RATE_LIMITED, { 409: ['BOT_DELETED'] })
   @HttpCode(201)
   reply(

@@ -41,6 +41,9 @@ export interface ConversationRow {
   handoff: boolean;
   visitorName: string | null;
   visitorEmail: string | null;
+  leadName: string | null;
+  leadEmail: string | null;
+  waiting: boolean;
 }
 
 export interface MessageRow {
@@ -80,6 +83,9 @@ type RawConversation = {
   handoff: boolean;
   visitor_name: string | null;
   visitor_email: string | null;
+  lead_name: string | null;
+  lead_email: string | null;
+  waiting: boolean;
 };
 
 type RawMessage = {
@@ -93,11 +99,24 @@ type RawMessage = {
   agent_name: string | null;
 };
 
+/**
+ * Handed off, and the newest message is the visitor's: the owner owes a reply. The newest message
+ * is one probe of messages_conversation_idx (conversation_id, id); the handed-off conversations
+ * of an owner are found through conversations_owner_handoff_idx (migration 1798750000000).
+ */
+const WAITING = `c.handoff_at IS NOT NULL
+  AND (SELECT m.role FROM messages m WHERE m.conversation_id = c.id ORDER BY m.id DESC LIMIT 1) = 'user'`;
+
 const CONVERSATION_COLUMNS = `
   c.id, c.bot_id, COALESCE(b.name, c.bot_name) AS bot_name, c.created_at, c.last_message_at,
   to_char(c.last_message_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at,
   c.message_count, c.preview, c.page_url, c.unanswered_count, c.up_count, c.down_count,
-  c.handoff_at IS NOT NULL AS handoff, c.visitor_name, c.visitor_email`;
+  c.handoff_at IS NOT NULL AS handoff, c.visitor_name, c.visitor_email,
+  (SELECT l.name FROM leads l WHERE l.conversation_id = c.id AND NULLIF(l.name, '') IS NOT NULL
+    ORDER BY l.id DESC LIMIT 1) AS lead_name,
+  (SELECT l.email FROM leads l WHERE l.conversation_id = c.id AND NULLIF(l.email, '') IS NOT NULL
+    ORDER BY l.id DESC LIMIT 1) AS lead_email,
+  (${WAITING}) AS waiting`;
 
 function toConversation(r: RawConversation): ConversationRow {
   return {
@@ -116,6 +135,9 @@ function toConversation(r: RawConversation): ConversationRow {
     handoff: r.handoff === true,
     visitorName: r.visitor_name ?? null,
     visitorEmail: r.visitor_email ?? null,
+    leadName: r.lead_name ?? null,
+    leadEmail: r.lead_email ?? null,
+    waiting: r.waiting === true,
   };
 }
 
@@ -143,6 +165,7 @@ function conversationFilters(selection: ConversationSelection, params: unknown[]
   if (selection.botId !== null) where.push(`c.bot_id = ${param(selection.botId)}`);
   if (selection.filter === 'unanswered') where.push('c.unanswered_count > 0');
   if (selection.filter === 'negative') where.push('c.down_count > 0');
+  if (selection.filter === 'waiting') where.push(`(${WAITING})`);
   if (selection.from) where.push(`c.last_message_at >= ${param(selection.from)}`);
   if (selection.before) where.push(`c.last_message_at < ${param(selection.before)}`);
   return where;
@@ -208,6 +231,15 @@ export class ConversationsRepository {
       conversation: toConversation(r),
       message: r.message_id === null ? null : toMessage({ ...r, message_id: r.message_id }),
     }));
+  }
+
+  /** How many of the owner's conversations wait for a reply (the same rule as the 'waiting' filter). */
+  async countWaiting(ownerId: number): Promise<number> {
+    const rows: Array<{ n: number }> = await this.dataSource.query(
+      `SELECT count(*)::int AS n FROM conversations c WHERE c.owner_id = $1 AND ${WAITING}`,
+      [ownerId],
+    );
+    return Number(rows[0]?.n ?? 0);
   }
 
   async findOne(ownerId: number, conversationId: number): Promise<ConversationRow | null> {

@@ -7,6 +7,7 @@ import {
   type ConversationsPage,
   type ConversationTranscript,
   type TranscriptMessage,
+  type WaitingCountResponse,
 } from '@botsmith/contract';
 import { AppError } from '../../common/app-error.js';
 import { boundedWebSearch } from '../../common/web-search.js';
@@ -48,6 +49,9 @@ export function toSummary(row: ConversationRow): ConversationSummary {
     handoff: row.handoff,
     visitorName: row.visitorName,
     visitorEmail: row.visitorEmail,
+    leadName: row.leadName,
+    leadEmail: row.leadEmail,
+    waiting: row.waiting,
   };
 }
 
@@ -135,6 +139,11 @@ export class ConversationsService {
       conversations: page.map(toSummary),
       nextCursor: rows.length > limit && last ? encodeCursor({ at: last.cursorAt, id: last.id }) : null,
     };
+  }
+
+  /** GET /api/conversations/waiting-count: the sidebar's "waiting for you" count. */
+  async countWaiting(ownerId: number): Promise<WaitingCountResponse> {
+    return { count: await this.conversations.countWaiting(ownerId) };
   }
 
   async get(ownerId: number, conversationId: number): Promise<ConversationTranscript> {
