@@ -32,7 +32,9 @@
  * read from /proc, because wall-clock time depends on what else the machine runs (the load average
  * is printed).
  *
- * Full-text is PassagesRepository.search, what the service answers without an embeddings model.
+ * Full-text is what the service answers without an embeddings model (KnowledgeSearchService.fullText:
+ * the question's words and, weighted lower, their English synonyms from WordNet); "words only" is
+ * PassagesRepository.search on the question's words alone, as before the synonyms, for comparison.
  * Hybrid is the service itself with OPENAI_EMBEDDING_MODEL set: vector similarity fused with the
  * full-text rank. Its embeddings come from the test suites' deterministic server
  * (backend/test/support/embeddings-server.ts: hashed word and trigram features, here without a
@@ -613,9 +615,13 @@ try {
   const api = await signIn(t);
   const service = t.app.get(KnowledgeSearchService);
   const repository = t.app.get(PassagesRepository);
-  // Full-text ranking alone, as the service answers without an embeddings model.
-  const fullText = async (botId, q) =>
+  // Full-text ranking of the question's own words only (before synonyms, issue 27).
+  const wordsOnly = async (botId, q) =>
     (await repository.search(botId, cleanText(q), TOP_K)).map((match) => ({ citation: citationOf(match) }));
+  // Full-text ranking alone, as the service answers without an embeddings model: the question's
+  // words and their WordNet synonyms.
+  const fullText = async (botId, q) =>
+    (await service.fullText(botId, q, TOP_K)).map((match) => ({ citation: citationOf(match) }));
   const hybrid = (botId, q) => service.searchChunks(botId, q, TOP_K);
   const kinds = new Set(questions.map((q) => q.source)).size;
   console.log(
@@ -632,7 +638,11 @@ try {
       small.sources.map((s) => `${s.name} (${s.chunks})`).join(', ') +
       ` = ${chunks} passages`,
   );
-  report('full-text', await evaluate(fullText, small.botId, questions));
+  report('full-text, the question words only', await evaluate(wordsOnly, small.botId, questions));
+  report(
+    'full-text with English synonyms (what the service answers without embeddings)',
+    await evaluate(fullText, small.botId, questions),
+  );
   report('hybrid (local hashed-feature embeddings, no synonyms)', await evaluate(hybrid, small.botId, questions));
 
   started = performance.now();
@@ -643,7 +653,8 @@ try {
   // Steady state: autovacuum soon merges the full-text index's pending list after a bulk insert
   // (until then every search also scans the pending entries) and gathers the planner's statistics.
   await t.app.get(DataSource).query('VACUUM (ANALYZE) document_chunks, passage_embeddings');
-  await timeQueries(t, 'full-text', fullText, big.botId, questions);
+  await timeQueries(t, 'full-text, words only', wordsOnly, big.botId, questions);
+  await timeQueries(t, 'full-text with synonyms', fullText, big.botId, questions);
   await timeQueries(t, 'hybrid', hybrid, big.botId, questions);
   console.log(`load average after: ${os.loadavg()[0].toFixed(1)}`);
 } finally {

@@ -1,5 +1,5 @@
 import type { Citation } from '@botsmith/contract';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HYBRID_RETRIEVAL, RETRIEVAL_RELEVANCE } from '../../common/constants.js';
 import { boundedWebSearch } from '../../common/web-search.js';
 import { cleanText } from './chunking.js';
@@ -9,6 +9,7 @@ import { PassageVectorsRepository } from './passage-vectors.repository.js';
 import { correctionName, normaliseQuestion, questionSimilarity, SAME_QUESTION_SIMILARITY } from './question-match.js';
 import { reciprocalRankFusion } from './rank-fusion.js';
 import { SourcesRepository } from './sources.repository.js';
+import { englishSynonyms, relatedWords } from './synonyms.js';
 
 /** Where a passage comes from, as an answer cites it: the contract's (contract/src/chat.ts). */
 export type { Citation };
@@ -42,13 +43,15 @@ const SEARCH_LIMIT_MAX = 20;
 
 /**
  * Retrieval over all of a bot's sources, ranked together. PostgreSQL full-text search alone by
- * default; with an embeddings model (OPENAI_EMBEDDING_MODEL) it is hybrid: the question's vector
+ * default, on the question's words and, ranked below them, their English synonyms (WordNet,
+ * synonyms.ts), so "How much does it cost?" finds "Our prices start at..."; with an embeddings
+ * model (OPENAI_EMBEDDING_MODEL) it is hybrid: the question's vector
  * ranks the passages by cosine too, and the two rankings are fused by reciprocal rank fusion, so
  * a question in other words than the source's still finds it, and an exact term still counts.
  * The chat module's passage port is this service.
  */
 @Injectable()
-export class KnowledgeSearchService {
+export class KnowledgeSearchService implements OnModuleInit {
   private readonly logger = new Logger('KnowledgeSearch');
 
   constructor(
@@ -57,6 +60,13 @@ export class KnowledgeSearchService {
     private readonly sources: SourcesRepository,
     @Inject(EMBEDDINGS) private readonly embeddings: EmbeddingsPort | null,
   ) {}
+
+  /** The WordNet files are read at boot, in the background, not by the first visitor's question. */
+  onModuleInit(): void {
+    void englishSynonyms().then((synonyms) => {
+      if (!synonyms) this.logger.warn('WordNet files unreadable: retrieval searches the question words only.');
+    });
+  }
 
   /**
    * The passages of `botId`'s sources that best match `query` (websearch syntax, English
@@ -145,12 +155,26 @@ export class KnowledgeSearchService {
     return this.rank(botId, query, limit, new Map());
   }
 
+  /**
+   * Full-text search alone, the question's words and their synonyms: what `search` answers without
+   * an embeddings model (and the full-text half of hybrid search).
+   */
+  async fullText(botId: number, query: string, limit = 5): Promise<PassageMatch[]> {
+    const text = cleanQuery(query);
+    if (!text) return [];
+    return this.fullTextOf(botId, text, Math.min(Math.max(Math.trunc(limit) || 1, 1), SEARCH_LIMIT_MAX));
+  }
+
+  private async fullTextOf(botId: number, text: string, limit: number): Promise<PassageMatch[]> {
+    return this.passages.search(botId, text, limit, relatedWords(text, await englishSynonyms()));
+  }
+
   /** The search; with embeddings, each vector candidate's similarity is written to `similarity`. */
   private rank(botId: number, query: string, limit: number, similarity: Map<number, number>): Promise<PassageMatch[]> {
     const text = cleanQuery(query);
     if (!text) return Promise.resolve([]);
     const bounded = Math.min(Math.max(Math.trunc(limit) || 1, 1), SEARCH_LIMIT_MAX);
-    if (!this.embeddings) return this.passages.search(botId, text, bounded);
+    if (!this.embeddings) return this.fullTextOf(botId, text, bounded);
     return this.hybrid(this.embeddings, botId, text, bounded, similarity);
   }
 
@@ -166,7 +190,7 @@ export class KnowledgeSearchService {
     similarity: Map<number, number>,
   ): Promise<PassageMatch[]> {
     const depth = Math.max(HYBRID_RETRIEVAL.candidates, limit);
-    const fullText = await this.passages.search(botId, text, depth);
+    const fullText = await this.fullTextOf(botId, text, depth);
     if (!(await this.vectors.botHasVectors(botId, embeddings.model))) return fullText.slice(0, limit);
     let nearest: number[];
     try {

@@ -4,6 +4,7 @@ import type { Repository } from 'typeorm';
 import { entityManagerOf, type Transaction } from '../../database/transaction.js';
 import type { Chunk } from './chunking.js';
 import { DocumentChunkEntity } from './document-chunk.entity.js';
+import type { RelatedWords } from './synonyms.js';
 import type { SourceFormat } from './bot-source.entity.js';
 
 /** A passage found for a question, with the source it comes from. */
@@ -113,25 +114,59 @@ export class PassagesRepository {
    * Full-text search over the passages of every usable source of one bot, ranked together. A
    * website's passage is named after its page (title and address), others after their source.
    * Passages holding every term of the query come first; passages holding only some still match
-   * (a visitor's question has words the sources lack), ranked by ts_rank, then in source order;
-   * among passages that match as well, the owner's corrections come first.
+   * (a visitor's question has words the sources lack); among passages that match as well, the
+   * owner's corrections come first. Then a passage ranks by the terms it holds, each weighted by
+   * how rare it is among the bot's passages (inverse document frequency: "birthday" says more
+   * than "get"), then by ts_rank, then in source order.
+   * `related` holds synonyms of the question's words (knowledge/synonyms.ts): a passage holding
+   * only synonyms of a word matches too, and ranks below every passage holding more of the
+   * question's own words; among passages equal on those, synonyms (weighted by their word's
+   * rarity) decide.
    * A source being re-read keeps answering from its previous passages until the new ones land;
    * a failed source has none.
    */
-  async search(botId: number, query: string, limit: number): Promise<PassageMatch[]> {
+  async search(
+    botId: number,
+    query: string,
+    limit: number,
+    related: readonly RelatedWords[] = [],
+  ): Promise<PassageMatch[]> {
     const rows: PassageRow[] = await this.passages.query(
       `WITH q AS (
          SELECT websearch_to_tsquery('english', $2) AS strict,
                 replace(websearch_to_tsquery('english', $2)::text, ' & ', ' | ')::tsquery AS loose
+       ),
+       total AS MATERIALIZED (SELECT count(*)::float8 AS n FROM document_chunks WHERE bot_id = $1),
+       terms AS MATERIALIZED (
+         SELECT t.term, ln(1 + (total.n + 1) / (1 + (SELECT count(*) FROM document_chunks d
+                                                        WHERE d.bot_id = $1 AND d.search_vector @@ t.term))) AS weight
+           FROM (SELECT plainto_tsquery('simple', l) AS term
+                   FROM unnest(tsvector_to_array(to_tsvector('english', $2))) l) t, total
+       ),
+       groups AS MATERIALIZED (
+         SELECT g.word, g.synonyms, ln(1 + (total.n + 1) / (1 + (SELECT count(*) FROM document_chunks d
+                                                        WHERE d.bot_id = $1 AND d.search_vector @@ g.word))) AS weight
+           FROM (SELECT plainto_tsquery('english', w) AS word,
+                        replace(plainto_tsquery('english', s)::text, ' & ', ' | ')::tsquery AS synonyms
+                   FROM unnest($4::text[], $5::text[]) AS r(w, s)) g, total
+          WHERE numnode(g.word) > 0 AND numnode(g.synonyms) > 0
+       ),
+       wanted AS (
+         SELECT q.loose || COALESCE((SELECT string_agg(g.synonyms::text, ' | ') FROM groups g)::tsquery, ''::tsquery) AS any
+           FROM q
        )
        SELECT ${PASSAGE_COLUMNS}
          FROM document_chunks c
-         JOIN bot_sources s ON s.id = c.source_id, q
-        WHERE c.bot_id = $1 AND s.status <> 'failed' AND c.search_vector @@ q.loose
-        ORDER BY (c.search_vector @@ q.strict) DESC, s.is_correction DESC, ts_rank(c.search_vector, q.loose) DESC,
+         JOIN bot_sources s ON s.id = c.source_id, q, wanted
+        WHERE c.bot_id = $1 AND s.status <> 'failed' AND c.search_vector @@ wanted.any
+        ORDER BY (c.search_vector @@ q.strict) DESC, s.is_correction DESC,
+                 (SELECT COALESCE(sum(t.weight), 0) FROM terms t WHERE c.search_vector @@ t.term) DESC,
+                 ts_rank(c.search_vector, q.loose) DESC,
+                 (SELECT COALESCE(sum(g.weight), 0) FROM groups g
+                   WHERE c.search_vector @@ g.synonyms AND NOT c.search_vector @@ g.word) DESC,
                  c.source_id ASC, c.ordinal ASC
         LIMIT $3`,
-      [botId, query, limit],
+      [botId, query, limit, related.map((r) => r.word), related.map((r) => r.synonyms.join(' '))],
     );
     return rows.map(toMatch);
   }

@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CANNOT_ANSWER_SENTENCE } from '@botsmith/contract';
 import { OFFLINE_MODEL_NAME, OFFLINE_MODEL_PREFIX } from '../../../common/constants.js';
+import { englishSynonyms, type EnglishSynonyms } from '../../knowledge/synonyms.js';
 import { estimateTokens, LlmError, type Grounding, type LlmPort, type LlmRequest, type LlmResult } from './llm.port.js';
+import { OFFLINE_LANGUAGE_NOTES, questionLanguage } from './question-language.js';
 
 /**
  * The embedded model for a machine without OPENAI_API_KEY: no network, no weights. It answers
@@ -21,7 +23,8 @@ export class OfflineDemoLlmAdapter implements LlmPort {
   }
 
   async complete(request: LlmRequest, onToken: (text: string) => void): Promise<LlmResult> {
-    const { answer, quotedPassage } = composeOfflineAnswerWithSource(request.grounding, request.maxTokens);
+    const synonyms = await englishSynonyms();
+    const { answer, quotedPassage } = composeOfflineAnswerWithSource(request.grounding, request.maxTokens, synonyms);
     const pieces = answer.match(/\S+\s*/g) ?? [answer];
     for (const piece of pieces) {
       if (request.signal.aborted) throw new LlmError('ABORTED', 'The visitor left before the answer.');
@@ -65,10 +68,31 @@ export function keywords(text: string): Set<string> {
   const result = new Set<string>();
   for (const word of words) {
     if (word.length < 3 || STOP_WORDS.has(word)) continue;
-    const stem = word.replace(/(ing|ed|es|s)$/, '');
+    const stem = word.replace(/(ing|ed|es|s|e)$/, '');
     result.add((stem.length >= 3 ? stem : word).slice(0, 5));
   }
   return result;
+}
+
+/**
+ * What the answer looks for: the question's keywords, and the keywords of their English synonyms
+ * (knowledge/synonyms.ts: "cost" also finds "Pricing is..."), which count half as much.
+ */
+interface QueryWords {
+  exact: Set<string>;
+  related: Set<string>;
+}
+
+function queryWords(question: string, synonyms: EnglishSynonyms | null): QueryWords {
+  const exact = keywords(question);
+  const related = new Set<string>();
+  if (synonyms) {
+    for (const word of question.toLowerCase().match(/[a-z]+/g) ?? []) {
+      if (word.length < 3 || STOP_WORDS.has(word)) continue;
+      for (const synonym of keywords(synonyms.of(word).join(' '))) if (!exact.has(synonym)) related.add(synonym);
+    }
+  }
+  return { exact, related };
 }
 
 function sentences(text: string): string[] {
@@ -81,13 +105,16 @@ function sentences(text: string): string[] {
 /** Instructions to the model ("You are...", "Never...") are not facts to tell a visitor. */
 const INSTRUCTION = /^(you|your|do not|don't|never|always|answer|respond|reply|be |act |keep|only|if )/i;
 
-function overlap(query: Set<string>, sentence: string): number {
+function overlap(query: QueryWords, sentence: string): number {
   let score = 0;
-  for (const word of keywords(sentence)) if (query.has(word)) score += 1;
+  for (const word of keywords(sentence)) {
+    if (query.exact.has(word)) score += 1;
+    else if (query.related.has(word)) score += 0.5;
+  }
   return score;
 }
 
-function bestSentences(query: Set<string>, text: string, skipInstructions: boolean): string[] {
+function bestSentences(query: QueryWords, text: string, skipInstructions: boolean): string[] {
   let best: { score: number; index: number } = { score: 0, index: -1 };
   const list = sentences(text).filter((s) => !skipInstructions || !INSTRUCTION.test(s));
   list.forEach((sentence, index) => {
@@ -110,14 +137,37 @@ function truncateToTokens(text: string, maxTokens: number): string {
 }
 
 /** The whole deterministic answer: same inputs, same words. */
-export function composeOfflineAnswer(grounding: Grounding, maxTokens: number): string {
-  return composeOfflineAnswerWithSource(grounding, maxTokens).answer;
+export function composeOfflineAnswer(
+  grounding: Grounding,
+  maxTokens: number,
+  synonyms: EnglishSynonyms | null = null,
+): string {
+  return composeOfflineAnswerWithSource(grounding, maxTokens, synonyms).answer;
 }
 
 /** The answer and the index of the passage it quotes (null when it quotes none). */
 export function composeOfflineAnswerWithSource(
   grounding: Grounding,
   maxTokens: number,
+  synonyms: EnglishSynonyms | null = null,
+): { answer: string; quotedPassage: number | null } {
+  const { answer, quotedPassage } = composeInSourcesLanguage(grounding, maxTokens, synonyms);
+  // It answers in its sources' words; a visitor writing in another of the widget's languages is
+  // told so in theirs, on a line of its own (after the cannot-answer sentence, which stays as
+  // written: it is how the answer is flagged unanswered).
+  const language = questionLanguage(grounding.question);
+  if (language === 'en') return { answer, quotedPassage };
+  const note = OFFLINE_LANGUAGE_NOTES[language];
+  const body = answer.endsWith(OFFLINE_CANNOT_ANSWER_NOTE)
+    ? answer.slice(0, -OFFLINE_CANNOT_ANSWER_NOTE.length).trimEnd()
+    : answer;
+  return { answer: `${body}\n${note}`, quotedPassage };
+}
+
+function composeInSourcesLanguage(
+  grounding: Grounding,
+  maxTokens: number,
+  synonyms: EnglishSynonyms | null,
 ): { answer: string; quotedPassage: number | null } {
   // The owner's correction of this question is the answer, word for word.
   const corrected = grounding.passages.findIndex((passage) => passage.correction);
@@ -125,7 +175,7 @@ export function composeOfflineAnswerWithSource(
     const answer = grounding.passages[corrected].content.replace(/\s+/g, ' ').trim();
     return { answer: truncateToTokens(`${OFFLINE_MODEL_PREFIX}${answer}`, maxTokens), quotedPassage: corrected };
   }
-  const query = keywords(grounding.question);
+  const query = queryWords(grounding.question, synonyms);
   let body: string | undefined;
 
   let bestPassage: { score: number; index: number; text: string[] } | undefined;
