@@ -15,4 +15,5 @@ export * from './knowledge.js';
 export * from './webhooks.js';
 export * from './widget-theme.js';
 export * from './contrast.js';
+export * from './widget-link.js';
 export * from './leads.js';

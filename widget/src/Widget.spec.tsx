@@ -55,7 +55,7 @@ const chatCalls = (fetchMock: ReturnType<typeof vi.fn>) =>
 const sendButton = () => screen.getByRole<HTMLButtonElement>('button', { name: 'Send message' });
 const typeText = (text: string) => fireEvent.input(input(), { target: { value: text } });
 
-beforeEach(() => sessionStorage.clear());
+beforeEach(() => localStorage.clear());
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -133,12 +133,12 @@ describe('Widget', () => {
       fireEvent.keyDown(input(), { key: 'Enter' });
       await screen.findByText('Pong');
       first.unmount();
-      // Restored from session storage: the conversation goes on without them.
+      // Restored from local storage: the conversation goes on without them.
       render(<Widget {...props({ bot: { ...bot, starterQuestions: questions } })} />);
       expect(screen.getByText('Pong')).toBeTruthy();
       expect(chips()).toHaveLength(0);
       cleanup();
-      sessionStorage.clear();
+      localStorage.clear();
       render(<Widget {...props({ bot: { ...bot, starterQuestions: [] } })} />);
       render(<Widget {...props({ botId: '8', bot: { ...bot, id: 8 } })} />);
       expect(chips()).toHaveLength(0);
@@ -226,18 +226,21 @@ describe('Widget', () => {
       { botId: '7', messageId: 42, rating: 'up' },
     ]);
     // Kept with the conversation, so the choice is still shown after a navigation.
-    const stored = JSON.parse(sessionStorage.getItem('botsmith:chat:7')!) as unknown[];
+    const stored = (JSON.parse(localStorage.getItem('botsmith:chat:7')!) as { m: unknown[] }).m;
     expect(stored[1]).toMatchObject({ id: 42, rating: 'up' });
   });
 
   it('puts the previous choice back when the server does not take the rating', async () => {
-    sessionStorage.setItem(
+    localStorage.setItem(
       'botsmith:chat:7',
-      JSON.stringify([
-        { role: 'user', content: 'hello' },
-        { role: 'assistant', content: 'Hi there', id: 42, rating: 'up' },
-        { role: 'assistant', content: 'Forged', id: 'x' },
-      ]),
+      JSON.stringify({
+        t: Date.now(),
+        m: [
+          { role: 'user', content: 'hello' },
+          { role: 'assistant', content: 'Hi there', id: 42, rating: 'up' },
+          { role: 'assistant', content: 'Forged', id: 'x' },
+        ],
+      }),
     );
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response('{}', { status: 429 })));
     render(<Widget {...props()} />);
@@ -294,7 +297,7 @@ describe('Widget', () => {
       expect(sent.map((h) => h['X-Page-Url'])).toEqual([`${location.origin}/pricing`, `${location.origin}/pricing`]);
       expect(JSON.stringify(fetchMock.mock.calls)).not.toMatch(/SECRET-COUPON|ann%40|token=abc/);
       expect(sent.map((h) => h['X-Visitor-Token'])).toEqual([undefined, 'v1.issued']);
-      expect(sessionStorage.getItem('botsmith:token:7')).toBe('v1.issued');
+      expect(localStorage.getItem('botsmith:token:7')).toBe('v1.issued');
     } finally {
       history.replaceState(null, '', '/');
     }
@@ -438,14 +441,17 @@ describe('Widget', () => {
       expect(screen.queryByRole('list', { name: 'Sources' })).toBeNull();
     });
 
-    it('ignores sources smuggled into session storage with a hostile address', async () => {
-      sessionStorage.setItem(
+    it('ignores sources smuggled into local storage with a hostile address', async () => {
+      localStorage.setItem(
         'botsmith:chat:7',
-        JSON.stringify([
-          { role: 'user', content: 'Hi' },
-          { role: 'assistant', content: 'Hello', citations: [{ name: 'X', url: 'javascript:alert(1)' }, 'junk'] },
-          { role: 'assistant', content: 'Again', citations: 'not a list' },
-        ]),
+        JSON.stringify({
+          t: Date.now(),
+          m: [
+            { role: 'user', content: 'Hi' },
+            { role: 'assistant', content: 'Hello', citations: [{ name: 'X', url: 'javascript:alert(1)' }, 'junk'] },
+            { role: 'assistant', content: 'Again', citations: 'not a list' },
+          ],
+        }),
       );
       render(<Widget {...props()} />);
       expect((await screen.findByRole('list', { name: 'Sources' })).textContent).toBe('X');
@@ -463,7 +469,7 @@ describe('Widget', () => {
     expect(screen.getByText('Bot not found.').classList.contains('error')).toBe(true);
   });
 
-  it('keeps the conversation in session storage and starts a new one on request', async () => {
+  it('keeps the conversation in local storage (other tabs, reloads) and starts a new one on request', async () => {
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response(JSON.stringify({ message: 'Pong' }))));
     const first = render(<Widget {...props()} />);
     typeText('Ping');
@@ -477,7 +483,7 @@ describe('Widget', () => {
     fireEvent.click(screen.getByRole('button', { name: 'New conversation' }));
     expect(screen.queryByText('Ping')).toBeNull();
     expect(screen.getByText('Hi! How can I help you today?')).toBeTruthy();
-    expect(sessionStorage.getItem('botsmith:chat:7')).toBeNull();
+    expect(localStorage.getItem('botsmith:chat:7')).toBeNull();
   });
 
   it('closes on Escape and the close button; the inline window has no close control', () => {
@@ -522,7 +528,7 @@ describe('Widget', () => {
 
     it("deletes the conversation on the server as this visitor, then clears the browser's copy", async () => {
       await chatOnce();
-      sessionStorage.setItem('botsmith:token:7', 'tok-7');
+      localStorage.setItem('botsmith:token:7', 'tok-7');
       const fetchMock = vi.fn().mockResolvedValue(new Response(null, { status: 204 }));
       vi.stubGlobal('fetch', fetchMock);
       fireEvent.click(menuButton());
@@ -536,7 +542,7 @@ describe('Widget', () => {
       expect(init.method).toBe('DELETE');
       expect(JSON.parse(init.body as string)).toEqual({ botId: '7' });
       expect((init.headers as Record<string, string>)['X-Visitor-Token']).toBe('tok-7');
-      expect(sessionStorage.getItem('botsmith:chat:7')).toBeNull();
+      expect(localStorage.getItem('botsmith:chat:7')).toBeNull();
       expect(screen.getByText('Hi! How can I help you today?')).toBeTruthy();
     });
 
@@ -555,7 +561,7 @@ describe('Widget', () => {
       fireEvent.click(await screen.findByRole('menuitem', { name: 'Delete this conversation' }));
       expect(await screen.findByText('The conversation could not be deleted. Please try again.')).toBeTruthy();
       expect(screen.getByText('Ping')).toBeTruthy();
-      expect(sessionStorage.getItem('botsmith:chat:7')).toContain('Ping');
+      expect(localStorage.getItem('botsmith:chat:7')).toContain('Ping');
     });
   });
 

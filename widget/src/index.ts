@@ -34,6 +34,7 @@ import { createLauncher } from './loader/launcher';
 import { hostApi, loadWindow, open, setOpen, unmountWindow } from './loader/chat-window';
 import { PREVIEW_EVENT, onPreview } from './loader/preview';
 import { fetchBot } from './lib/api';
+import { WIDGET_CHAT_FRAGMENT } from '@botsmith/contract';
 
 let watcher: MutationObserver | undefined;
 
@@ -57,8 +58,9 @@ const mount = safe(() => {
         () => setOpen(!open),
       ),
     );
-  // Paints the launcher; the preview and inline modes start open, so they load the window at once.
-  setOpen(mode != 'float');
+  // Paints the launcher; the preview and inline modes start open, so they load the window at once,
+  // and so does a page opened from a reply's link (#botsmith-chat=<this bot>, contract widget-link.ts).
+  setOpen(mode != 'float' || location.hash == '#' + WIDGET_CHAT_FRAGMENT + botId);
   document.body.append(host);
   requestAnimationFrame(() => mark('launcher'));
   // The widget lives as long as its script tag: single-page apps (our landing page, the

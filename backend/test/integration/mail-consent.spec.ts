@@ -378,3 +378,73 @@ describe('lead notices to one address', () => {
     expect(await leadCount(bot.id)).toBe(7);
   });
 });
+
+describe("the reply page's link back to the chat", () => {
+  it("opens the conversation's page with the widget open on it, only once confirmed, carrying no token", async () => {
+    const { agent: owner, user } = await signedInAgent(t);
+    const bot = await createChatBot(t, user.id, { allowedDomain: 'shop.example', name: 'Link Helper' });
+    const visitor = 'visitor@buyer.example';
+    const left = await lead(bot.id, { email: visitor });
+    expect(left.status).toBe(201);
+    const visitorToken = left.headers['x-visitor-token'];
+    expect(visitorToken).toBeTruthy();
+    const [{ conversation_id: conversationId }]: Array<{ conversation_id: number }> = await t.dataSource.query(
+      `SELECT conversation_id FROM leads WHERE bot_id = $1`,
+      [bot.id],
+    );
+    const sent = await owner
+      .post(`/api/conversations/${conversationId}/reply`)
+      .set('Origin', t.origin)
+      .send({ content: 'Yes, we ship to Norway.' });
+    expect(sent.status).toBe(201);
+    await t.app.get(OwnerRepliesService).settled();
+    const link = linkOf((await mailsTo(t, visitor))[0]);
+    const chatLink = `${SITE}/contact#botsmith-chat=${bot.id}`;
+
+    // Before confirming, the page shows neither the reply nor the way to the chat.
+    const asked = await openLink(link);
+    expect(asked.status).toBe(200);
+    expect(asked.text).not.toContain('botsmith-chat');
+    expect(asked.text).not.toContain('Norway');
+
+    const shown = await confirmLink(link);
+    expect(shown.status).toBe(200);
+    expect(shown.text).toContain('Yes, we ship to Norway.');
+    expect(shown.text).toContain(`href="${chatLink}"`);
+    expect(shown.text).toContain('Continue the chat on shop.example');
+    // The link names the bot only: the visitor's own browser (its token) decides what it shows.
+    const hrefs = [...shown.text.matchAll(/href="([^"]*)"/g)].map((m) => m[1]);
+    expect(hrefs).toEqual([chatLink]);
+    expect(shown.text).not.toContain(visitorToken);
+    expect(shown.text).not.toContain(String(conversationId) + '"');
+    expect(shown.text).not.toContain(new URL(link).pathname.split('/').pop()!);
+  });
+
+  it('is left out when the conversation has no page (a lead sent with the API key)', async () => {
+    const { agent: owner, user } = await signedInAgent(t);
+    const bot = await createChatBot(t, user.id, { name: 'Api Helper' });
+    const visitor = 'api-visitor@buyer.example';
+    const left = await t
+      .http()
+      .post('/api/chat/lead')
+      .set('Authorization', `Bearer ${bot.apiKey}`)
+      .set('X-Visitor-Id', 'crm-9')
+      .send({ botId: bot.id, email: visitor });
+    expect(left.status).toBe(201);
+    const [{ conversation_id: conversationId }]: Array<{ conversation_id: number }> = await t.dataSource.query(
+      `SELECT conversation_id FROM leads WHERE bot_id = $1`,
+      [bot.id],
+    );
+    const sent = await owner
+      .post(`/api/conversations/${conversationId}/reply`)
+      .set('Origin', t.origin)
+      .send({ content: 'Thanks for asking.' });
+    expect(sent.status).toBe(201);
+    await t.app.get(OwnerRepliesService).settled();
+    const shown = await confirmLink(linkOf((await mailsTo(t, visitor))[0]));
+    expect(shown.status).toBe(200);
+    expect(shown.text).toContain('Thanks for asking.');
+    expect(shown.text).not.toContain('href=');
+    expect(shown.text).toContain('To answer, go back to the chat on the website where you wrote.');
+  });
+});

@@ -61,7 +61,7 @@ const calls = (fetchMock: ReturnType<typeof api>, path: string) =>
 
 const messageBox = () => screen.queryByRole('textbox', { name: 'Message' });
 
-beforeEach(() => sessionStorage.clear());
+beforeEach(() => localStorage.clear());
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -69,7 +69,7 @@ afterEach(() => {
 
 describe('the lead form', () => {
   it('replaces the chat at the cap; a lead goes to the API as this visitor, then the thank-you and the chat', async () => {
-    sessionStorage.setItem('botsmith:token:7', 'tok-7');
+    localStorage.setItem('botsmith:token:7', 'tok-7');
     const fetchMock = api({
       '/api/chat/lead': () =>
         json({ message: "Thanks! We'll get back to you soon." }, 201, { 'X-Visitor-Token': 'tok-8' }),
@@ -93,7 +93,7 @@ describe('the lead form', () => {
     expect(lead.init.method).toBe('POST');
     expect(JSON.parse(lead.init.body as string)).toEqual({ botId: '7', email: 'ann@example.com' });
     expect((lead.init.headers as Record<string, string>)['X-Visitor-Token']).toBe('tok-7');
-    expect(sessionStorage.getItem('botsmith:token:7')).toBe('tok-8');
+    expect(localStorage.getItem('botsmith:token:7')).toBe('tok-8');
     // The conversation is now a person's: the form is gone, the visitor may write, replies are listened for.
     expect(screen.queryByRole('form', { name: 'Leave a message' })).toBeNull();
     expect(messageBox()).toBeTruthy();
@@ -155,13 +155,16 @@ describe('the lead form', () => {
     cleanup();
 
     // Not once a lead was sent in this conversation.
-    sessionStorage.setItem('botsmith:chat:7', JSON.stringify([{ role: 'note', content: 'Thanks!' }]));
+    localStorage.setItem(
+      'botsmith:chat:7',
+      JSON.stringify({ t: Date.now(), m: [{ role: 'note', content: 'Thanks!' }] }),
+    );
     renderWidget();
     fireEvent.click(screen.getByRole('button', { name: 'More options' }));
     await screen.findByRole('menuitem', { name: 'Delete this conversation' });
     expect(screen.queryByRole('menuitem', { name: 'Talk to a person' })).toBeNull();
     cleanup();
-    sessionStorage.clear();
+    localStorage.clear();
 
     renderWidget({ leadCapture: { fields: ['email'], offerWhen: ['cap'], thankYouText: '' } });
     fireEvent.click(screen.getByRole('button', { name: 'More options' }));
@@ -179,7 +182,7 @@ describe('the lead form', () => {
       await screen.findByRole('group', { name: 'Rate this answer' });
       expect(!!screen.queryByRole('form', { name: 'Leave a message' })).toBe(offerWhen[0] == 'unanswered');
       cleanup();
-      sessionStorage.clear();
+      localStorage.clear();
     }
   });
 
@@ -239,12 +242,15 @@ describe("a person's replies", () => {
     expect(screen.queryByRole('dialog')).toBeNull(); // closed
     await waitFor(() => expect(calls(again, '/api/chat/conversations/current/events')).toHaveLength(1));
     expect(calls(again, '/api/chat/conversations/current/events')[0].url).toContain('after=42');
-    const stored = JSON.parse(sessionStorage.getItem('botsmith:chat:7')!) as { role: string; name?: string }[];
+    const stored = (JSON.parse(localStorage.getItem('botsmith:chat:7')!) as { m: { role: string; name?: string }[] }).m;
     expect(stored.filter((m) => m.role == 'agent').map((m) => m.name)).toEqual(['Dana', 'Dana']);
   });
 
   it('sent while the visitor was away show when the window opens with the conversation', async () => {
-    sessionStorage.setItem('botsmith:chat:7', JSON.stringify([{ role: 'user', content: 'Anyone?' }]));
+    localStorage.setItem(
+      'botsmith:chat:7',
+      JSON.stringify({ t: Date.now(), m: [{ role: 'user', content: 'Anyone?' }] }),
+    );
     api({
       [MESSAGES]: () =>
         json({

@@ -14,7 +14,7 @@ afterEach(cleanup);
 
 it('imports the second chunk again on the next click of the menu after a failed load', async () => {
   // A stored conversation: the window wants its second chunk at once, and that import fails.
-  sessionStorage.setItem('botsmith:chat:7', JSON.stringify([{ role: 'user', content: 'Hello' }]));
+  localStorage.setItem('botsmith:chat:7', JSON.stringify({ t: Date.now(), m: [{ role: 'user', content: 'Hello' }] }));
   render(
     <Widget
       botId="7"

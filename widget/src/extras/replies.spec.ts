@@ -29,7 +29,7 @@ const json = (body: unknown, status = 200) =>
 const urls = (fetchMock: ReturnType<typeof vi.fn>) =>
   fetchMock.mock.calls.map(([url]) => String(url).replace('https://api.example/api/chat/conversations/current/', ''));
 
-beforeEach(() => sessionStorage.clear());
+beforeEach(() => localStorage.clear());
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.useRealTimers();
@@ -38,7 +38,7 @@ afterEach(() => {
 describe('listenForReplies', () => {
   it("reads a person's replies from the events stream as this visitor, each once, then reopens it after the last", async () => {
     vi.useFakeTimers();
-    sessionStorage.setItem('botsmith:token:7', 'tok-7');
+    localStorage.setItem('botsmith:token:7', 'tok-7');
     const first = eventStream();
     const second = eventStream();
     const fetchMock = vi

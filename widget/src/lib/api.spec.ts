@@ -96,7 +96,7 @@ describe('sendChat', () => {
   });
 
   it('sends no visitor token until the server issued one, then the one issued for that bot', async () => {
-    sessionStorage.clear();
+    localStorage.clear();
     const withToken = (token: string) =>
       new Response(JSON.stringify({ message: 'ok' }), {
         headers: { 'Content-Type': 'application/json', 'X-Visitor-Token': token },
@@ -121,7 +121,7 @@ describe('sendChat', () => {
   });
 
   it('keeps a token issued with a streamed answer', async () => {
-    sessionStorage.clear();
+    localStorage.clear();
     const streamed = sseResponse(['event: done\ndata: {"message":"Hi","costCents":3}\n\n']);
     streamed.headers.set('X-Visitor-Token', 'v1.streamed-token');
     const fetchMock = vi
@@ -232,7 +232,7 @@ describe('answer ids and feedback', () => {
   });
 
   it("posts the rating with chat's headers and credentials, as the visitor the server named", async () => {
-    sessionStorage.setItem('botsmith:token:7', 'v1.visitor-token');
+    localStorage.setItem('botsmith:token:7', 'v1.visitor-token');
     const fetchMock = vi.fn().mockResolvedValue(new Response(null, { status: 204 }));
     vi.stubGlobal('fetch', fetchMock);
     expect(await sendFeedback('https://api.example', '7', 42, 'down')).toBe(true);
@@ -246,7 +246,7 @@ describe('answer ids and feedback', () => {
       'X-Visitor-Token': 'v1.visitor-token',
     });
     expect(JSON.parse(init.body as string)).toEqual({ botId: '7', messageId: 42, rating: 'down' });
-    sessionStorage.clear();
+    localStorage.clear();
   });
 
   it('answers false when the server refuses or cannot be reached', async () => {

@@ -22,6 +22,8 @@ function page(title: string, body: string): string {
 }
 
 const p = (text: string) => `<p style="font-size:15px;line-height:1.5">${escapeHtml(text)}</p>`;
+const link = (href: string, label: string) =>
+  `<p style="margin:24px 0 8px"><a href="${escapeHtml(href)}" style="display:inline-block;background:#059669;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600;font-size:15px">${escapeHtml(label)}</a></p>`;
 const button = (label: string) =>
   `<form method="post"><button type="submit" style="background:#059669;color:#ffffff;border:0;padding:12px 20px;border-radius:8px;font-weight:600;font-size:15px;cursor:pointer">${escapeHtml(label)}</button></form>`;
 
@@ -67,7 +69,10 @@ export function confirmationPage(view: ConfirmationView): string {
     `Replies from ${bot}`,
     p(`Replies from ${bot}. Your address is confirmed: later replies are e-mailed to ${view.email}.`) +
       (replies || p('No reply to show.')) +
-      p('To answer, go back to the chat on the website where you wrote.'),
+      (view.chatUrl
+        ? link(view.chatUrl, `Continue the chat on ${new URL(view.chatUrl).host}`) +
+          p('It opens the chat on the page where you wrote, in the browser you wrote from.')
+        : p('To answer, go back to the chat on the website where you wrote.')),
   );
 }
 

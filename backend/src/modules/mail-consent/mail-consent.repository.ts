@@ -164,12 +164,17 @@ export class MailConsentRepository {
     ]);
   }
 
-  /** The owner's replies in the conversation, oldest first, and the bot's name (what the reply page shows). */
-  async repliesOf(conversationId: number): Promise<{ botName: string; replies: AgentReplyRow[] }> {
-    const [conversation]: Array<{ bot_name: string }> = await this.dataSource.query(
-      `SELECT bot_name FROM conversations WHERE id = $1`,
-      [conversationId],
-    );
+  /**
+   * The owner's replies in the conversation, oldest first, the bot's name, and where the conversation
+   * was held (its bot and page), which the reply page links back to.
+   */
+  async repliesOf(
+    conversationId: number,
+  ): Promise<{ botName: string; botId: number | null; pageUrl: string | null; replies: AgentReplyRow[] }> {
+    const [conversation]: Array<{ bot_name: string; bot_id: number | null; page_url: string | null }> =
+      await this.dataSource.query(`SELECT bot_name, bot_id, page_url FROM conversations WHERE id = $1`, [
+        conversationId,
+      ]);
     const rows: Array<{ agent_name: string | null; content: string; created_at: Date }> = await this.dataSource.query(
       `SELECT agent_name, content, created_at FROM messages
         WHERE conversation_id = $1 AND role = 'agent' ORDER BY created_at, id LIMIT 200`,
@@ -177,6 +182,8 @@ export class MailConsentRepository {
     );
     return {
       botName: conversation?.bot_name ?? '',
+      botId: conversation?.bot_id ?? null,
+      pageUrl: conversation?.page_url ?? null,
       replies: rows.map((r) => ({ agentName: r.agent_name, content: r.content, createdAt: new Date(r.created_at) })),
     };
   }

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { HttpStatus, Injectable, Logger } from '@nestjs/common';
 import type { NotifyEmailsResponse, NotifyEmailStatus } from '@botsmith/contract';
+import { widgetChatLink } from '@botsmith/contract';
 import { AppError } from '../../common/app-error.js';
 import { MAIL_LIMITS } from '../../common/constants.js';
 import { BotsService } from '../bots/bots.service.js';
@@ -12,7 +13,15 @@ import { MailQuotaService } from './mail-quota.service.js';
 /** What the public confirmation page shows (docs/product.md#mail-consent). */
 export type ConfirmationView =
   | { kind: 'lead_notice'; email: string; confirmed: boolean }
-  | { kind: 'owner_reply'; email: string; confirmed: boolean; botName: string; replies: AgentReplyRow[] };
+  | {
+      kind: 'owner_reply';
+      email: string;
+      confirmed: boolean;
+      botName: string;
+      replies: AgentReplyRow[];
+      /** The conversation's page with the widget opening on it (contract widgetChatLink), once confirmed. */
+      chatUrl: string | null;
+    };
 
 /** An owner's reply that may be mailed to the visitor of its conversation. */
 export interface ReplyToMail {
@@ -203,8 +212,17 @@ export class MailConsentService {
     const confirmed = consent.confirmedAt !== null;
     if (consent.kind === 'lead_notice') return { kind: 'lead_notice', email: consent.email, confirmed };
     // The replies only once confirmed: the page before asks, so a link scanner's visit confirms nothing.
-    const { botName, replies } = await this.repository.repliesOf(consent.conversationId!);
-    return { kind: 'owner_reply', email: consent.email, confirmed, botName, replies: confirmed ? replies : [] };
+    const { botName, botId, pageUrl, replies } = await this.repository.repliesOf(consent.conversationId!);
+    // The link names the bot, not the conversation: the visitor's own browser (its token) shows it.
+    const chatUrl = confirmed && botId !== null ? widgetChatLink(pageUrl, botId) : null;
+    return {
+      kind: 'owner_reply',
+      email: consent.email,
+      confirmed,
+      botName,
+      replies: confirmed ? replies : [],
+      chatUrl,
+    };
   }
 
   private async askLeadAddress(ownerId: number, email: string): Promise<void> {
