@@ -1,5 +1,6 @@
 import { apiFetch } from './client';
 import { apiUpload, type UploadOptions } from './upload';
+import type { SourcePagesPage } from '@botsmith/contract';
 import type { KnowledgeSource, RefreshSchedule } from './types';
 
 const sourcesPath = (botId: number) => `/api/bots/${botId}/sources`;
@@ -30,6 +31,27 @@ export const knowledgeApi = {
     apiFetch<{ source: KnowledgeSource }>(`${sourcesPath(botId)}/text`, { method: 'POST', body: { name, text } }),
   refresh: (botId: number, sourceId: number) =>
     apiFetch<{ source: KnowledgeSource }>(`${sourcesPath(botId)}/${sourceId}/refresh`, { method: 'POST' }),
+  /** A written answer's or correction's text as it was written, to edit it. */
+  text: (botId: number, sourceId: number, signal?: AbortSignal) =>
+    apiFetch<{ text: string }>(`${sourcesPath(botId)}/${sourceId}/text`, { signal }),
+  /** A written answer's new question (its name) and answer. */
+  updateText: (botId: number, sourceId: number, name: string, text: string) =>
+    apiFetch<{ source: KnowledgeSource }>(`${sourcesPath(botId)}/${sourceId}/text`, {
+      method: 'PUT',
+      body: { name, text },
+    }),
+  /** A correction's new visitor question and answer. */
+  updateCorrection: (botId: number, sourceId: number, question: string, answer: string) =>
+    apiFetch<{ source: KnowledgeSource }>(`/api/bots/${botId}/corrections/${sourceId}`, {
+      method: 'PUT',
+      body: { question, answer },
+    }),
+  /** A website source's pages with each page's status, 50 at a time (pass nextCursor back as cursor). */
+  pages: (botId: number, sourceId: number, cursor: string | null, signal?: AbortSignal) =>
+    apiFetch<SourcePagesPage>(
+      `${sourcesPath(botId)}/${sourceId}/pages${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`,
+      { signal },
+    ),
   remove: (botId: number, sourceId: number) =>
     apiFetch<Record<string, never>>(`${sourcesPath(botId)}/${sourceId}`, { method: 'DELETE' }),
 };

@@ -57,6 +57,13 @@ async function openTab(name: string) {
   await userEvent.click(tab);
 }
 
+/** The brief's reference-document upload: one of the sources, on the Knowledge tab (issue 27). */
+async function openReferenceDocument() {
+  await openTab('Knowledge');
+  await userEvent.click(await screen.findByRole('button', { name: 'Add' }));
+  await userEvent.click(await screen.findByRole('menuitem', { name: /Reference document/ }));
+}
+
 function previewScripts(): HTMLScriptElement[] {
   return Array.from(document.querySelectorAll<HTMLScriptElement>('script[data-preview="true"]'));
 }
@@ -73,13 +80,14 @@ describe('EditBotDialog', () => {
     document.querySelectorAll('script[data-preview], botsmith-widget').forEach((node) => node.remove());
   });
 
-  it('has its seven tabs, Leads after Deploy, and opens on Details', async () => {
+  it('has its eight tabs, Knowledge after Prompting, Leads after Deploy, and opens on Details', async () => {
     renderDialog();
     const tabs = await screen.findAllByRole('tab');
     expect(tabs.map((tab) => tab.textContent)).toEqual([
       'Details',
       'Styling',
       'Prompting',
+      'Knowledge',
       'Usage',
       'Deploy',
       'Leads',
@@ -409,7 +417,7 @@ describe('EditBotDialog', () => {
     it('shows the drop zone’s own messages for a wrong type, a file too large and too many files', async () => {
       const user = userEvent.setup({ applyAccept: false });
       renderDialog();
-      await openTab('Prompting');
+      await openReferenceDocument();
       const input = await screen.findByTestId('document-input');
       await user.upload(input, new File(['x'], 'notes.txt', { type: 'text/plain' }));
       expect(await screen.findByText('File type must be one of application/pdf, .pdf')).toBeInTheDocument();
@@ -442,7 +450,7 @@ describe('EditBotDialog', () => {
           return new Promise((resolve) => (finish = resolve));
         },
       );
-      await openTab('Prompting');
+      await openReferenceDocument();
       await userEvent.upload(
         await screen.findByTestId('document-input'),
         new File(['%PDF-1.7'], 'handbook.pdf', { type: 'application/pdf' }),
@@ -454,7 +462,8 @@ describe('EditBotDialog', () => {
       finish({ document: { originalName: 'handbook.pdf', filePath: '/uploads/documents/x.pdf' } });
 
       expect(await screen.findByText('Document uploaded successfully!')).toBeInTheDocument();
-      expect(screen.getByRole('link', { name: 'handbook.pdf' })).toHaveAttribute('href', '/uploads/documents/x.pdf');
+      // The upload dialog closes: the document is now the source marked "Reference document".
+      await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Reference document' })).toBeNull());
       expect(onBotChanged).toHaveBeenCalledWith(
         expect.objectContaining({ document: { originalName: 'handbook.pdf', filePath: '/uploads/documents/x.pdf' } }),
       );
@@ -467,7 +476,7 @@ describe('EditBotDialog', () => {
       api.uploadsApi.uploadDocument.mockImplementation(() =>
         serverError(422, 'This PDF has no extractable text. Please upload a text-based PDF.'),
       );
-      await openTab('Prompting');
+      await openReferenceDocument();
       await userEvent.upload(
         await screen.findByTestId('document-input'),
         new File(['%PDF-1.7'], 'scan.pdf', { type: 'application/pdf' }),

@@ -28,15 +28,7 @@ import { KnowledgeTab } from '../knowledge/KnowledgeTab';
 import { StylingTab } from './StylingTab';
 import { DraftProvider, useDraftStore } from './tabDrafts';
 
-export type EditBotTab =
-  | 'details'
-  | 'styling'
-  | 'prompting'
-  | 'knowledge'
-  | 'usage'
-  | 'deploy'
-  | 'leads'
-  | 'delete';
+export type EditBotTab = 'details' | 'styling' | 'prompting' | 'knowledge' | 'usage' | 'deploy' | 'leads' | 'delete';
 
 const TABS: Array<{ value: EditBotTab; label: string }> = [
   { value: 'details', label: 'Details' },

@@ -14,12 +14,12 @@ export interface AddTextDialogProps {
 
 const { nameMaxChars, textMaxChars } = KNOWLEDGE_LIMITS;
 
-/** A written answer or note: a name and its text, ready as soon as it is saved. */
+/** A written answer: the question a visitor asks (which names it) and its answer, ready as soon as it is saved. */
 export function AddTextDialog({ botId, open, onClose, onAdded }: AddTextDialogProps) {
   const [name, setName] = useState('');
   const [text, setText] = useState('');
 
-  const nameError = name.trim() ? null : 'Give the written answer a name.';
+  const nameError = name.trim() ? null : 'Write the question.';
   const textError = text.trim() ? null : 'Write the answer.';
 
   const { form, close, submit } = useAddSourceForm({
@@ -45,13 +45,13 @@ export function AddTextDialog({ botId, open, onClose, onAdded }: AddTextDialogPr
       submitLabel="Add answer"
     >
       <HintedTextField
-        label="Name"
+        label="Question"
         value={name}
         onChange={(event) => setName(event.target.value)}
-        placeholder="Opening hours"
+        placeholder="When are you open?"
         autoFocus
         errorText={form.touched ? nameError : null}
-        hint="For you: it names the answer in this list and in citations."
+        hint="What a visitor asks. It also names the answer in this list and in citations."
         slotProps={{ htmlInput: { maxLength: nameMaxChars } }}
       />
       <CountedTextField

@@ -314,11 +314,11 @@ describe('KnowledgeSection', () => {
     await openAdd(/Written answer/);
     const dialog = await screen.findByRole('dialog', { name: 'Add a written answer' });
     await user.click(within(dialog).getByRole('button', { name: 'Add answer' }));
-    expect(within(dialog).getByText('Give the written answer a name.')).toBeInTheDocument();
+    expect(within(dialog).getByText('Write the question.')).toBeInTheDocument();
     expect(within(dialog).getByText('Write the answer.')).toBeInTheDocument();
     expect(api.knowledgeApi.addText).not.toHaveBeenCalled();
 
-    await user.type(within(dialog).getByLabelText('Name'), ' Opening hours ');
+    await user.type(within(dialog).getByLabelText('Question'), ' Opening hours ');
     await user.type(within(dialog).getByLabelText('Answer'), '!!!');
     await user.click(within(dialog).getByRole('button', { name: 'Add answer' }));
     expect(await within(dialog).findByText('This text has no words to answer from.')).toBeInTheDocument();

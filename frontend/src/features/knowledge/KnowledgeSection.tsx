@@ -3,6 +3,7 @@ import AutoStoriesOutlined from '@mui/icons-material/AutoStoriesOutlined';
 import KeyboardArrowDownRounded from '@mui/icons-material/KeyboardArrowDownRounded';
 import LanguageRounded from '@mui/icons-material/LanguageRounded';
 import NotesRounded from '@mui/icons-material/NotesRounded';
+import PictureAsPdfOutlined from '@mui/icons-material/PictureAsPdfOutlined';
 import UploadFileRounded from '@mui/icons-material/UploadFileRounded';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -23,12 +24,15 @@ import Typography from '@mui/material/Typography';
 import { useSnackbar } from 'notistack';
 import { useState } from 'react';
 import { knowledgeApi } from '../../api';
-import type { KnowledgeSource, RefreshSchedule } from '../../api/types';
+import type { BotDocument, KnowledgeSource, RefreshSchedule } from '../../api/types';
 import { RetryAlert } from '../../components/RetryAlert';
 import { serverMessage } from '../bots/botForms';
 import { AddFileDialog } from './AddFileDialog';
 import { AddTextDialog } from './AddTextDialog';
 import { AddWebsiteDialog } from './AddWebsiteDialog';
+import { EditWrittenDialog } from './EditWrittenDialog';
+import { ReferenceDocumentDialog } from './ReferenceDocumentDialog';
+import { SourcePages } from './SourcePages';
 import { SourceRow } from './SourceRow';
 import { useKnowledgeSources } from './useKnowledgeSources';
 
@@ -38,15 +42,40 @@ export interface KnowledgeSectionProps {
   onDeleted?: () => void;
   /** A value that changes when the sources changed elsewhere (a new reference document): the list is read again. */
   revision?: string | number | null;
+  /**
+   * The brief's reference document, as one of the sources: with it, "Add" offers "Reference
+   * document" (a PDF that replaces the current one).
+   */
+  reference?: { document: BotDocument | null; onUploaded: (document: BotDocument) => void };
 }
 
-type Adding = 'file' | 'website' | 'text' | null;
+type Adding = 'file' | 'website' | 'text' | 'reference' | null;
+
+type Group = 'file' | 'website' | 'text' | 'correction';
+const GROUPS: Array<{ group: Group; title: string }> = [
+  { group: 'file', title: 'Files' },
+  { group: 'website', title: 'Websites' },
+  { group: 'text', title: 'Written answers' },
+  { group: 'correction', title: 'Corrections' },
+];
+const groupOf = (source: KnowledgeSource): Group => (source.correction ? 'correction' : source.kind);
+
+/** The sources by kind (the reference document first among the files), each kind under its heading. */
+function grouped(sources: KnowledgeSource[]): Array<{ group: Group; title: string; sources: KnowledgeSource[] }> {
+  return GROUPS.map(({ group, title }) => ({
+    group,
+    title,
+    sources: sources
+      .filter((source) => groupOf(source) === group)
+      .sort((a, b) => Number(b.reference) - Number(a.reference)),
+  })).filter((entry) => entry.sources.length > 0);
+}
 
 /**
  * Everything the bot answers from: its files, websites and written answers, each with its state,
  * read again every two seconds while one is processing (docs/product.md#knowledge-sources).
  */
-export function KnowledgeSection({ botId, onDeleted, revision }: KnowledgeSectionProps) {
+export function KnowledgeSection({ botId, onDeleted, revision, reference }: KnowledgeSectionProps) {
   const { enqueueSnackbar } = useSnackbar();
   const { state, reload, replace } = useKnowledgeSources(botId, revision);
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
@@ -55,6 +84,14 @@ export function KnowledgeSection({ botId, onDeleted, revision }: KnowledgeSectio
   // Kept after the confirmation closes, so its title does not change while it fades out.
   const [deleting, setDeleting] = useState<KnowledgeSource | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const [editing, setEditing] = useState<KnowledgeSource | null>(null);
+  const [openPages, setOpenPages] = useState<ReadonlySet<number>>(new Set());
+  const togglePages = (source: KnowledgeSource) =>
+    setOpenPages((current) => {
+      const next = new Set(current);
+      if (!next.delete(source.id)) next.add(source.id);
+      return next;
+    });
   const askDelete = (source: KnowledgeSource) => {
     setDeleting(source);
     setConfirming(true);
@@ -127,8 +164,8 @@ export function KnowledgeSection({ botId, onDeleted, revision }: KnowledgeSectio
             Knowledge
           </Typography>
           <Typography variant="body2" color="textSecondary">
-            What the bot answers from: your files, your website and written answers. Answers cite the source they come
-            from.
+            What the bot answers from: your files, your website, written answers and corrections. Answers cite the
+            source they come from.
           </Typography>
         </Box>
         <Button
@@ -169,6 +206,17 @@ export function KnowledgeSection({ botId, onDeleted, revision }: KnowledgeSectio
             </ListItemIcon>
             <ListItemText primary="Written answer" secondary="A question you answer yourself" />
           </MenuItem>
+          {reference && (
+            <MenuItem onClick={() => choose('reference')}>
+              <ListItemIcon>
+                <PictureAsPdfOutlined fontSize="small" />
+              </ListItemIcon>
+              <ListItemText
+                primary="Reference document"
+                secondary={reference.document ? 'Replace the PDF the bot relies on' : 'One PDF the bot relies on'}
+              />
+            </MenuItem>
+          )}
         </Menu>
       </Stack>
 
@@ -208,16 +256,44 @@ export function KnowledgeSection({ botId, onDeleted, revision }: KnowledgeSectio
             aria-label="Knowledge sources"
             sx={{ m: 0, p: 0, overflow: 'hidden' }}
           >
-            {state.sources.map((source) => (
-              <SourceRow
-                key={source.id}
-                source={source}
-                busy={busyId === source.id}
-                onRefresh={(chosen) => void refresh(chosen)}
-                onSchedule={(chosen, refreshSchedule) => void schedule(chosen, refreshSchedule)}
-                onDelete={askDelete}
-              />
-            ))}
+            {grouped(state.sources).map(({ group, title, sources }) => [
+              <Box
+                key={`heading-${group}`}
+                component="li"
+                role="presentation"
+                sx={{
+                  listStyle: 'none',
+                  px: 2,
+                  pt: 1.25,
+                  pb: 0.5,
+                  bgcolor: 'action.hover',
+                  borderTop: 1,
+                  borderColor: 'divider',
+                  '&:first-of-type': { borderTop: 0 },
+                }}
+              >
+                <Typography variant="overline" color="textSecondary" component="h4" sx={{ lineHeight: 1.6 }}>
+                  {title} · {sources.length}
+                </Typography>
+              </Box>,
+              ...sources.map((source) => (
+                <SourceRow
+                  key={source.id}
+                  source={source}
+                  busy={busyId === source.id}
+                  onRefresh={(chosen) => void refresh(chosen)}
+                  onSchedule={(chosen, refreshSchedule) => void schedule(chosen, refreshSchedule)}
+                  onDelete={askDelete}
+                  onEdit={setEditing}
+                  pagesOpen={openPages.has(source.id)}
+                  onTogglePages={togglePages}
+                >
+                  {source.kind === 'website' && openPages.has(source.id) && (
+                    <SourcePages botId={botId} sourceId={source.id} name={source.name} />
+                  )}
+                </SourceRow>
+              )),
+            ])}
           </Paper>
         </>
       )}
@@ -225,6 +301,28 @@ export function KnowledgeSection({ botId, onDeleted, revision }: KnowledgeSectio
       <AddFileDialog botId={botId} open={adding === 'file'} onClose={() => setAdding(null)} onAdded={added} />
       <AddWebsiteDialog botId={botId} open={adding === 'website'} onClose={() => setAdding(null)} onAdded={added} />
       <AddTextDialog botId={botId} open={adding === 'text'} onClose={() => setAdding(null)} onAdded={added} />
+      {reference && (
+        <ReferenceDocumentDialog
+          botId={botId}
+          open={adding === 'reference'}
+          document={reference.document}
+          onClose={() => setAdding(null)}
+          onUploaded={(document) => {
+            reference.onUploaded(document);
+            reload();
+          }}
+        />
+      )}
+      <EditWrittenDialog
+        botId={botId}
+        source={editing}
+        onClose={() => setEditing(null)}
+        onSaved={(saved) => {
+          replace(saved);
+          setEditing(null);
+          enqueueSnackbar(`“${saved.name}” saved.`, { variant: 'success' });
+        }}
+      />
 
       <Dialog open={confirming} onClose={() => setConfirming(false)} aria-labelledby="delete-source-title">
         <DialogTitle id="delete-source-title">Delete “{deleting?.name}”?</DialogTitle>

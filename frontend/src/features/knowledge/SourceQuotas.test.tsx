@@ -86,11 +86,11 @@ describe('the account quotas where the owner meets them (docs/product.md#quotas)
     await screen.findByText('No knowledge yet');
     await openAdd(/Written answer/);
     const dialog = await screen.findByRole('dialog', { name: 'Add a written answer' });
-    await user.type(within(dialog).getByLabelText('Name'), 'Prices');
+    await user.type(within(dialog).getByLabelText('Question'), 'Prices');
     await user.type(within(dialog).getByLabelText('Answer'), 'Coffee is 3 euros.');
     await user.click(within(dialog).getByRole('button', { name: 'Add answer' }));
     expect(await within(dialog).findByText(ACCOUNT_FULL)).toBeInTheDocument();
-    expect(within(dialog).getByLabelText('Name')).toHaveValue('Prices');
+    expect(within(dialog).getByLabelText('Question')).toHaveValue('Prices');
     expect(screen.queryByText('“Prices” added.')).toBeNull();
   });
 

@@ -1,4 +1,7 @@
 import DeleteOutlineRounded from '@mui/icons-material/DeleteOutlineRounded';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import ExpandLessRounded from '@mui/icons-material/ExpandLessRounded';
+import ExpandMoreRounded from '@mui/icons-material/ExpandMoreRounded';
 import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
 import ErrorOutlineRounded from '@mui/icons-material/ErrorOutlineRounded';
 import LanguageRounded from '@mui/icons-material/LanguageRounded';
@@ -7,6 +10,7 @@ import PictureAsPdfOutlined from '@mui/icons-material/PictureAsPdfOutlined';
 import RefreshRounded from '@mui/icons-material/RefreshRounded';
 import TaskAltRounded from '@mui/icons-material/TaskAltRounded';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
@@ -18,6 +22,7 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
+import type { ReactNode } from 'react';
 import type { KnowledgeSource, RefreshSchedule } from '../../api/types';
 import { DEFAULT_REFRESH_SCHEDULE, REFRESH_CHOICES, refreshFacts, sourceFacts } from './knowledgeLimits';
 
@@ -29,9 +34,23 @@ export interface SourceRowProps {
   /** A website's new refresh schedule, chosen on the row. */
   onSchedule: (source: KnowledgeSource, schedule: RefreshSchedule) => void;
   onDelete: (source: KnowledgeSource) => void;
+  /** A written answer or correction: opens it for editing (no Edit button without it). */
+  onEdit?: (source: KnowledgeSource) => void;
+  /** A website: whether its pages are shown under it, and the button that shows or hides them. */
+  pagesOpen?: boolean;
+  onTogglePages?: (source: KnowledgeSource) => void;
+  /** Shown under the row (a website's pages). */
+  children?: ReactNode;
 }
 
 const KIND_LABEL = { file: 'File', website: 'Website', text: 'Written answer' } as const;
+
+/** What the row says the source is: a correction and the reference document are named as such. */
+export function kindLabel(source: KnowledgeSource): string {
+  if (source.correction) return 'Correction';
+  if (source.reference) return 'Reference document';
+  return KIND_LABEL[source.kind];
+}
 
 function KindIcon({ source }: { source: KnowledgeSource }) {
   const props = { fontSize: 'small', 'aria-hidden': true } as const;
@@ -69,7 +88,17 @@ function StatusChip({ status }: { status: KnowledgeSource['status'] }) {
 }
 
 /** One source: what it is, its state, its size, and the actions on it. */
-export function SourceRow({ source, busy, onRefresh, onSchedule, onDelete }: SourceRowProps) {
+export function SourceRow({
+  source,
+  busy,
+  onRefresh,
+  onSchedule,
+  onDelete,
+  onEdit,
+  pagesOpen = false,
+  onTogglePages,
+  children,
+}: SourceRowProps) {
   const processing = source.status === 'processing';
   const facts = sourceFacts(source);
   const refreshable = source.kind !== 'text';
@@ -86,7 +115,7 @@ export function SourceRow({ source, busy, onRefresh, onSchedule, onDelete }: Sou
       }}
     >
       <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
-        <Tooltip title={KIND_LABEL[source.kind]}>
+        <Tooltip title={kindLabel(source)}>
           <Box
             sx={(theme) => ({
               flex: 'none',
@@ -111,14 +140,30 @@ export function SourceRow({ source, busy, onRefresh, onSchedule, onDelete }: Sou
               <Link href={source.url} target="_blank" rel="noopener noreferrer" color="inherit" underline="hover">
                 {source.url}
               </Link>
+            ) : source.correction && source.question ? (
+              `Correction · asked: “${source.question}”`
             ) : (
-              KIND_LABEL[source.kind]
+              kindLabel(source)
             )}
             {facts.length > 0 && ` · ${facts.join(' · ')}`}
           </Typography>
         </Box>
         <StatusChip status={source.status} />
         <Stack direction="row" sx={{ flex: 'none' }}>
+          {source.kind === 'text' && onEdit && (
+            <Tooltip title="Edit">
+              <span>
+                <IconButton
+                  size="small"
+                  aria-label={`Edit ${source.name}`}
+                  disabled={busy}
+                  onClick={() => onEdit(source)}
+                >
+                  <EditOutlined fontSize="small" />
+                </IconButton>
+              </span>
+            </Tooltip>
+          )}
           {refreshable && (
             <Tooltip title="Read again">
               <span>
@@ -171,8 +216,20 @@ export function SourceRow({ source, busy, onRefresh, onSchedule, onDelete }: Sou
           <Typography variant="caption" color="textSecondary">
             {refreshFacts(source).join(' · ')}
           </Typography>
+          {onTogglePages && (
+            <Button
+              size="small"
+              aria-expanded={pagesOpen}
+              aria-label={`${pagesOpen ? 'Hide' : 'Show'} the pages of ${source.name}`}
+              endIcon={pagesOpen ? <ExpandLessRounded /> : <ExpandMoreRounded />}
+              onClick={() => onTogglePages(source)}
+            >
+              {pagesOpen ? 'Hide pages' : 'Pages'}
+            </Button>
+          )}
         </Stack>
       )}
+      {children && <Box sx={{ mt: 0.5, ml: { xs: 0, sm: 6.5 } }}>{children}</Box>}
       {source.status === 'failed' && source.error && (
         <Typography variant="body2" color="error" sx={{ mt: 0.75, ml: 6.5 }}>
           {source.error}

@@ -1,0 +1,172 @@
+import ErrorOutlineRounded from '@mui/icons-material/ErrorOutlineRounded';
+import TaskAltRounded from '@mui/icons-material/TaskAltRounded';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { SourcePageResponse } from '@botsmith/contract';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { knowledgeApi } from '../../api';
+import { RetryAlert } from '../../components/RetryAlert';
+import { serverMessage } from '../bots/botForms';
+import { formatMoment } from './knowledgeLimits';
+
+export interface SourcePagesProps {
+  botId: number;
+  sourceId: number;
+  /** The website's name, for the list's label. */
+  name: string;
+}
+
+type PagesState =
+  | { status: 'loading' }
+  | { status: 'error'; message: string }
+  | {
+      status: 'ready';
+      pages: SourcePageResponse[];
+      nextCursor: string | null;
+      /** "Show more" is loading the next page, or why it could not. */
+      moreLoading: boolean;
+      moreError: string | null;
+    };
+
+export const PAGES_LOAD_FAILED = 'The pages could not be loaded.';
+
+/**
+ * A website source's pages as its last crawl read them, each with its status: "Read" (the bot
+ * answers from it) or "No text" (read, nothing to answer from). 50 at a time, "Show more" for
+ * the next (docs/product.md#knowledge-sources).
+ */
+export function SourcePages({ botId, sourceId, name }: SourcePagesProps) {
+  const [state, setState] = useState<PagesState>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const controller = useRef<AbortController | null>(null);
+
+  useEffect(() => {
+    const current = new AbortController();
+    controller.current = current;
+    knowledgeApi.pages(botId, sourceId, null, current.signal).then(
+      ({ pages, nextCursor }) => {
+        if (!current.signal.aborted)
+          setState({ status: 'ready', pages, nextCursor, moreLoading: false, moreError: null });
+      },
+      (failure: unknown) => {
+        if (!current.signal.aborted)
+          setState({ status: 'error', message: serverMessage(failure) ?? PAGES_LOAD_FAILED });
+      },
+    );
+    return () => current.abort();
+  }, [botId, sourceId, attempt]);
+
+  const showMore = useCallback(async () => {
+    if (state.status !== 'ready' || !state.nextCursor) return;
+    const signal = controller.current?.signal;
+    setState({ ...state, moreLoading: true, moreError: null });
+    try {
+      const next = await knowledgeApi.pages(botId, sourceId, state.nextCursor, signal);
+      if (signal?.aborted) return;
+      setState({
+        status: 'ready',
+        pages: [...state.pages, ...next.pages],
+        nextCursor: next.nextCursor,
+        moreLoading: false,
+        moreError: null,
+      });
+    } catch (failure) {
+      if (signal?.aborted) return;
+      setState({ ...state, moreLoading: false, moreError: serverMessage(failure) ?? PAGES_LOAD_FAILED });
+    }
+  }, [botId, sourceId, state]);
+
+  if (state.status === 'loading') {
+    return (
+      <Stack spacing={0.5} aria-busy="true" aria-label={`Loading the pages of ${name}`} sx={{ py: 1 }}>
+        {[0, 1, 2].map((row) => (
+          <Skeleton key={row} width={`${70 - row * 15}%`} />
+        ))}
+      </Stack>
+    );
+  }
+  if (state.status === 'error') {
+    return (
+      <Box sx={{ py: 1 }}>
+        <RetryAlert
+          onRetry={() => {
+            setState({ status: 'loading' });
+            setAttempt((n) => n + 1);
+          }}
+        >
+          {state.message}
+        </RetryAlert>
+      </Box>
+    );
+  }
+  if (state.pages.length === 0) {
+    return (
+      <Typography variant="body2" color="textSecondary" sx={{ py: 1 }}>
+        No pages read yet. They appear here once the website has been read.
+      </Typography>
+    );
+  }
+  return (
+    <Box sx={{ py: 0.5 }}>
+      <Box component="ul" aria-label={`Pages of ${name}`} sx={{ m: 0, p: 0 }}>
+        {state.pages.map((page) => (
+          <Stack
+            key={page.url}
+            component="li"
+            direction="row"
+            spacing={1}
+            sx={{ listStyle: 'none', alignItems: 'center', py: 0.5, minWidth: 0 }}
+          >
+            {page.status === 'ready' ? (
+              <Chip
+                size="small"
+                color="success"
+                variant="outlined"
+                icon={<TaskAltRounded aria-hidden />}
+                label="Read"
+                sx={{ flex: 'none' }}
+              />
+            ) : (
+              <Chip
+                size="small"
+                color="warning"
+                variant="outlined"
+                icon={<ErrorOutlineRounded aria-hidden />}
+                label="No text"
+                sx={{ flex: 'none' }}
+              />
+            )}
+            <Box sx={{ minWidth: 0, flex: 1 }}>
+              <Typography variant="body2" noWrap title={page.title ?? page.url}>
+                <Link href={page.url} target="_blank" rel="noopener noreferrer" underline="hover">
+                  {page.title || page.url}
+                </Link>
+              </Typography>
+              <Typography variant="caption" color="textSecondary" component="p" noWrap>
+                {page.status === 'ready'
+                  ? `${page.chunks} ${page.chunks === 1 ? 'passage' : 'passages'}`
+                  : 'Nothing to answer from'}{' '}
+                · read {formatMoment(page.readAt)}
+              </Typography>
+            </Box>
+          </Stack>
+        ))}
+      </Box>
+      {state.nextCursor && (
+        <Button size="small" onClick={() => void showMore()} loading={state.moreLoading} sx={{ mt: 0.5 }}>
+          Show more pages
+        </Button>
+      )}
+      {state.moreError && (
+        <Typography variant="body2" color="error" role="alert">
+          {state.moreError}
+        </Typography>
+      )}
+    </Box>
+  );
+}
