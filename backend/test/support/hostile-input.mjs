@@ -274,7 +274,11 @@ export const FUZZ_ROUTES = {
   'POST /api/bots/:id/sources/:sourceId/refresh': {},
   'PATCH /api/bots/:id/sources/:sourceId': { fields: ['refreshSchedule'] },
   'DELETE /api/bots/:id/sources/:sourceId': {},
+  'GET /api/bots/:id/sources/:sourceId/pages': { query: ['cursor'] },
+  'GET /api/bots/:id/sources/:sourceId/text': {},
+  'PUT /api/bots/:id/sources/:sourceId/text': { fields: ['name', 'text'] },
   'POST /api/bots/:id/corrections': { fields: ['question', 'answer'] },
+  'PUT /api/bots/:id/corrections/:sourceId': { fields: ['question', 'answer'] },
   'GET /api/bots/:id/questions': { query: ['filter', 'period'] },
   'GET /api/user/usage': {},
   'GET /api/user/usage-history': {},
@@ -283,18 +287,25 @@ export const FUZZ_ROUTES = {
   'GET /api/user/logs/download': {},
   'GET /api/conversations': { query: ['q', 'cursor', 'limit', 'from', 'to', 'botId', 'filter'] },
   'GET /api/conversations/export': { query: ['q', 'from', 'to', 'botId', 'filter'] },
+  'GET /api/conversations/waiting-count': {},
   'GET /api/conversations/:id': {},
   'DELETE /api/conversations/:id': { ids: 'doomed' },
   'GET /api/webhooks': {},
   'POST /api/webhooks': { fields: ['url', 'events'] },
   'DELETE /api/webhooks/:id': { ids: 'doomed' },
   'POST /api/webhooks/:id/test': {},
+  'POST /api/webhooks/:id/enable': {},
   'GET /api/webhooks/:id/deliveries': {},
   'POST /api/conversations/:id/reply': { fields: ['content'] },
   'POST /api/conversations/:id/handback': {},
   'GET /api/leads': { query: ['botId', 'cursor'] },
   'GET /api/leads/export': { query: ['botId'] },
   'DELETE /api/leads/:id': { ids: 'doomed' },
+  'GET /api/bots/:id/notify-emails': {},
+  'POST /api/bots/:id/notify-emails/resend': { fields: ['email'] },
+  'GET /api/mail/usage': {},
+  'GET /api/mail/confirm/:token': { session: 'none' },
+  'POST /api/mail/confirm/:token': { session: 'none' },
   'POST /api/auth/create-stripe-customer': {},
   'GET /api/auth/has-payment-method': {},
   'POST /api/auth/create-payment-method-session': {},
@@ -684,6 +695,14 @@ export function sendRequest(base, request) {
         headers: { ...request.headers, ...(payload ? { 'Content-Length': String(payload.length) } : {}) },
       },
       (res) => {
+        const contentType = String(res.headers['content-type'] ?? '');
+        // A stream that opened (the agent messages' events, with a valid query) never ends by
+        // itself: its status and type are the answer.
+        if (contentType.includes('text/event-stream')) {
+          res.destroy();
+          resolve({ status: res.statusCode ?? 0, contentType, text: '' });
+          return;
+        }
         const chunks = [];
         res.on('data', (chunk) => chunks.push(chunk));
         res.on('end', () =>
