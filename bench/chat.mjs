@@ -22,7 +22,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
-import { requireBuiltBackend, startBuiltApp, UNLIMITED_CHAT_ENV } from './support/app.mjs';
+import { fileURLToPath } from 'node:url';
+import { BACKEND_DIST, requireBuiltBackend, startBuiltApp, UNLIMITED_CHAT_ENV } from './support/app.mjs';
 import { createThrowawayDatabase, LOCAL_SERVER_URL } from './support/database.mjs';
 
 const REQUESTS = Number(process.argv[2] ?? 2000);
@@ -79,13 +80,80 @@ function chunksSql(botId) {
   ];
 }
 
-/** The built app with the offline model and chat limits out of the way; `env` on top. */
+const PROBE = fileURLToPath(new URL('./support/probe.cjs', import.meta.url));
+
+/**
+ * The built app with the offline model and chat limits out of the way; `env` on top. The probe
+ * (support/probe.cjs) is preloaded: it counts the database round trips and records a CPU profile
+ * on signal, into `probeDir`.
+ */
 async function startApp(env) {
+  const probeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'botsmith-bench-probe-'));
   const app = await startBuiltApp({
-    env: { OPENAI_API_KEY: '', OFFLINE_MODEL_WORD_DELAY_MS: WORD_DELAY, ...UNLIMITED_CHAT_ENV, ...env },
+    env: {
+      OPENAI_API_KEY: '',
+      OFFLINE_MODEL_WORD_DELAY_MS: WORD_DELAY,
+      ...UNLIMITED_CHAT_ENV,
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${PROBE}`.trim(),
+      BENCH_PROBE_DIR: probeDir,
+      BENCH_BACKEND_DIR: BACKEND_DIST,
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  return { base: app.base, pid: app.child.pid, stop: app.stop };
+  const stop = async () => {
+    await app.stop();
+    fs.rmSync(probeDir, { recursive: true, force: true });
+  };
+  return { base: app.base, pid: app.child.pid, child: app.child, probeDir, stop };
+}
+
+/** Waits for the probe to write `file` after `signal`; its content. */
+async function probe({ child, probeDir }, signal, file) {
+  const target = path.join(probeDir, file);
+  fs.rmSync(target, { force: true });
+  child.kill(signal);
+  for (let i = 0; i < 600; i++) {
+    if (fs.existsSync(target)) {
+      await new Promise((resolve) => setTimeout(resolve, 50)); // written whole
+      return fs.readFileSync(target, 'utf8');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the probe did not write ${file}`);
+}
+
+/** The app's database round trips so far (every query of its `pg` clients). */
+const roundTrips = async (app) => Number(await probe(app, 'SIGWINCH', 'count'));
+
+/** The profile's 10 frames with the most self time: [ms, function, file:line]. */
+function topFrames(profile, count = 10) {
+  const interval = new Map(); // node id -> sampled ms
+  profile.samples.forEach((id, i) => interval.set(id, (interval.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
+  const byFrame = new Map();
+  for (const node of profile.nodes) {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const where = url ? `${url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '~/')}:${lineNumber + 1}` : '';
+    const key = `${functionName || '(anonymous)'}\t${where}`;
+    byFrame.set(key, (byFrame.get(key) ?? 0) + (interval.get(node.id) ?? 0));
+  }
+  const total = [...byFrame.values()].reduce((a, b) => a + b, 0);
+  return [...byFrame.entries()]
+    .filter(([key]) => !key.startsWith('(idle)'))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([key, ms]) => [ms, ...key.split('\t'), (ms / total) * 100]);
+}
+
+/** `total` JSON messages under the CPU profiler; prints the top frames by self time. */
+async function profiled(app, total, send) {
+  await probe(app, 'SIGUSR2', 'started');
+  await load(total, CONCURRENCY, send);
+  const { profile } = JSON.parse(await probe(app, 'SIGUSR2', 'probe-1.json'));
+  console.log(`  CPU profile of ${total} JSON messages, top 10 frames by self time:`);
+  for (const [ms, fn, where, share] of topFrames(profile)) {
+    console.log(`    ${(ms / total).toFixed(3).padStart(7)} ms/msg ${share.toFixed(1).padStart(5)} %  ${fn}  ${where}`);
+  }
 }
 
 /** Fires `total` requests, `concurrency` at a time; returns latencies (ms), wall time and failures. */
@@ -147,7 +215,8 @@ const QUESTIONS = [
   'What sizes of boots?',
 ];
 
-async function measure({ base, pid }, botId) {
+async function measure(app, botId) {
+  const { base, pid } = app;
   const health = () => fetch(`${base}/api/health`).then(async (r) => (await r.arrayBuffer(), r.status));
   const chat = (i, sse = false) =>
     fetch(`${base}/api/chat`, {
@@ -166,11 +235,24 @@ async function measure({ base, pid }, botId) {
 
   await load(100, CONCURRENCY, health); // warm-up
   await load(100, CONCURRENCY, (i) => chat(i));
-  const h = report('GET /api/health (bare route)', await timed(pid, REQUESTS, CONCURRENCY, health));
-  const c = report('POST /api/chat (JSON)', await timed(pid, REQUESTS, CONCURRENCY, (i) => chat(i)));
+  const trips0 = await roundTrips(app);
+  const hr = await timed(pid, REQUESTS, CONCURRENCY, health);
+  const h = report('GET /api/health (bare route)', hr);
+  const trips1 = await roundTrips(app);
+  const cr = await timed(pid, REQUESTS, CONCURRENCY, (i) => chat(i));
+  const c = report('POST /api/chat (JSON)', cr);
+  const trips2 = await roundTrips(app);
   report('POST /api/chat (SSE)', await timed(pid, Math.round(REQUESTS / 2), CONCURRENCY, (i) => chat(i, true)));
   console.log(`  overhead of the chat path over the bare route: ${(c - h).toFixed(2)} ms of app CPU per request`);
-  return 100 + REQUESTS + Math.round(REQUESTS / 2);
+  const rps = (r) => r.latencies.length / r.wallMs;
+  console.log(`  JSON chat throughput: ${((rps(cr) / rps(hr)) * 100).toFixed(0)} % of the bare route's`);
+  console.log(
+    `  database round trips per request: bare route ${((trips1 - trips0) / REQUESTS).toFixed(2)}, ` +
+      `chat message ${((trips2 - trips1) / REQUESTS).toFixed(2)} (counted over the run, background work included)`,
+  );
+  const profiledMessages = Math.round(REQUESTS / 2);
+  await profiled(app, profiledMessages, (i) => chat(i));
+  return 100 + REQUESTS + Math.round(REQUESTS / 2) + profiledMessages;
 }
 
 async function pgliteRun() {

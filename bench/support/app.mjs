@@ -10,7 +10,10 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const BACKEND_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../backend/dist');
+/** backend/dist, or BENCH_BACKEND_DIST (e.g. a build of another tree, to compare before and after in one sitting). */
+export const BACKEND_DIST = process.env.BENCH_BACKEND_DIST
+  ? path.resolve(process.env.BENCH_BACKEND_DIST)
+  : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../backend/dist');
 export const BUILT_APP = path.join(BACKEND_DIST, 'main.js');
 
 /** Exits (2) with how to build (`command`) when backend/dist is missing. */

@@ -5,22 +5,9 @@ import type { DataSource } from 'typeorm';
 import { entityManagerOf, type Transaction } from '../../database/transaction.js';
 import { BotEntity } from '../bots/bot.entity.js';
 import { isoDate } from '../../common/billing-period.js';
-import type { ModelTier } from '../../common/constants.js';
+import { MODEL_TIERS, priceOf, type ModelTier } from '../../common/constants.js';
 import { nextMessageFitsSql } from '../usage/budget.js';
 import { toOwnerBillingRow, type OwnerBillingColumns, type OwnerBillingRow } from '../usage/usage-ledger.repository.js';
-
-/**
- * The budget rule (usage/budget.ts) over the reservation's parameters: the message's price ($5)
- * fits the budget ($6) after the period's ledger and the live reservations of other messages.
- */
-const RESERVATION_FITS = nextMessageFitsSql({
-  budgetCents: '$6::integer',
-  spentCents: `((SELECT COALESCE(SUM(price_cents), 0) FROM usage_events
-                  WHERE bot_id = $1 AND created_at >= $2 AND period_start = $3::date)
-               + (SELECT COALESCE(SUM(amount_cents), 0) FROM chat_reservations
-                  WHERE bot_id = $1 AND period_start = $3::date AND expires_at > now() AND id <> $4))`,
-  priceCents: '$5::integer',
-});
 
 export type BudgetDecision =
   { reserved: true; tier: ModelTier } | { reserved: false; reason: 'BUDGET' | 'GONE'; limitCents: number };
@@ -109,44 +96,77 @@ export class ChatRepository {
   }
 
   /**
-   * Reserves `priceOf(tier)` of the bot's monthly budget for one message, or refuses. The bot row
-   * is locked (FOR NO KEY UPDATE: it still lets rows referencing the bot be inserted), so budget checks of one bot run one at a time, and each sees every
-   * reservation committed before it: concurrent messages cannot overshoot the budget. The sum is
-   * the period's ledger plus the live reservations of other messages.
+   * Reserves the price of the bot's tier from its monthly budget for one message, or refuses. The
+   * bot row is locked (FOR NO KEY UPDATE: it still lets rows referencing the bot be inserted), so
+   * budget checks of one bot run one at a time, and each sees every reservation committed before
+   * it: concurrent messages cannot overshoot the budget. The sum is the period's ledger plus the
+   * live reservations of other messages.
+   *
+   * One round trip (docs/decisions/0016-chat-path-cost.md): the transaction's statements travel as
+   * one simple-protocol batch, the lock first, then the reservation as its own statement (READ
+   * COMMITTED: its snapshot is taken after the lock was granted, so it holds every reservation and
+   * ledger row committed before), then what a refusal needs to say why. The batch carries no
+   * outside text: every value is an integer, a date or a UUID checked here.
    */
-  async reserveBudget(
-    reservationId: string,
-    botId: number,
-    periodStart: Date,
-    priceOf: (tier: ModelTier) => number,
-  ): Promise<BudgetDecision> {
-    return this.dataSource.transaction(async (manager) => {
-      const bots: Array<{ model: ModelTier; usage_limit_dollars: number }> = await manager.query(
-        `SELECT model, usage_limit_dollars FROM bots WHERE id = $1 FOR NO KEY UPDATE`,
-        [botId],
-      );
-      const bot = bots[0];
-      if (!bot) return { reserved: false, reason: 'GONE', limitCents: 0 };
-      const limitCents = Number(bot.usage_limit_dollars) * 100;
-      const price = priceOf(bot.model);
-      const period = isoDate(periodStart);
-      // One statement, started after the lock was granted, so its snapshot holds every reservation
-      // and ledger row committed before: reserve only if the period's spend leaves room.
-      const [reserved]: [Array<{ id: string }>, number] = await manager.query(
-        `UPDATE chat_reservations SET amount_cents = $5::integer, period_start = $3::date
-          WHERE id = $4 AND expires_at > now()
-            AND ${RESERVATION_FITS}
-        RETURNING id`,
-        [botId, periodStart, period, reservationId, price, limitCents],
-      );
-      if (reserved.length === 1) return { reserved: true, tier: bot.model };
-      const mine: Array<{ id: string }> = await manager.query(
-        `SELECT id FROM chat_reservations WHERE id = $1 AND expires_at > now()`,
-        [reservationId],
-      );
-      return mine.length === 1
-        ? { reserved: false, reason: 'BUDGET', limitCents }
-        : { reserved: false, reason: 'GONE', limitCents };
-    });
+  async reserveBudget(reservationId: string, botId: number, periodStart: Date): Promise<BudgetDecision> {
+    if (!Number.isSafeInteger(botId) || !UUID.test(reservationId) || Number.isNaN(periodStart.getTime())) {
+      throw new Error('reserveBudget: a bot id, a reservation UUID and a period start are required');
+    }
+    const values = [
+      String(botId),
+      `'${periodStart.toISOString()}'::timestamptz`,
+      `'${isoDate(periodStart)}'`,
+      `'${reservationId}'::uuid`,
+    ];
+    const sql = RESERVE_BATCH.replace(/\$([1-4])\b/g, (_, n: string) => values[Number(n) - 1]);
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      const client = (await runner.connect()) as { query(sql: string): Promise<Array<{ rows: unknown[] }>> };
+      let results: Array<{ rows: unknown[] }>;
+      try {
+        results = await client.query(sql);
+      } catch (error) {
+        // A failed statement leaves the batch's transaction open and aborted: end it before the
+        // connection goes back to the pool.
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+      const reserved = results[2].rows as Array<{ model: ModelTier }>;
+      if (reserved.length === 1) return { reserved: true, tier: reserved[0].model };
+      const [state] = results[3].rows as Array<{ limit_dollars: number | null; mine: boolean }>;
+      if (state.limit_dollars === null) return { reserved: false, reason: 'GONE', limitCents: 0 };
+      const limitCents = Number(state.limit_dollars) * 100;
+      return { reserved: false, reason: state.mine ? 'BUDGET' : 'GONE', limitCents };
+    } finally {
+      await runner.release();
+    }
   }
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The price of the locked bot's tier in SQL, as priceOf (an unknown tier costs its fallback's): `b` is the bot row. */
+const TIER_PRICE_SQL = `CASE b.model ${MODEL_TIERS.map((tier) => `WHEN '${tier}' THEN ${priceOf(tier)}`).join(' ')} ELSE ${priceOf('' as ModelTier)} END`;
+
+/**
+ * The reservation as one batch ($1 bot, $2 period start, $3 its date, $4 the reservation): lock,
+ * reserve (returning the tier), and, read after the reservation, the bot's budget and whether the
+ * reservation is still live (a refusal's reason: GONE without either).
+ */
+const RESERVE_BATCH = `BEGIN;
+SELECT id FROM bots WHERE id = $1 FOR NO KEY UPDATE;
+UPDATE chat_reservations r SET amount_cents = ${TIER_PRICE_SQL}, period_start = $3::date
+  FROM bots b
+ WHERE r.id = $4 AND r.expires_at > now() AND b.id = $1
+   AND ${nextMessageFitsSql({
+     budgetCents: '(b.usage_limit_dollars * 100)::integer',
+     spentCents: `((SELECT COALESCE(SUM(price_cents), 0) FROM usage_events
+                     WHERE bot_id = $1 AND created_at >= $2 AND period_start = $3::date)
+                  + (SELECT COALESCE(SUM(amount_cents), 0) FROM chat_reservations
+                     WHERE bot_id = $1 AND period_start = $3::date AND expires_at > now() AND id <> $4))`,
+     priceCents: `(${TIER_PRICE_SQL})`,
+   })}
+RETURNING b.model;
+SELECT (SELECT usage_limit_dollars FROM bots WHERE id = $1) AS limit_dollars,
+       EXISTS (SELECT 1 FROM chat_reservations WHERE id = $4 AND expires_at > now()) AS mine;
+COMMIT`;

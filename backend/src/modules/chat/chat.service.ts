@@ -294,12 +294,7 @@ export class ChatService implements OnApplicationShutdown {
     }
     if (bot.usageLimitDollars <= 0) return { ...turn, tier: bot.model, priceCents: priceOf(bot.model) };
 
-    const decision = await this.repository.reserveBudget(
-      turn.reservationId,
-      bot.id,
-      periodStartFor(turn.receivedAt),
-      priceOf,
-    );
+    const decision = await this.repository.reserveBudget(turn.reservationId, bot.id, periodStartFor(turn.receivedAt));
     if (!decision.reserved) {
       if (decision.reason === 'GONE') throw AppError.notFound(REFUSALS.BOT_NOT_FOUND, 'BOT_NOT_FOUND');
       // A budget lowered below what was spent is reached without any charge: tell the owner too.

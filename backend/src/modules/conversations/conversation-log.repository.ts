@@ -138,21 +138,24 @@ export class ConversationLogRepository {
       const p = (i: number) => `$${n - 10 + i}`;
       return `(${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}::jsonb, ${p(10)})`;
     });
-    const inserted: Array<{ id: number }> = await manager.query(
-      `INSERT INTO messages (conversation_id, owner_id, role, content, model, tokens, cost_cents, created_at, unanswered, citations, agent_name)
-       VALUES ${rows.join(', ')} RETURNING id`,
-      params,
-    );
     const firstQuestion = messages.find((m) => m.role === 'user')?.content.slice(0, 200) ?? null;
     const lastAt = messages.reduce((at, m) => (m.createdAt > at ? m.createdAt : at), messages[0].createdAt);
-    await manager.query(
-      `UPDATE conversations
-          SET last_message_at = GREATEST(last_message_at, $2::timestamptz),
-              message_count = message_count + $3::integer,
-              preview = COALESCE(preview, $4::varchar),
-              unanswered_count = unanswered_count + $5::integer
-        WHERE id = $1`,
-      [conversationId, lastAt, messages.length, firstQuestion, messages.filter((m) => m.unanswered).length],
+    const n = params.length;
+    params.push(conversationId, lastAt, messages.length, firstQuestion, messages.filter((m) => m.unanswered).length);
+    // One statement (docs/decisions/0016-chat-path-cost.md): the insert and the totals' update are
+    // both data-modifying parts of it, each run once.
+    const inserted: Array<{ id: number }> = await manager.query(
+      `WITH totals AS (
+         UPDATE conversations
+            SET last_message_at = GREATEST(last_message_at, $${n + 2}::timestamptz),
+                message_count = message_count + $${n + 3}::integer,
+                preview = COALESCE(preview, $${n + 4}::varchar),
+                unanswered_count = unanswered_count + $${n + 5}::integer
+          WHERE id = $${n + 1}
+       )
+       INSERT INTO messages (conversation_id, owner_id, role, content, model, tokens, cost_cents, created_at, unanswered, citations, agent_name)
+       VALUES ${rows.join(', ')} RETURNING id`,
+      params,
     );
     // Serial ids are drawn row by row in VALUES order.
     return inserted.map((r) => Number(r.id)).sort((a, b) => a - b);

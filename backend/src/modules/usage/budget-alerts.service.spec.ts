@@ -1,4 +1,8 @@
-import { accountSpendStep, botBudgetSteps } from './budget-alerts.service.js';
+import { accountSpendStep, botBudgetSteps, BudgetAlertsService } from './budget-alerts.service.js';
+import { nextPeriodStart } from '../../common/billing-period.js';
+import type { BudgetAlertsRepository } from './budget-alerts.repository.js';
+import type { MailService } from '../mail/mail.service.js';
+import type { WebhooksService } from '../webhooks/webhooks.service.js';
 
 describe('botBudgetSteps', () => {
   it('passes 50 and 80 at those shares of the budget, and 100 once the next message would not fit', () => {
@@ -28,5 +32,65 @@ describe('accountSpendStep', () => {
 
   it('is 0 when the owner turned the alert off', () => {
     expect(accountSpendStep(1_000_000, 0)).toBe(0);
+  });
+});
+
+describe('BudgetAlertsService.afterSpend', () => {
+  /** A repository whose snapshots wait until released, recording the spends they were asked about. */
+  function slowRepository() {
+    const asked: Array<{ ownerId: number; botId: number; periodStart: string }> = [];
+    const waiting: Array<() => void> = [];
+    const repository = {
+      snapshot: (ownerId: number, botId: number, periodStart: Date) => {
+        asked.push({ ownerId, botId, periodStart: periodStart.toISOString().slice(0, 10) });
+        return new Promise((resolve) => waiting.push(() => resolve(null)));
+      },
+      claim: () => Promise.resolve([]),
+    } as unknown as BudgetAlertsRepository;
+    const releaseAll = () => waiting.splice(0).forEach((release) => release());
+    return { repository, asked, releaseAll };
+  }
+  const service = (repository: BudgetAlertsRepository) =>
+    new BudgetAlertsService(repository, {} as MailService, {} as WebhooksService);
+
+  it('checks spends that arrive during a check once more after it, never in parallel, and never drops the last', async () => {
+    const { repository, asked, releaseAll } = slowRepository();
+    const alerts = service(repository);
+    const at = new Date('2026-03-10T12:00:00Z');
+    alerts.afterSpend(1, 2, at);
+    for (let i = 1; i <= 5; i++) alerts.afterSpend(1, 2, new Date(at.getTime() + i * 1000));
+    alerts.afterSpend(1, 3, at); // another bot: its own check
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(asked).toHaveLength(2);
+    releaseAll();
+    await new Promise((resolve) => setImmediate(resolve));
+    // The five spends during the first check: one more check, as of the latest.
+    expect(asked).toHaveLength(3);
+    expect(asked[2]).toMatchObject({ ownerId: 1, botId: 2 });
+    releaseAll();
+    await alerts.settled();
+    expect(asked).toHaveLength(3);
+    // Nothing running any more: the next spend starts a check of its own.
+    alerts.afterSpend(1, 2, at);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(asked).toHaveLength(4);
+    releaseAll();
+    await alerts.settled();
+  });
+
+  it('checks each billing period a queued spend belongs to', async () => {
+    const { repository, asked, releaseAll } = slowRepository();
+    const alerts = service(repository);
+    const boundary = nextPeriodStart(new Date('2026-03-10T12:00:00Z')).getTime();
+    alerts.afterSpend(1, 2, new Date(boundary - 1000));
+    alerts.afterSpend(1, 2, new Date(boundary - 500));
+    alerts.afterSpend(1, 2, new Date(boundary + 1000));
+    for (let round = 0; round < 4; round++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      releaseAll();
+    }
+    await alerts.settled();
+    expect(asked).toHaveLength(3);
+    expect(new Set(asked.map((a) => a.periodStart)).size).toBe(2);
   });
 });

@@ -43,6 +43,8 @@ export function accountSpendStep(spentCents: number, thresholdCents: number): nu
 export class BudgetAlertsService implements OnApplicationShutdown {
   private readonly logger = new Logger('BudgetAlerts');
   private readonly pending = new Set<Promise<void>>();
+  /** The checks running, by owner and bot, with the spends to check after them, by period. */
+  private readonly running = new Map<string, Map<string, Date>>();
 
   constructor(
     private readonly repository: BudgetAlertsRepository,
@@ -50,15 +52,42 @@ export class BudgetAlertsService implements OnApplicationShutdown {
     private readonly webhooks: WebhooksService,
   ) {}
 
-  /** Starts the check for the bot's and the owner's spend as of `at`; returns at once, never throws. */
+  /**
+   * Starts the check for the bot's and the owner's spend as of `at`; returns at once, never throws.
+   * Checks of one owner and bot run one at a time on an instance: spends that arrive while one
+   * runs are checked once more after it, as of the latest of them (per billing period), so a busy
+   * bot costs one check per round instead of one per message, and the last spend is always
+   * checked after it committed (docs/decisions/0016-chat-path-cost.md).
+   */
   afterSpend(ownerId: number, botId: number, at: Date = new Date()): void {
-    const checking: Promise<void> = this.check(ownerId, botId, at)
-      .catch((error: unknown) => {
-        const reason = error instanceof Error ? error.message : String(error);
-        this.logger.error(`Budget alert check for bot ${botId} failed: ${reason}`);
-      })
-      .finally(() => this.pending.delete(checking));
+    const key = `${ownerId}:${botId}`;
+    const running = this.running.get(key);
+    const period = isoDate(periodStartFor(at));
+    if (running) {
+      const queued = running.get(period);
+      if (!queued || queued < at) running.set(period, at);
+      return;
+    }
+    const queue = new Map<string, Date>([[period, at]]);
+    this.running.set(key, queue);
+    const checking: Promise<void> = this.drain(key, ownerId, botId, queue).finally(() => this.pending.delete(checking));
     this.pending.add(checking);
+  }
+
+  /** Checks the queued spends of one owner and bot until none is left. */
+  private async drain(key: string, ownerId: number, botId: number, queue: Map<string, Date>): Promise<void> {
+    try {
+      while (queue.size > 0) {
+        const [period, at] = queue.entries().next().value as [string, Date];
+        queue.delete(period);
+        await this.check(ownerId, botId, at).catch((error: unknown) => {
+          const reason = error instanceof Error ? error.message : String(error);
+          this.logger.error(`Budget alert check for bot ${botId} failed: ${reason}`);
+        });
+      }
+    } finally {
+      this.running.delete(key);
+    }
   }
 
   /** Resolves when every check started so far has finished (tests, shutdown). */
