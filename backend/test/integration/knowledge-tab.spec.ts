@@ -213,6 +213,17 @@ describe('Knowledge tab routes', () => {
       expect(await passages(kept.body.source.id as number)).toEqual(['Bicycles are parked behind the boathouse.']);
       const listed = await sources(botId);
       expect(listed.map((source) => source.name)).toEqual(['When do you open?', 'Parking']);
+
+      // The text as written, line breaks kept, is what the edit form opens with.
+      const twoLines = 'Weekdays: six to six.\nSaturdays: eight to noon.';
+      expect((await editText(botId, id, { name: 'When do you open?', text: twoLines })).status).toBe(200);
+      const read = await owner.get(`/api/bots/${botId}/sources/${id}/text`);
+      expect(read.status).toBe(200);
+      expect(read.body).toEqual({ text: twoLines });
+      const foreign = await other.get(`/api/bots/${botId}/sources/${id}/text`);
+      expect(foreign.status).toBe(404);
+      expect(foreign.body.code).toBe('BOT_NOT_FOUND');
+      expect(JSON.stringify(foreign.body)).not.toContain('Saturdays');
     });
 
     it("refuses another owner's ids, other kinds of source, hostile values and growth past the quota, changing nothing", async () => {
@@ -239,6 +250,9 @@ describe('Knowledge tab routes', () => {
       expect(asText.body.code).toBe('SOURCE_NOT_EDITABLE');
 
       const website = await crawledSite(botId);
+      const websiteText = await owner.get(`/api/bots/${botId}/sources/${website.id}/text`);
+      expect(websiteText.status).toBe(409);
+      expect(websiteText.body.code).toBe('SOURCE_NOT_EDITABLE');
       const asWebsite = await editText(botId, website.id, body);
       expect(asWebsite.status).toBe(409);
       expect(asWebsite.body).toEqual({
@@ -301,6 +315,8 @@ describe('Knowledge tab routes', () => {
         status: 'ready',
       });
       expect(await passages(id)).toEqual(['Parking is free after six in the evening.']);
+      const read = await owner.get(`/api/bots/${botId}/sources/${id}/text`);
+      expect(read.body).toEqual({ text: 'Parking is free after six in the evening.' });
 
       const otherBot = await createBotViaApi(t, other, 'Intruder Bot 2');
       const body = { question: 'Hijacked?', answer: 'Everything is free.' };

@@ -37,6 +37,8 @@ export class BotSourceEntity {
   @Column({ name: 'is_correction', type: 'boolean', default: false }) isCorrection!: boolean;
   /** A correction: the visitor question it answers (its text is the owner's answer). */
   @Column({ type: 'varchar', length: 1000, nullable: true }) question!: string | null;
+  /** A written answer or correction: the text as its owner wrote it (read only to edit it). */
+  @Column({ type: 'text', nullable: true, select: false }) text?: string | null;
   /** A website source: how often it is read again by itself ('off' for other kinds). */
   @Column({ name: 'refresh_schedule', type: 'varchar', length: 8, default: 'off' }) refreshSchedule!: RefreshSchedule;
   /** A website source: when a crawl last finished reading it. */

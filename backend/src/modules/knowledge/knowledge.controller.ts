@@ -7,10 +7,8 @@ import {
   JSON_BODY,
   SAME_SITE,
 } from '../../common/openapi/api-errors.decorator.js';
-import { ApiAnswer, arrayOf, bool, int, nullable, obj, str } from '../../common/openapi/schemas.js';
+import { ApiAnswer } from '../../common/openapi/schemas.js';
 import { SECURITY } from '../../common/openapi/security.js';
-import { SOURCE_PAGE_STATUSES } from '@botsmith/contract';
-import { REFRESH_SCHEDULES, SOURCE_KINDS, SOURCE_STATUSES } from './bot-source.entity.js';
 import {
   Body,
   Controller,
@@ -40,51 +38,6 @@ import {
 } from './knowledge.dto.js';
 import { KnowledgeService } from './knowledge.service.js';
 
-export const SOURCE = obj({
-  id: int(),
-  kind: { type: 'string', enum: [...SOURCE_KINDS] },
-  name: str(),
-  status: { type: 'string', enum: [...SOURCE_STATUSES], description: 'Files and websites are read in the background.' },
-  error: nullable(str('Why reading failed.')),
-  pages: nullable(int()),
-  chunks: int('Passages the bot can answer from.'),
-  embedded: nullable(
-    int('With an embeddings model configured (hybrid search): passages that have their vector yet. Null without one.'),
-  ),
-  bytes: int(),
-  url: nullable(str()),
-  refreshSchedule: nullable({
-    type: 'string',
-    enum: [...REFRESH_SCHEDULES],
-    description: 'A website: how often it is read again by itself (null for other kinds).',
-  }),
-  lastRefreshedAt: nullable(str('ISO date-time: when a crawl last read the website.')),
-  nextRefreshAt: nullable(str('ISO date-time: when the schedule reads it next (null: off, or being read).')),
-  notice: nullable(str('A sentence about a ready source: its crawl stopped at the quota, or its last refresh failed.')),
-  correction: bool("An owner's correction (POST /api/bots/{id}/corrections)."),
-  question: nullable(str('A correction: the visitor question it answers.')),
-  reference: bool("The bot's reference document (POST /api/upload/update-document replaces it)."),
-  createdAt: str('ISO date-time'),
-  updatedAt: str('ISO date-time'),
-});
-export const ONE_SOURCE = obj({ source: SOURCE });
-const SOURCE_PAGES = obj({
-  pages: arrayOf(
-    obj({
-      url: str(),
-      title: nullable(str()),
-      status: {
-        type: 'string',
-        enum: [...SOURCE_PAGE_STATUSES],
-        description: "'ready': it has passages to answer from; 'no_text': read, with nothing to answer from.",
-      },
-      chunks: int(),
-      bytes: int(),
-      readAt: str('ISO date-time: when a crawl last read it.'),
-    }),
-  ),
-  nextCursor: nullable(str('Pass it back as cursor for the next page; null on the last.')),
-});
 const BOT_NOT_FOUND = { 404: ['BOT_NOT_FOUND'] };
 const FULL = { 413: ['SOURCES_QUOTA_EXCEEDED', 'ACCOUNT_SOURCES_QUOTA_EXCEEDED'] };
 const SOURCE_NOT_FOUND = { 404: ['BOT_NOT_FOUND', 'SOURCE_NOT_FOUND'] };
@@ -98,7 +51,7 @@ export class KnowledgeController {
 
   @Get()
   @ApiOperation({ summary: "The bot's knowledge sources" })
-  @ApiAnswer(200, 'The sources.', obj({ sources: arrayOf(SOURCE) }))
+  @ApiAnswer(200, 'The sources.')
   @ApiErrors(GATED, ID_IN_PATH, BOT_NOT_FOUND)
   async list(@CurrentUser() user: SessionUser, @IdParam('id') botId: number): Promise<{ sources: SourceResponse[] }> {
     return { sources: await this.knowledge.list(user.id, botId) };
@@ -106,7 +59,7 @@ export class KnowledgeController {
 
   @Post('text')
   @ApiOperation({ summary: 'Adds a written answer or note' })
-  @ApiAnswer(201, 'The source (ready at once).', ONE_SOURCE)
+  @ApiAnswer(201, 'The source (ready at once).')
   @ApiErrors(GATED, SAME_SITE, ID_IN_PATH, JSON_BODY, BOT_NOT_FOUND, FULL, { 422: ['SOURCE_NO_TEXT'] })
   async addText(
     @CurrentUser() user: SessionUser,
@@ -118,7 +71,7 @@ export class KnowledgeController {
 
   @Post('website')
   @ApiOperation({ summary: 'Queues a website to crawl (public addresses only, robots.txt respected)' })
-  @ApiAnswer(201, "The source, status 'processing'.", ONE_SOURCE)
+  @ApiAnswer(201, "The source, status 'processing'.")
   @ApiErrors(GATED, SAME_SITE, ID_IN_PATH, JSON_BODY, BOT_NOT_FOUND, {
     400: ['URL_INVALID'],
     429: ['WEBSITE_SOURCES_DAILY_LIMIT'],
@@ -135,7 +88,7 @@ export class KnowledgeController {
 
   @Post('files')
   @ApiOperation({ summary: 'Uploads a file to read (PDF, DOCX, text, Markdown, HTML or CSV, under 10 MB)' })
-  @ApiAnswer(201, "The source, status 'processing'.", ONE_SOURCE)
+  @ApiAnswer(201, "The source, status 'processing'.")
   @ApiErrors(GATED, SAME_SITE, ID_IN_PATH, FILE_UPLOAD, BOT_NOT_FOUND, FULL, {
     415: ['UNSUPPORTED_FILE_TYPE'],
     422: ['FILE_NO_TEXT', 'DOCX_TOO_LARGE'],
@@ -155,7 +108,7 @@ export class KnowledgeController {
 
   @Get(':sourceId/pages')
   @ApiOperation({ summary: "A website source's pages and each page's status, 50 at a time" })
-  @ApiAnswer(200, 'A page of pages, in the order they were first read.', SOURCE_PAGES)
+  @ApiAnswer(200, 'A page of pages, in the order they were first read.')
   @ApiErrors(GATED, ID_IN_PATH, SOURCE_NOT_FOUND, { 400: ['INVALID_CURSOR'], 409: ['SOURCE_HAS_NO_PAGES'] })
   pages(
     @CurrentUser() user: SessionUser,
@@ -166,9 +119,21 @@ export class KnowledgeController {
     return this.knowledge.listPages(user.id, botId, sourceId, query.cursor);
   }
 
+  @Get(':sourceId/text')
+  @ApiOperation({ summary: "A written answer's or correction's text as it was written, to edit it" })
+  @ApiAnswer(200, 'The text.')
+  @ApiErrors(GATED, ID_IN_PATH, SOURCE_NOT_FOUND, { 409: ['SOURCE_NOT_EDITABLE'] })
+  text(
+    @CurrentUser() user: SessionUser,
+    @IdParam('id') botId: number,
+    @IdParam('sourceId') sourceId: number,
+  ): Promise<{ text: string }> {
+    return this.knowledge.writtenText(user.id, botId, sourceId);
+  }
+
   @Put(':sourceId/text')
   @ApiOperation({ summary: "Edits a written answer's question (its name) and answer" })
-  @ApiAnswer(200, 'The source, its passages replaced (ready at once).', ONE_SOURCE)
+  @ApiAnswer(200, 'The source, its passages replaced (ready at once).')
   @ApiErrors(GATED, SAME_SITE, ID_IN_PATH, JSON_BODY, SOURCE_NOT_FOUND, FULL, {
     409: ['SOURCE_NOT_EDITABLE'],
     422: ['SOURCE_NO_TEXT'],
@@ -184,7 +149,7 @@ export class KnowledgeController {
 
   @Post(':sourceId/refresh')
   @ApiOperation({ summary: 'Reads a file or website source again' })
-  @ApiAnswer(202, "The source, status 'processing'.", ONE_SOURCE)
+  @ApiAnswer(202, "The source, status 'processing'.")
   @ApiErrors(GATED, SAME_SITE, ID_IN_PATH, SOURCE_NOT_FOUND, {
     409: ['SOURCE_NOT_REFRESHABLE'],
     429: ['SOURCE_REFRESHES_DAILY_LIMIT'],
@@ -200,7 +165,7 @@ export class KnowledgeController {
 
   @Patch(':sourceId')
   @ApiOperation({ summary: "Changes how often a website source is read again by itself ('off', 'daily', 'weekly')" })
-  @ApiAnswer(200, 'The source.', ONE_SOURCE)
+  @ApiAnswer(200, 'The source.')
   @ApiErrors(GATED, SAME_SITE, ID_IN_PATH, JSON_BODY, SOURCE_NOT_FOUND, { 409: ['SOURCE_NOT_SCHEDULABLE'] })
   async update(
     @CurrentUser() user: SessionUser,

@@ -148,6 +148,7 @@ export class KnowledgeService {
         bytes,
         isCorrection: written.isCorrection ?? false,
         question: written.question ?? null,
+        text,
       });
       await this.passages.insert(tx, { sourceId: created.id, botId }, chunks);
       return created;
@@ -211,6 +212,15 @@ export class KnowledgeService {
     });
     this.jobs.kick();
     return this.response(botId, source);
+  }
+
+  /** A written answer's or correction's text as its owner wrote it, to edit it (409 for files and websites). */
+  async writtenText(ownerId: number, botId: number, sourceId: number): Promise<{ text: string }> {
+    await this.bots.assertOwned(ownerId, botId);
+    const source = await this.sources.findForBot(botId, sourceId);
+    if (!source) throw AppError.notFound(SENTENCES.NOT_FOUND, 'SOURCE_NOT_FOUND');
+    if (source.kind !== 'text') throw AppError.conflict(SENTENCES.NOT_WRITTEN_ANSWER, 'SOURCE_NOT_EDITABLE');
+    return { text: await this.sources.writtenText(source.id) };
   }
 
   /**

@@ -22,6 +22,8 @@ export interface NewSource {
   /** An owner's correction: `question` is the visitor question its text answers. */
   isCorrection?: boolean;
   question?: string | null;
+  /** A written answer or correction: its text as written. */
+  text?: string | null;
   refreshSchedule?: RefreshSchedule;
 }
 
@@ -207,16 +209,24 @@ export class SourcesRepository {
   async rewrite(
     tx: Transaction,
     sourceId: number,
-    written: { name: string; question: string | null; chunks: number; bytes: number },
+    written: { name: string; question: string | null; text: string; chunks: number; bytes: number },
   ): Promise<void> {
     const manager = entityManagerOf(tx);
     await manager.query(
       `UPDATE bot_sources
-          SET name = $2, question = $3, chunks = $4, bytes = $5, updated_at = now(),
+          SET name = $2, question = $3, chunks = $4, bytes = $5, text = $6, updated_at = now(),
               embedded_model = NULL, embed_attempts = 0, embed_retry_at = NULL, embed_error = NULL
         WHERE id = $1`,
-      [sourceId, written.name, written.question, written.chunks, written.bytes],
+      [sourceId, written.name, written.question, written.chunks, written.bytes, written.text],
     );
+  }
+
+  /** A written answer's or correction's text as its owner wrote it ('' when none was kept). */
+  async writtenText(sourceId: number): Promise<string> {
+    const [row]: { text: string | null }[] = await this.sources.query('SELECT text FROM bot_sources WHERE id = $1', [
+      sourceId,
+    ]);
+    return row?.text ?? '';
   }
 
   /** Puts a file source back in the queue: it is read again by the next free worker. */
