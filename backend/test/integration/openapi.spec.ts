@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { CONTRACT_SCHEMAS } from '../../src/common/openapi/contract-schemas.generated.js';
 import { isCrossOriginPath } from '../../src/common/origin.guard.js';
 import { apiRoutesOf } from '../support/hostile-input.mjs';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -196,6 +197,26 @@ describe('the OpenAPI document', () => {
         bubbleColor: { description: expect.stringContaining('linear-gradient') },
       },
     });
+  });
+
+  it('documents each JSON answer with the schema generated from its contract type, none written by hand', () => {
+    const generated = [...Object.values(CONTRACT_SCHEMAS.routes), ...Object.values(CONTRACT_SCHEMAS.types)].map((s) =>
+      JSON.stringify(s),
+    );
+    const answers = operations().flatMap(({ route, operation }) =>
+      Object.entries(operation.responses)
+        .filter(([status]) => Number(status) >= 200 && Number(status) < 300)
+        .flatMap(([status, response]) =>
+          Object.entries(response.content ?? {})
+            .filter(([type]) => type === 'application/json')
+            .map(([, content]) => ({ answer: `${route} ${status}`, schema: JSON.stringify(content.schema) })),
+        ),
+    );
+    expect(answers.length).toBeGreaterThan(50);
+    expect(answers.filter(({ schema }) => !generated.includes(schema)).map(({ answer }) => answer)).toEqual([]);
+    const chat = document.paths['/api/chat'].post.responses['200'].content!;
+    expect(chat['application/json'].schema).toEqual(CONTRACT_SCHEMAS.types.ChatAnswerResponse);
+    expect(chat['text/event-stream']).toBeDefined();
   });
 });
 

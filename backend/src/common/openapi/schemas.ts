@@ -1,29 +1,40 @@
 import { ApiResponse } from '@nestjs/swagger';
+import { CONTRACT_SCHEMAS } from './contract-schemas.generated.js';
 
-/** Small builders for the JSON schemas of success answers (the error answers come from ApiErrors). */
+/**
+ * Success answers in the OpenAPI document: their schemas are generated from the contract's types
+ * (contract-schemas.generated.ts), never written here; the error answers come from ApiErrors.
+ */
 export type JsonSchema = Record<string, unknown>;
-
-export const str = (description?: string): JsonSchema => ({ type: 'string', ...(description ? { description } : {}) });
-export const int = (description?: string): JsonSchema => ({ type: 'integer', ...(description ? { description } : {}) });
-export const num = (description?: string): JsonSchema => ({ type: 'number', ...(description ? { description } : {}) });
-export const bool = (description?: string): JsonSchema => ({
-  type: 'boolean',
-  ...(description ? { description } : {}),
-});
-export const nullable = (schema: JsonSchema): JsonSchema => ({ ...schema, nullable: true });
-export const arrayOf = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
 
 /** An object whose listed properties are all present. */
 export function obj(properties: Record<string, JsonSchema>, description?: string): JsonSchema {
   return { type: 'object', required: Object.keys(properties), properties, ...(description ? { description } : {}) };
 }
 
-/** `{message}`: the confirmation sentence many calls answer. */
-export const MESSAGE = obj({ message: str('A sentence to show.') });
+/** A contract type that ApiAnswer may name, for a route that writes its answer itself (`@Res()`). */
+export type ContractAnswerType = keyof typeof CONTRACT_SCHEMAS.types;
 
-/** Documents a route's success answer: its status, what it means, and its JSON body (if any). */
-export function ApiAnswer(status: number, description: string, schema?: JsonSchema): MethodDecorator {
-  return ApiResponse({ status, description, ...(schema ? { schema } : {}) });
+/**
+ * The JSON schema of a route's success answer, or undefined when it has no body: generated from the
+ * method's return type (`Promise<MeResponse>`) or from the contract type it names, never written by
+ * hand (backend/scripts/contract-schemas.mjs; docs/architecture.md#api-reference).
+ */
+export function answerSchema(controller: string, method: string, type?: ContractAnswerType): JsonSchema | undefined {
+  if (type) return CONTRACT_SCHEMAS.types[type];
+  return (CONTRACT_SCHEMAS.routes as Record<string, JsonSchema>)[`${controller}.${method}`];
+}
+
+/**
+ * Documents a route's success answer: its status, what it means, and its JSON body, whose schema
+ * comes from what the method returns (a contract type), or from `type`, the contract type of the
+ * body a route writes itself (a streamed or `@Res()` answer). A route returning nothing has no body.
+ */
+export function ApiAnswer(status: number, description: string, type?: ContractAnswerType): MethodDecorator {
+  return (target, key, descriptor) => {
+    const schema = answerSchema((target as { constructor: { name: string } }).constructor.name, String(key), type);
+    ApiResponse({ status, description, ...(schema ? { schema } : {}) })(target, key, descriptor);
+  };
 }
 
 /** A success answer that is a file download rather than JSON. */

@@ -1,6 +1,6 @@
 import { ApiBody, ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, JSON_BODY, RATE_LIMITED, SAME_SITE, SIGNED_IN } from '../../common/openapi/api-errors.decorator.js';
-import { ApiAnswer, MESSAGE } from '../../common/openapi/schemas.js';
+import { ApiAnswer } from '../../common/openapi/schemas.js';
 import { SECURITY } from '../../common/openapi/security.js';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
@@ -35,7 +35,7 @@ export class AuthController {
   @Public()
   @Post('signup')
   @ApiOperation({ summary: 'Signs up: mails a verification link (the same answer whether or not the e-mail is known)' })
-  @ApiAnswer(201, 'The link is mailed.', MESSAGE)
+  @ApiAnswer(201, 'The link is mailed.')
   @ApiErrors(SAME_SITE, JSON_BODY, RATE_LIMITED)
   @HttpCode(201)
   async signup(
@@ -56,7 +56,7 @@ export class AuthController {
   @Public()
   @Get('verify-email/:token')
   @ApiOperation({ summary: "Spends a verification link opened in the signup's browser, and signs the owner in" })
-  @ApiAnswer(200, 'Verified and signed in (sets the session cookie).', MESSAGE)
+  @ApiAnswer(200, 'Verified and signed in (sets the session cookie).')
   @ApiErrors({ 400: ['INVALID_TOKEN'], 409: ['PASSWORD_CONFIRMATION_REQUIRED'] })
   async verifyEmail(@Param('token') token: string, @Req() request: Request): Promise<MessageResponse> {
     const user = await this.auth.verifyEmail(token, signupBrowserOf(request));
@@ -67,7 +67,7 @@ export class AuthController {
   @Public()
   @Post('verify-email/:token')
   @ApiOperation({ summary: "Spends a verification link opened in another browser, with the signup's password" })
-  @ApiAnswer(200, 'Verified and signed in (sets the session cookie).', MESSAGE)
+  @ApiAnswer(200, 'Verified and signed in (sets the session cookie).')
   @ApiErrors(SAME_SITE, JSON_BODY, RATE_LIMITED, { 400: ['INVALID_TOKEN', 'INVALID_CREDENTIALS'] })
   @HttpCode(200)
   async verifyEmailWithPassword(
@@ -85,7 +85,7 @@ export class AuthController {
   @Post('login')
   @ApiOperation({ summary: 'Signs in: sets the session cookie' })
   @ApiBody({ type: LoginDto })
-  @ApiAnswer(200, 'Signed in (sets the session cookie).', MESSAGE)
+  @ApiAnswer(200, 'Signed in (sets the session cookie).')
   @ApiErrors(SAME_SITE, JSON_BODY, RATE_LIMITED, { 401: ['INVALID_CREDENTIALS'], 403: ['EMAIL_NOT_VERIFIED'] })
   @HttpCode(200)
   login(): MessageResponse {
@@ -95,7 +95,7 @@ export class AuthController {
   @Public()
   @Post('logout')
   @ApiOperation({ summary: 'Signs out: ends the session and clears its cookie' })
-  @ApiAnswer(200, 'Signed out.', MESSAGE)
+  @ApiAnswer(200, 'Signed out.')
   @ApiErrors(SAME_SITE)
   @HttpCode(200)
   async logout(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<MessageResponse> {
@@ -107,7 +107,7 @@ export class AuthController {
   @Public()
   @Post('forgot-password')
   @ApiOperation({ summary: 'Mails a password reset link (the same answer whether or not the e-mail is known)' })
-  @ApiAnswer(200, 'The link is mailed if the account exists.', MESSAGE)
+  @ApiAnswer(200, 'The link is mailed if the account exists.')
   @ApiErrors(SAME_SITE, JSON_BODY, RATE_LIMITED)
   @HttpCode(200)
   async forgotPassword(@Body() body: ForgotPasswordDto, @Req() request: Request): Promise<MessageResponse> {
@@ -119,7 +119,7 @@ export class AuthController {
   @Public()
   @Post('reset-password/:token')
   @ApiOperation({ summary: 'Sets a new password with a mailed reset link' })
-  @ApiAnswer(200, 'The password is changed.', MESSAGE)
+  @ApiAnswer(200, 'The password is changed.')
   @ApiErrors(SAME_SITE, JSON_BODY, RATE_LIMITED, { 400: ['INVALID_TOKEN'] })
   @HttpCode(200)
   async resetPassword(
@@ -134,7 +134,7 @@ export class AuthController {
   @Delete('delete-account')
   @ApiCookieAuth(SECURITY.session)
   @ApiOperation({ summary: "Deletes the owner's account and signs out" })
-  @ApiAnswer(200, 'The account is deleted.', MESSAGE)
+  @ApiAnswer(200, 'The account is deleted.')
   @ApiErrors(SIGNED_IN, SAME_SITE)
   @HttpCode(200)
   async deleteAccount(

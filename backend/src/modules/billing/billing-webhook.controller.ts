@@ -1,6 +1,6 @@
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator.js';
-import { ApiAnswer, bool, obj } from '../../common/openapi/schemas.js';
+import { ApiAnswer } from '../../common/openapi/schemas.js';
 import { Controller, Headers, HttpCode, HttpStatus, Inject, Post, Req, type RawBodyRequest } from '@nestjs/common';
 import type { Request } from 'express';
 import { AppError } from '../../common/app-error.js';
@@ -28,7 +28,7 @@ export class BillingWebhookController {
   @Post('webhook')
   @ApiOperation({ summary: "The payment provider's events (signed; each event id acts once)" })
   @ApiHeader({ name: 'stripe-signature', required: true, description: "The provider's signature of the raw body." })
-  @ApiAnswer(200, 'The event was received.', obj({ received: { type: 'boolean', enum: [true] }, duplicate: bool() }))
+  @ApiAnswer(200, 'The event was received.')
   @ApiErrors({ 400: ['WEBHOOK_SIGNATURE_INVALID', 'INVALID_JSON'], 413: ['PAYLOAD_TOO_LARGE'] })
   @HttpCode(HttpStatus.OK)
   async receive(

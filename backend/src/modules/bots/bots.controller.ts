@@ -1,6 +1,6 @@
 import { ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, GATED, ID_IN_PATH, JSON_BODY, SAME_SITE } from '../../common/openapi/api-errors.decorator.js';
-import { ApiAnswer, arrayOf, int, MESSAGE, nullable, obj, str, type JsonSchema } from '../../common/openapi/schemas.js';
+import { ApiAnswer } from '../../common/openapi/schemas.js';
 import { SECURITY } from '../../common/openapi/security.js';
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, UseGuards } from '@nestjs/common';
 import { BillingStateGuard } from '../users/billing-state.guard.js';
@@ -10,17 +10,6 @@ import { CreateBotDto, UpdateBotDto, type BotResponse } from './bots.dto.js';
 import { BotsService } from './bots.service.js';
 
 const NOT_FOUND = { 404: ['BOT_NOT_FOUND'] };
-/** Every field of a bot as its owner sees it: the editable fields (all present) plus these. */
-export const BOT_SCHEMA: JsonSchema = {
-  allOf: [
-    { $ref: '#/components/schemas/UpdateBotDto' },
-    obj({
-      id: int(),
-      apiKey: str("The bot's API key for POST /api/chat from the owner's server."),
-      document: nullable(obj({ originalName: str(), filePath: str() })),
-    }),
-  ],
-};
 
 @ApiTags('Bots')
 @ApiCookieAuth(SECURITY.session)
@@ -31,7 +20,7 @@ export class BotsController {
 
   @Get()
   @ApiOperation({ summary: "The owner's bots" })
-  @ApiAnswer(200, 'Every field of each bot.', obj({ bots: arrayOf(BOT_SCHEMA) }))
+  @ApiAnswer(200, 'Every field of each bot.')
   @ApiErrors(GATED)
   async list(@CurrentUser() user: SessionUser): Promise<{ bots: BotResponse[] }> {
     return { bots: await this.bots.list(user.id) };
@@ -39,7 +28,7 @@ export class BotsController {
 
   @Post()
   @ApiOperation({ summary: 'Creates a bot with the default settings' })
-  @ApiAnswer(201, 'The new bot.', obj({ bot: obj({ id: int(), name: str() }) }))
+  @ApiAnswer(201, 'The new bot.')
   @ApiErrors(GATED, SAME_SITE, JSON_BODY, { 409: ['BOT_LIMIT_REACHED'] })
   async create(
     @CurrentUser() user: SessionUser,
@@ -50,7 +39,7 @@ export class BotsController {
 
   @Get(':id')
   @ApiOperation({ summary: 'One bot, every field' })
-  @ApiAnswer(200, 'The bot.', obj({ bot: BOT_SCHEMA }))
+  @ApiAnswer(200, 'The bot.')
   @ApiErrors(GATED, ID_IN_PATH, NOT_FOUND)
   async get(@CurrentUser() user: SessionUser, @IdParam('id') id: number): Promise<{ bot: BotResponse }> {
     return { bot: await this.bots.get(user.id, id) };
@@ -58,7 +47,7 @@ export class BotsController {
 
   @Put(':id')
   @ApiOperation({ summary: 'Saves any subset of the editable fields' })
-  @ApiAnswer(200, 'The saved bot.', obj({ bot: BOT_SCHEMA }))
+  @ApiAnswer(200, 'The saved bot.')
   @ApiErrors(GATED, SAME_SITE, ID_IN_PATH, JSON_BODY, NOT_FOUND)
   async update(
     @CurrentUser() user: SessionUser,
@@ -70,7 +59,7 @@ export class BotsController {
 
   @Post(':id/api-key')
   @ApiOperation({ summary: 'Rotates the API key: the old one is refused from that moment' })
-  @ApiAnswer(200, 'The new key.', obj({ apiKey: str() }))
+  @ApiAnswer(200, 'The new key.')
   @ApiErrors(GATED, SAME_SITE, ID_IN_PATH, NOT_FOUND)
   @HttpCode(200)
   rotateApiKey(@CurrentUser() user: SessionUser, @IdParam('id') id: number): Promise<{ apiKey: string }> {
@@ -79,7 +68,7 @@ export class BotsController {
 
   @Delete(':id')
   @ApiOperation({ summary: 'Deletes a bot (its sources and files go; its logs and usage stay)' })
-  @ApiAnswer(200, 'Deleted.', MESSAGE)
+  @ApiAnswer(200, 'Deleted.')
   @ApiErrors(GATED, SAME_SITE, ID_IN_PATH, NOT_FOUND)
   @HttpCode(200)
   async delete(@CurrentUser() user: SessionUser, @IdParam('id') id: number): Promise<{ message: string }> {

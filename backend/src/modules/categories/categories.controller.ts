@@ -1,6 +1,6 @@
 import { ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, GATED, ID_IN_PATH, JSON_BODY, SAME_SITE } from '../../common/openapi/api-errors.decorator.js';
-import { ApiAnswer, arrayOf, int, MESSAGE, obj, str } from '../../common/openapi/schemas.js';
+import { ApiAnswer } from '../../common/openapi/schemas.js';
 import { SECURITY } from '../../common/openapi/security.js';
 import { Body, Controller, Delete, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { BillingStateGuard } from '../users/billing-state.guard.js';
@@ -8,8 +8,6 @@ import { CurrentUser, type SessionUser } from '../../common/current-user.decorat
 import { IdParam } from '../../common/parse-id.pipe.js';
 import { CreateCategoryDto, type CategoryResponse } from './categories.dto.js';
 import { CategoriesService } from './categories.service.js';
-
-const CATEGORY = obj({ id: int(), name: str() });
 
 @ApiTags('Categories')
 @ApiCookieAuth(SECURITY.session)
@@ -20,7 +18,7 @@ export class CategoriesController {
 
   @Get()
   @ApiOperation({ summary: "The owner's categories" })
-  @ApiAnswer(200, 'The categories.', obj({ categories: arrayOf(CATEGORY) }))
+  @ApiAnswer(200, 'The categories.')
   @ApiErrors(GATED)
   async list(@CurrentUser() user: SessionUser): Promise<{ categories: CategoryResponse[] }> {
     return { categories: await this.categories.list(user.id) };
@@ -28,7 +26,7 @@ export class CategoriesController {
 
   @Post()
   @ApiOperation({ summary: 'Creates a category' })
-  @ApiAnswer(201, 'The category.', obj({ message: str(), category: CATEGORY }))
+  @ApiAnswer(201, 'The category.')
   @ApiErrors(GATED, SAME_SITE, JSON_BODY, { 409: ['CATEGORY_EXISTS'] })
   async create(
     @CurrentUser() user: SessionUser,
@@ -40,7 +38,7 @@ export class CategoriesController {
 
   @Delete(':id')
   @ApiOperation({ summary: 'Deletes a category (its bots become uncategorised)' })
-  @ApiAnswer(200, 'Deleted.', MESSAGE)
+  @ApiAnswer(200, 'Deleted.')
   @ApiErrors(GATED, SAME_SITE, ID_IN_PATH, { 404: ['CATEGORY_NOT_FOUND'] })
   @HttpCode(200)
   async delete(@CurrentUser() user: SessionUser, @IdParam('id') id: number): Promise<{ message: string }> {

@@ -3,20 +3,13 @@ import { Controller, Get, Logger, Query, Req, Res } from '@nestjs/common';
 import type { AgentMessagesResponse } from '@botsmith/contract';
 import type { Request, Response } from 'express';
 import { ApiErrors, RATE_LIMITED } from '../../common/openapi/api-errors.decorator.js';
-import { ApiAnswer, arrayOf, bool, int, obj, str } from '../../common/openapi/schemas.js';
+import { ApiAnswer } from '../../common/openapi/schemas.js';
 import { ApiVisitorCaller } from '../../common/openapi/security.js';
 import { Public } from '../../common/public.decorator.js';
 import { AGENT_STREAM, AgentMessagesService, type AgentStreamSlot } from './agent-messages.service.js';
 import { callerOf, header } from './chat.controller.js';
 import { AgentMessagesQueryDto } from './chat.dto.js';
 
-const AGENT_MESSAGE = obj({
-  id: int(),
-  role: str("Always 'agent'."),
-  content: str(),
-  name: str("The display name the owner chose (Settings), 'Support' by default."),
-  createdAt: str('ISO 8601'),
-});
 const CALLER_ERRORS = {
   400: ['VALIDATION_FAILED'],
   401: ['INVALID_API_KEY'],
@@ -49,7 +42,7 @@ export class AgentMessagesController {
   @ApiAnswer(
     200,
     'The replies, oldest first (at most 50; ask again after the last id for more).',
-    obj({ messages: arrayOf(AGENT_MESSAGE), handoff: bool('A person handles the conversation.') }),
+    'AgentMessagesResponse',
   )
   @ApiErrors(RATE_LIMITED, CALLER_ERRORS)
   async messages(@Query() query: AgentMessagesQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {

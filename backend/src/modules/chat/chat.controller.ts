@@ -1,14 +1,9 @@
 import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, JSON_BODY, RATE_LIMITED } from '../../common/openapi/api-errors.decorator.js';
-import { ApiAnswer, arrayOf, bool, int, nullable, obj, str } from '../../common/openapi/schemas.js';
+import { ApiAnswer } from '../../common/openapi/schemas.js';
 import { ApiVisitorCaller } from '../../common/openapi/security.js';
 import { Body, Controller, Delete, HttpCode, Logger, Post, Req, Res } from '@nestjs/common';
-import {
-  LEAD_THANK_YOU_DEFAULT,
-  type ApiErrorBody,
-  type ChatAnswerResponse,
-  type LeadResponse,
-} from '@botsmith/contract';
+import { type ApiErrorBody, type ChatAnswerResponse, type LeadResponse } from '@botsmith/contract';
 import type { Request, Response } from 'express';
 import { AppError } from '../../common/app-error.js';
 import { isServiceOutage, serviceUnavailable } from '../../common/outage.js';
@@ -29,28 +24,8 @@ import { VISITOR_TOKEN_HEADER } from './widget-cors.js';
  * Refusals before the answer starts are ordinary HTTP errors `{error, code}` (with Retry-After on
  * 429); once the stream is open, a failure arrives as `event: error`. A visitor who disconnects
  * aborts the model call (the response's 'close' fires before it finished), and pays nothing.
+ * The answer's shapes are the contract's ChatAnswerResponse and ChatStreamEvents (contract/src/chat.ts).
  */
-const CITATION = obj({
-  sourceId: int(),
-  name: str("The source's name (a file's name, a written answer's title, a page's title)."),
-  page: nullable(int("A PDF's page.")),
-  url: nullable(str("A website page's address.")),
-});
-
-const ANSWER_FIELDS = obj({
-  message: str("The answer ('' during a handoff)."),
-  messageId: nullable(int("The answer's id, for POST /api/chat/feedback; null during a handoff.")),
-  citations: arrayOf(CITATION),
-});
-/** `handoff` is present (true) only when a person handles the conversation, so it is not required. */
-const CHAT_ANSWER = {
-  ...ANSWER_FIELDS,
-  properties: {
-    ...(ANSWER_FIELDS.properties as Record<string, unknown>),
-    handoff: bool('true: a person handles the conversation; the bot stayed quiet and nothing was charged.'),
-  },
-};
-
 @ApiTags('Widget and chat')
 @Controller('chat')
 export class ChatController {
@@ -83,7 +58,7 @@ export class ChatController {
   @ApiAnswer(
     200,
     "The answer, with the visitor's token in the X-Visitor-Token response header (widget callers).",
-    CHAT_ANSWER,
+    'ChatAnswerResponse',
   )
   @ApiErrors(JSON_BODY, RATE_LIMITED, {
     401: ['INVALID_API_KEY'],
@@ -185,11 +160,7 @@ export class ChatController {
       'the e-mail or the phone is required. See docs/product.md#leads-and-handoff.',
   })
   @ApiVisitorCaller()
-  @ApiAnswer(
-    201,
-    "Recorded; the text to show the visitor (the bot's thank-you text or the default).",
-    obj({ message: str(`The bot's thank-you text, or "${LEAD_THANK_YOU_DEFAULT}".`) }),
-  )
+  @ApiAnswer(201, "Recorded; the text to show the visitor (the bot's thank-you text or the default).")
   @ApiErrors(JSON_BODY, RATE_LIMITED, {
     401: ['INVALID_API_KEY'],
     403: ['DOMAIN_NOT_ALLOWED'],

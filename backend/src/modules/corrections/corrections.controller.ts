@@ -3,25 +3,14 @@ import { Body, Controller, Get, Post, Put, Query, UseGuards } from '@nestjs/comm
 import { ApiCookieAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, type SessionUser } from '../../common/current-user.decorator.js';
 import { ApiErrors, GATED, ID_IN_PATH, JSON_BODY, SAME_SITE } from '../../common/openapi/api-errors.decorator.js';
-import { ApiAnswer, arrayOf, int, obj, str } from '../../common/openapi/schemas.js';
+import { ApiAnswer } from '../../common/openapi/schemas.js';
 import { SECURITY } from '../../common/openapi/security.js';
 import { IdParam } from '../../common/parse-id.pipe.js';
-import { ONE_SOURCE } from '../knowledge/knowledge.controller.js';
+
 import type { SourceResponse } from '../knowledge/knowledge.dto.js';
 import { BillingStateGuard } from '../users/billing-state.guard.js';
 import { CreateCorrectionDto, QUESTION_FILTERS, QuestionsQueryDto, UpdateCorrectionDto } from './corrections.dto.js';
 import { CorrectionsService } from './corrections.service.js';
-
-const QUESTIONS = obj({
-  questions: arrayOf(
-    obj({
-      text: str('The question, as visitors most often worded it.'),
-      count: int('How many times it (or a close variant) was asked.'),
-      lastAskedAt: str('ISO date-time'),
-      conversationIds: arrayOf(int()),
-    }),
-  ),
-});
 
 @ApiTags('Corrections')
 @ApiCookieAuth(SECURITY.session)
@@ -32,7 +21,7 @@ export class CorrectionsController {
 
   @Post('corrections')
   @ApiOperation({ summary: "Adds the owner's answer to a visitor question, used first from then on" })
-  @ApiAnswer(201, "The correction: a written answer source with 'correction' true (ready at once).", ONE_SOURCE)
+  @ApiAnswer(201, "The correction: a written answer source with 'correction' true (ready at once).")
   @ApiErrors(GATED, SAME_SITE, ID_IN_PATH, JSON_BODY, {
     404: ['BOT_NOT_FOUND'],
     413: ['SOURCES_QUOTA_EXCEEDED', 'ACCOUNT_SOURCES_QUOTA_EXCEEDED'],
@@ -48,7 +37,7 @@ export class CorrectionsController {
 
   @Put('corrections/:sourceId')
   @ApiOperation({ summary: "Edits a correction's visitor question and answer" })
-  @ApiAnswer(200, 'The correction, its passages replaced (ready at once).', ONE_SOURCE)
+  @ApiAnswer(200, 'The correction, its passages replaced (ready at once).')
   @ApiErrors(GATED, SAME_SITE, ID_IN_PATH, JSON_BODY, {
     404: ['BOT_NOT_FOUND', 'SOURCE_NOT_FOUND'],
     413: ['SOURCES_QUOTA_EXCEEDED', 'ACCOUNT_SOURCES_QUOTA_EXCEEDED'],
@@ -67,7 +56,7 @@ export class CorrectionsController {
   @ApiOperation({ summary: 'What visitors asked that the bot could not answer, similar questions grouped' })
   @ApiQuery({ name: 'filter', required: false, enum: QUESTION_FILTERS, description: "'unanswered' by default." })
   @ApiQuery({ name: 'period', required: false, enum: QUESTION_PERIODS, description: "'30d' by default." })
-  @ApiAnswer(200, 'The questions, most asked first (at most 100).', QUESTIONS)
+  @ApiAnswer(200, 'The questions, most asked first (at most 100).')
   @ApiErrors(GATED, ID_IN_PATH, { 400: ['VALIDATION_FAILED'], 404: ['BOT_NOT_FOUND'] })
   report(
     @CurrentUser() user: SessionUser,

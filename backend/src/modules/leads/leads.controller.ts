@@ -3,7 +3,7 @@ import { Controller, Delete, Get, HttpCode, Logger, Query, Res, UseGuards } from
 import type { Response } from 'express';
 import type { LeadsPage } from '@botsmith/contract';
 import { ApiErrors, GATED, ID_IN_PATH, SAME_SITE } from '../../common/openapi/api-errors.decorator.js';
-import { ApiAnswer, ApiFileAnswer, arrayOf, int, nullable, obj, str } from '../../common/openapi/schemas.js';
+import { ApiAnswer, ApiFileAnswer } from '../../common/openapi/schemas.js';
 import { SECURITY } from '../../common/openapi/security.js';
 import { CurrentUser, type SessionUser } from '../../common/current-user.decorator.js';
 import { IdParam } from '../../common/parse-id.pipe.js';
@@ -13,17 +13,6 @@ import { LeadFiltersDto, LeadsPageQueryDto } from './leads.dto.js';
 import { LeadsExportService } from './leads-export.service.js';
 import { LeadsService } from './leads.service.js';
 
-const LEAD = obj({
-  id: int(),
-  botId: nullable(int('null once the bot is deleted')),
-  botName: str(),
-  name: nullable(str()),
-  email: nullable(str()),
-  phone: nullable(str()),
-  message: nullable(str()),
-  conversationId: int("The visitor's conversation (GET /api/conversations/{id})."),
-  createdAt: str('ISO 8601'),
-});
 const FILTERS = { 400: ['VALIDATION_FAILED', 'INVALID_CHARACTERS'], 404: ['BOT_NOT_FOUND'] };
 
 /** The owner's leads (docs/product.md#leads-and-handoff). Session + billing state, own rows only. */
@@ -41,11 +30,7 @@ export class LeadsController {
 
   @Get()
   @ApiOperation({ summary: "The owner's leads, newest first, one page at a time" })
-  @ApiAnswer(
-    200,
-    'A page; pass nextCursor back as cursor (with the same botId) for the next one.',
-    obj({ leads: arrayOf(LEAD), nextCursor: nullable(str()) }),
-  )
+  @ApiAnswer(200, 'A page; pass nextCursor back as cursor (with the same botId) for the next one.')
   @ApiErrors(GATED, FILTERS, { 400: ['INVALID_CURSOR'] })
   list(@CurrentUser() user: SessionUser, @Query() query: LeadsPageQueryDto): Promise<LeadsPage> {
     return this.leads.list(user.id, query);

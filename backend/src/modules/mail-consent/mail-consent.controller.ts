@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import type { MailUsageResponse, NotifyEmailsResponse } from '@botsmith/contract';
 import { AppError } from '../../common/app-error.js';
 import { ApiErrors, GATED, ID_IN_PATH, JSON_BODY, SAME_SITE } from '../../common/openapi/api-errors.decorator.js';
-import { ApiAnswer, arrayOf, bool, int, nullable, obj, str } from '../../common/openapi/schemas.js';
+import { ApiAnswer } from '../../common/openapi/schemas.js';
 import { SECURITY } from '../../common/openapi/security.js';
 import { CurrentUser, type SessionUser } from '../../common/current-user.decorator.js';
 import { IdParam } from '../../common/parse-id.pipe.js';
@@ -15,15 +15,6 @@ import { ResendConfirmationDto } from './mail-consent.dto.js';
 import { MailConsentService, type ConfirmationView } from './mail-consent.service.js';
 import { MailQuotaService } from './mail-quota.service.js';
 
-const ADDRESSES = obj({
-  addresses: arrayOf(
-    obj({
-      email: str(),
-      state: str('account (the address of the account itself), confirmed or pending'),
-      confirmationSentAt: nullable(str('ISO 8601')),
-    }),
-  ),
-});
 const LINK_ERRORS = { 404: ['CONFIRMATION_LINK_INVALID'] };
 
 /** The owner's side of mail consent (docs/product.md#mail-consent): lead address states and the day's mail. */
@@ -39,7 +30,7 @@ export class MailConsentController {
 
   @Get('bots/:id/notify-emails')
   @ApiOperation({ summary: "The bot's lead addresses: each the owner's own, confirmed or pending" })
-  @ApiAnswer(200, 'In the order of the bot setting.', ADDRESSES)
+  @ApiAnswer(200, 'In the order of the bot setting.')
   @ApiErrors(GATED, ID_IN_PATH, { 404: ['BOT_NOT_FOUND'] })
   statuses(@CurrentUser() user: SessionUser, @IdParam('id') id: number): Promise<NotifyEmailsResponse> {
     return this.consent.statuses(user.id, id);
@@ -48,7 +39,7 @@ export class MailConsentController {
   @Post('bots/:id/notify-emails/resend')
   @HttpCode(200)
   @ApiOperation({ summary: 'Mails a pending lead address its confirmation request again' })
-  @ApiAnswer(200, 'Sent; the addresses with their states.', ADDRESSES)
+  @ApiAnswer(200, 'Sent; the addresses with their states.')
   @ApiErrors(GATED, SAME_SITE, JSON_BODY, ID_IN_PATH, {
     404: ['BOT_NOT_FOUND'],
     409: ['NOTIFY_EMAIL_NOT_PENDING', 'CONFIRMATION_REQUESTS_SPENT'],
@@ -64,11 +55,7 @@ export class MailConsentController {
 
   @Get('mail/usage')
   @ApiOperation({ summary: 'The mails the account triggered today (UTC) against its daily limit' })
-  @ApiAnswer(
-    200,
-    'limitReached: later mails wait for tomorrow; leads and replies stay in the inbox.',
-    obj({ sentToday: int(), dailyLimit: int(), limitReached: bool() }),
-  )
+  @ApiAnswer(200, 'limitReached: later mails wait for tomorrow; leads and replies stay in the inbox.')
   @ApiErrors(GATED)
   usage(@CurrentUser() user: SessionUser): Promise<MailUsageResponse> {
     return this.quota.usage(user.id);

@@ -1,6 +1,6 @@
 import { ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, FILE_UPLOAD, GATED, ID_IN_PATH, SAME_SITE } from '../../common/openapi/api-errors.decorator.js';
-import { ApiAnswer, obj, str } from '../../common/openapi/schemas.js';
+import { ApiAnswer } from '../../common/openapi/schemas.js';
 import { SECURITY } from '../../common/openapi/security.js';
 import { Controller, HttpCode, Post, UploadedFile, UseGuards } from '@nestjs/common';
 import { BillingStateGuard } from '../users/billing-state.guard.js';
@@ -31,7 +31,7 @@ export class UploadsController {
 
   @Post('icon/:botId')
   @ApiOperation({ summary: "Uploads the bot's launcher icon (PNG, JPEG, GIF or WebP under 500 KB)" })
-  @ApiAnswer(200, "The icon's public address.", obj({ fileUrl: str() }))
+  @ApiAnswer(200, "The icon's public address.")
   @ApiErrors(...UPLOAD_ERRORS)
   @HttpCode(200)
   @SingleFileUpload({
@@ -49,7 +49,7 @@ export class UploadsController {
 
   @Post('update-document/:botId')
   @ApiOperation({ summary: "Replaces the bot's reference document (PDF, DOCX or text, under 10 MB)" })
-  @ApiAnswer(200, 'The document.', obj({ document: obj({ originalName: str(), filePath: str() }) }))
+  @ApiAnswer(200, 'The document.')
   @ApiErrors(...UPLOAD_ERRORS, {
     422: ['PDF_ENCRYPTED', 'PDF_UNREADABLE', 'PDF_NO_TEXT', 'PDF_TOO_COMPLEX'],
     503: ['DOCUMENTS_BUSY'],

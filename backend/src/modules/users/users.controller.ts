@@ -1,28 +1,12 @@
 import { ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, JSON_BODY, SAME_SITE, SIGNED_IN } from '../../common/openapi/api-errors.decorator.js';
-import { ApiAnswer, bool, int, nullable, obj, str } from '../../common/openapi/schemas.js';
+import { ApiAnswer } from '../../common/openapi/schemas.js';
 import { SECURITY } from '../../common/openapi/security.js';
 import { Body, Controller, Get, Put } from '@nestjs/common';
 import { AppError } from '../../common/app-error.js';
 import { CurrentUser, type SessionUser } from '../../common/current-user.decorator.js';
 import { UpdateSettingsDto, type SettingsResponse } from './users.dto.js';
 import { UsersService, type MeResponse } from './users.service.js';
-
-const SETTINGS = obj({
-  spendAlertDollars: int('Whole dollars; 0 = no mail.'),
-  conversationRetentionDays: nullable(
-    int("Visitors' conversations are deleted this many days after their last message: 30, 90 or 365; null = forever."),
-  ),
-  agentName: str("The name visitors see on the owner's replies (1 to 60 characters; 'Support' until chosen)."),
-});
-const ME = obj({
-  id: int(),
-  email: str(),
-  hasPaid: nullable(bool('False after a failed payment; null before the first invoice.')),
-  stripeCustomerId: nullable(str()),
-  subscriptionItemId: nullable(str()),
-  demoMode: bool('The product runs as a demo on test-mode payments: nothing is charged.'),
-});
 
 @ApiTags('Account')
 @ApiCookieAuth(SECURITY.session)
@@ -32,7 +16,7 @@ export class UsersController {
 
   @Get('me')
   @ApiOperation({ summary: 'The signed-in owner' })
-  @ApiAnswer(200, 'The owner.', ME)
+  @ApiAnswer(200, 'The owner.')
   @ApiErrors(SIGNED_IN)
   async me(@CurrentUser() current: SessionUser): Promise<MeResponse> {
     const user = await this.users.findActiveById(current.id);
@@ -46,7 +30,7 @@ export class UsersController {
    */
   @Get('settings')
   @ApiOperation({ summary: "The owner's account settings" })
-  @ApiAnswer(200, 'The settings.', SETTINGS)
+  @ApiAnswer(200, 'The settings.')
   @ApiErrors(SIGNED_IN)
   settings(@CurrentUser() current: SessionUser): Promise<SettingsResponse> {
     return this.users.settings(current.id);
@@ -59,7 +43,7 @@ export class UsersController {
       'Only the fields sent change. `spendAlertDollars`: whole dollars per billing period, 0 = no mail. ' +
       '`conversationRetentionDays`: 30, 90, 365 or null (forever). `agentName`: 1 to 60 characters.',
   })
-  @ApiAnswer(200, 'The saved settings.', SETTINGS)
+  @ApiAnswer(200, 'The saved settings.')
   @ApiErrors(SIGNED_IN, SAME_SITE, JSON_BODY)
   updateSettings(@CurrentUser() current: SessionUser, @Body() body: UpdateSettingsDto): Promise<SettingsResponse> {
     return this.users.updateSettings(current.id, body);
