@@ -15,12 +15,28 @@ COPY tsconfig.json ./
 COPY contract contract
 COPY backend backend
 # The backend's build compiles the contract first (contract/dist, which it imports at run time).
-RUN npm run build -w backend && npm prune --omit=dev --no-audit --no-fund && mkdir -p backend/node_modules
+RUN npm run build -w backend
+
+# Only the backend's production dependencies: the root's and the other workspaces' packages (the
+# dashboard's React and MUI, the test tools) stay out. Type declarations and source maps are never
+# read at run time. README.md (Docker) has the sizes before and after.
+FROM node:24-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY contract/package.json contract/
+COPY backend/package.json backend/
+COPY frontend/package.json frontend/
+COPY widget/package.json widget/
+COPY e2e/package.json e2e/
+RUN npm ci --workspace backend --omit=dev --omit=peer --no-audit --no-fund \
+ && mkdir -p backend/node_modules \
+ && find node_modules backend/node_modules -type f \
+      \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name '*.map' \) -delete
 
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
 WORKDIR /app
-COPY --from=build --chown=node:node /app/node_modules node_modules
+COPY --from=deps --chown=node:node /app/node_modules node_modules
 COPY --from=build --chown=node:node /app/package.json package.json
 COPY --from=build --chown=node:node /app/backend/package.json backend/package.json
 # node_modules/@botsmith/contract links to contract/: its package.json and built JavaScript.
@@ -28,7 +44,7 @@ COPY --from=build --chown=node:node /app/contract/package.json contract/package.
 COPY --from=build --chown=node:node /app/contract/dist contract/dist
 # npm keeps a workspace's own copy of a package whose version differs from the root's (unpdf,
 # file-type) in backend/node_modules: without it PDF uploads fail in the image.
-COPY --from=build --chown=node:node /app/backend/node_modules backend/node_modules
+COPY --from=deps --chown=node:node /app/backend/node_modules backend/node_modules
 COPY --from=build --chown=node:node /app/backend/dist backend/dist
 RUN mkdir -p /data && chown node:node /data
 USER node
