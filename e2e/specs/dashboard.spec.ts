@@ -163,6 +163,8 @@ describe('dashboard in the browser: categories, bots, every edit tab, uploads, p
 
     // Unsaved: the banner turns red in the preview before anything is saved.
     const banner = dialog.getByRole('group', { name: 'Banner colour' });
+    // A colour is solid until the owner asks for a gradient (issue 27).
+    await banner.getByRole('checkbox', { name: 'Use a gradient' }).check();
     await banner.getByLabel('Banner colour start colour', { exact: true }).fill('#ff0000');
     await banner.getByLabel('Banner colour end colour', { exact: true }).fill('#cc0000');
     await expect.poll(() => bannerBackground(page), { timeout: 10_000 }).toContain('rgb(255, 0, 0)');
