@@ -19,7 +19,9 @@ RUN npm run build -w backend
 
 # Only the backend's production dependencies: the root's and the other workspaces' packages (the
 # dashboard's React and MUI, the test tools) stay out. Type declarations and source maps are never
-# read at run time. README.md (Docker) has the sizes before and after.
+# read at run time. npm also installs optional peers recorded in the lock file that nothing of
+# ours loads: TypeScript (for @nestjs/swagger's build plugin), zod (openai's zod helpers) and the
+# babel packages of dedent's macro support; they are removed. README.md (Docker) has the sizes.
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -29,6 +31,7 @@ COPY frontend/package.json frontend/
 COPY widget/package.json widget/
 COPY e2e/package.json e2e/
 RUN npm ci --workspace backend --omit=dev --omit=peer --no-audit --no-fund \
+ && rm -rf node_modules/typescript node_modules/zod node_modules/@babel node_modules/babel-plugin-macros \
  && mkdir -p backend/node_modules \
  && find node_modules backend/node_modules -type f \
       \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name '*.map' \) -delete
