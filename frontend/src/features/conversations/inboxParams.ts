@@ -5,6 +5,7 @@ import {
   type QuestionPeriod,
 } from '@botsmith/contract';
 import type { ConversationQuery } from '../../api';
+import { formatDateTime, formatRecent } from '../../format/dateTime';
 
 /** Where the inbox page lives; its filters are in the address so a link can open it filtered. */
 export const CONVERSATIONS_PATH = '/dashboard/conversations';
@@ -93,28 +94,28 @@ export function toQuery(params: InboxParams): ConversationQuery {
   };
 }
 
-const sameYear = (date: Date, now: Date) => date.getFullYear() === now.getFullYear();
-
-/** "14:05" today, "Nov 20, 14:05" this year, "Nov 20, 2025" before. */
+/** "2:05 PM" today, "Nov 20, 2:05 PM" this year, "Nov 20, 2025" before (in the owner's locale). */
 export function formatWhen(iso: string, now: Date = new Date()): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  const time = date.toLocaleTimeString('en-US', { hour: '2-digit', minute: '2-digit', hour12: false });
-  if (date.toDateString() === now.toDateString()) return time;
-  if (sameYear(date, now)) return `${date.toLocaleDateString('en-US', { month: 'short', day: 'numeric' })}, ${time}`;
-  return date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+  // The shared formatter (src/format/dateTime.ts): the owner's locale and time zone.
+  return formatRecent(iso, { now });
 }
 
 /** The full moment, for a tooltip or a transcript line. */
 export function formatMomentLong(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', hour12: false });
+  return formatDateTime(iso);
 }
 
 /** Who the visitor is in the inbox: the name the host page gave (Botsmith.identify), else "Visitor". */
-export function visitorLabel(conversation: { visitorName: string | null }): string {
-  return conversation.visitorName ?? 'Visitor';
+export function visitorLabel(conversation: { visitorName: string | null; leadName?: string | null }): string {
+  return conversation.visitorName ?? conversation.leadName ?? 'Visitor';
+}
+
+/** The visitor's e-mail: what the host page said (identify), else what they typed in a lead. */
+export function visitorEmailOf(conversation: {
+  visitorEmail: string | null;
+  leadEmail?: string | null;
+}): string | null {
+  return conversation.visitorEmail ?? conversation.leadEmail ?? null;
 }
 
 /**

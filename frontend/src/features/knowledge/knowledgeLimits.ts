@@ -1,5 +1,6 @@
 import { SOURCE_FILE_MAX_BYTES, SOURCE_TEXT_LIMITS, WEBSITE_MAX_PAGES } from '@botsmith/contract';
 import type { RefreshSchedule } from '../../api/types';
+import { formatDate, formatDateTime } from '../../format/dateTime';
 
 /** The server's limits on sources (docs/product.md#knowledge-sources), checked here before sending. */
 export const KNOWLEDGE_LIMITS = {
@@ -69,18 +70,10 @@ export const REFRESH_CHOICES: { value: RefreshSchedule; label: string }[] = [
 export const DEFAULT_REFRESH_SCHEDULE: RefreshSchedule = 'weekly';
 
 /** "Nov 30, 2026", in the owner's time zone. */
-export const formatDay = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+export const formatDay = (iso: string) => formatDate(iso);
 
 /** "Nov 23, 2026, 10:00 AM", in the owner's time zone. */
-export const formatMoment = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-  });
+export const formatMoment = (iso: string) => formatDateTime(iso);
 
 /** A website's refresh facts: when it is read next by itself (or that it is not), and when it was last read. */
 export function refreshFacts(source: {

@@ -28,6 +28,7 @@ import { MailLimitNotice } from '../../components/MailLimitNotice';
 import { RetryAlert } from '../../components/RetryAlert';
 import { inboxLink } from '../conversations/inboxParams';
 import { saveFile } from '../settings/LogsTab';
+import { formatDateTime } from '../../format/dateTime';
 
 /** Where the leads page lives; `?botId=` narrows it to one bot. */
 export const LEADS_PATH = '/dashboard/leads';
@@ -45,7 +46,7 @@ function botIdOf(search: URLSearchParams): number | null {
   return text && /^[1-9]\d{0,9}$/.test(text) ? Number(text) : null;
 }
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const when = (iso: string) => formatDateTime(iso);
 
 /**
  * The owner's leads (docs/product.md#leads-and-handoff): what visitors left through the widget's

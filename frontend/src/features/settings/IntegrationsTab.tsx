@@ -33,6 +33,7 @@ import { useSnackbar } from 'notistack';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { webhooksApi } from '../../api';
 import { serverMessage } from '../bots/botForms';
+import { formatDateTime } from '../../format/dateTime';
 
 /** What each event means, as the owner reads it next to its checkbox. */
 export const EVENT_LABELS: Record<WebhookEventType, string> = {
@@ -51,7 +52,7 @@ const STATUS_LABELS: Record<WebhookDelivery['status'], string> = {
 const STATUS_COLOURS = { pending: 'warning', delivered: 'success', failed: 'error' } as const;
 
 function when(iso: string | null): string {
-  return iso ? new Date(iso).toLocaleString() : '—';
+  return formatDateTime(iso) || '—';
 }
 
 /**

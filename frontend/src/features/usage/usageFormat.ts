@@ -1,3 +1,4 @@
+import { formatUtcDate } from '../../format/dateTime';
 import type { UsageHistory } from '../../api/types';
 
 const dollars = new Intl.NumberFormat('en-US', {
@@ -91,5 +92,5 @@ export function usagePeriod(now: Date): { start: Date; end: Date } {
 
 /** "Nov 3, 2026": a UTC calendar day. */
 export function formatUtcDay(date: Date): string {
-  return date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+  return formatUtcDate(date);
 }
