@@ -148,7 +148,10 @@ export function SourceRow({
             {facts.length > 0 && ` · ${facts.join(' · ')}`}
           </Typography>
         </Box>
-        <StatusChip status={source.status} />
+        {/* On a phone a ready source's name needs the room; the other states always show. */}
+        <Box sx={{ flex: 'none', display: source.status === 'ready' ? { xs: 'none', sm: 'block' } : 'block' }}>
+          <StatusChip status={source.status} />
+        </Box>
         <Stack direction="row" sx={{ flex: 'none' }}>
           {source.kind === 'text' && onEdit && (
             <Tooltip title="Edit">
@@ -205,7 +208,7 @@ export function SourceRow({
             value={source.refreshSchedule ?? DEFAULT_REFRESH_SCHEDULE}
             disabled={busy}
             onChange={(event) => onSchedule(source, event.target.value as RefreshSchedule)}
-            sx={{ minWidth: 128 }}
+            sx={{ width: 140, flex: 'none' }}
           >
             {REFRESH_CHOICES.map((choice) => (
               <MenuItem key={choice.value} value={choice.value}>
