@@ -418,6 +418,19 @@ describe("the reply page's link back to the chat", () => {
     expect(shown.text).not.toContain(visitorToken);
     expect(shown.text).not.toContain(String(conversationId) + '"');
     expect(shown.text).not.toContain(new URL(link).pathname.split('/').pop()!);
+
+    // Confirmed: the next reply is mailed directly, with the same way back to the chat.
+    const later = await owner
+      .post(`/api/conversations/${conversationId}/reply`)
+      .set('Origin', t.origin)
+      .send({ content: 'It left the warehouse today.' });
+    expect(later.status).toBe(201);
+    await t.app.get(OwnerRepliesService).settled();
+    const direct = (await mailsTo(t, visitor)).at(-1)!;
+    expect(direct.text).toContain('It left the warehouse today.');
+    expect(direct.text).toContain(chatLink);
+    expect(direct.html).toContain(`href="${chatLink}"`);
+    expect(direct.text).not.toContain(visitorToken);
   });
 
   it('is left out when the conversation has no page (a lead sent with the API key)', async () => {

@@ -171,7 +171,12 @@ export class MailConsentService {
     const consent = await this.repository.replyConsent(reply.conversationId, to);
     if (consent?.confirmedAt) {
       if (await this.quota.take(reply.ownerId, now)) {
-        this.mail.sendAgentReply(to, { agentName: reply.agentName, botName: reply.botName, content: reply.content });
+        this.mail.sendAgentReply(to, {
+          agentName: reply.agentName,
+          botName: reply.botName,
+          content: reply.content,
+          chatUrl: widgetChatLink(reply.pageUrl, reply.botId),
+        });
       }
       return;
     }

@@ -102,6 +102,16 @@ describe("an owner's reply to a visitor", () => {
     expect(mail.html).not.toContain('href=');
     expect(mail.text).not.toMatch(/https?:\/\//);
   });
+
+  it("links back to the conversation's page when it is known, the address escaped in HTML", () => {
+    const chatUrl = 'https://shop.example/a?b=1&c="2"#botsmith-chat=7';
+    const mail = agentReplyMail({ agentName: 'Ana', botName: 'Acme', content: 'Hi', chatUrl });
+    expect(mail.text).toContain(
+      `continue the chat on the page where you wrote, in the browser you wrote from:\n${chatUrl}`,
+    );
+    expect(mail.html).toContain('href="https://shop.example/a?b=1&amp;c=&quot;2&quot;#botsmith-chat=7"');
+    expect(mail.html).toContain('Continue the chat');
+  });
 });
 
 describe('mails that ask before anything else is sent (docs/product.md#mail-consent)', () => {

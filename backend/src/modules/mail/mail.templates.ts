@@ -184,6 +184,8 @@ export interface AgentReply {
   agentName: string;
   botName: string;
   content: string;
+  /** The conversation's page with the widget opening on it (contract widgetChatLink), when known. */
+  chatUrl?: string | null;
 }
 
 /**
@@ -196,8 +198,16 @@ export function agentReplyMail(reply: AgentReply): MailContent {
   const bot = oneLine(reply.botName);
   const intro = `${name} replied to your conversation with ${bot}:`;
   const lines = reply.content.split(/\r?\n/).filter((line) => line.trim() !== '');
-  const next = 'To answer, go back to the chat on the website where you wrote to us.';
   const footer = 'You get this email because you left your address in that chat.';
+  if (reply.chatUrl) {
+    const next = 'To answer, continue the chat on the page where you wrote, in the browser you wrote from:';
+    return {
+      subject: `${name} replied to your message`,
+      text: `${intro}\n\n${reply.content}\n\n${next}\n${reply.chatUrl}\n\n${footer}\n`,
+      html: layout([intro, ...lines, next], { label: 'Continue the chat', url: reply.chatUrl }, footer),
+    };
+  }
+  const next = 'To answer, go back to the chat on the website where you wrote to us.';
   return {
     subject: `${name} replied to your message`,
     text: `${intro}\n\n${reply.content}\n\n${next}\n\n${footer}\n`,
