@@ -10,6 +10,8 @@ export interface NewPasswordFieldsProps {
   onConfirmChange: (value: string) => void;
   /** The password failed the rule: its hint turns red. */
   weak: boolean;
+  /** A message under Confirm Password (they do not match). */
+  confirmError?: string | null;
   autoFocus?: boolean;
 }
 
@@ -21,6 +23,7 @@ export function NewPasswordFields({
   confirm,
   onConfirmChange,
   weak,
+  confirmError,
   autoFocus,
 }: NewPasswordFieldsProps) {
   return (
@@ -41,6 +44,8 @@ export function NewPasswordFields({
         value={confirm}
         onChange={onConfirmChange}
         autoComplete="new-password"
+        error={Boolean(confirmError)}
+        helperText={confirmError || undefined}
       />
     </>
   );

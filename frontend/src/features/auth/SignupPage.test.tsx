@@ -50,36 +50,77 @@ describe('SignupPage', () => {
     expect(screen.getByRole('link', { name: 'Already a member? Log in' })).toHaveAttribute('href', '/login');
   });
 
-  it('requires the terms checkbox', async () => {
+  // Each field is marked with its own message, all at once (issue 27: no more one banner at a time).
+  it('requires the terms checkbox, marking the checkbox itself', async () => {
     const signup = vi.spyOn(authApi, 'signup');
     const user = await fill({ agree: false });
     await submit(user);
-    expect(screen.getByRole('alert')).toHaveTextContent('You must agree to the Terms of Service and Privacy Policy.');
+    const terms = screen.getByRole('checkbox');
+    expect(terms).toHaveAttribute('aria-invalid', 'true');
+    expect(terms).toHaveAccessibleDescription('You must agree to the Terms of Service and Privacy Policy.');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByLabelText(/^Email/)).toHaveAttribute('aria-invalid', 'false');
     expect(signup).not.toHaveBeenCalled();
   });
 
-  it('requires matching passwords', async () => {
+  it('requires matching passwords, under Confirm Password', async () => {
     const signup = vi.spyOn(authApi, 'signup');
     const user = await fill({ confirm: 'Sunny!Day8' });
     await submit(user);
-    expect(screen.getByRole('alert')).toHaveTextContent('Passwords do not match.');
+    const confirm = screen.getByLabelText(/^Confirm Password/);
+    expect(confirm).toHaveAttribute('aria-invalid', 'true');
+    expect(confirm).toHaveAccessibleDescription('Passwords do not match.');
+    expect(screen.getByLabelText(/^Password/)).toHaveAttribute('aria-invalid', 'false');
     expect(signup).not.toHaveBeenCalled();
   });
 
-  it('requires a valid e-mail', async () => {
+  it('requires a valid e-mail, under Email, and puts the focus there', async () => {
     const signup = vi.spyOn(authApi, 'signup');
     const user = await fill({ email: 'owner@example' });
     await submit(user);
-    expect(screen.getByRole('alert')).toHaveTextContent('Please enter a valid email address.');
+    const email = screen.getByLabelText(/^Email/);
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    expect(email).toHaveAccessibleDescription('Please enter a valid email address.');
+    expect(email).toHaveFocus();
     expect(signup).not.toHaveBeenCalled();
   });
 
-  it('refuses a password outside the pattern with the hint', async () => {
+  it('refuses a password outside the pattern with the hint in red', async () => {
     const signup = vi.spyOn(authApi, 'signup');
     const user = await fill({ password: 'weakpassword' });
     await submit(user);
-    expect(screen.getByRole('alert')).toHaveTextContent(HINT);
+    const password = screen.getByLabelText(/^Password/);
+    expect(password).toHaveAttribute('aria-invalid', 'true');
+    expect(password).toHaveAccessibleDescription(HINT);
     expect(signup).not.toHaveBeenCalled();
+  });
+
+  it('marks every bad field at once, each with its own message, and clears them when fixed', async () => {
+    const signup = vi.spyOn(authApi, 'signup').mockResolvedValue({ message: 'Welcome aboard.' });
+    const user = await fill({ email: 'owner@', password: 'weak', confirm: 'other', agree: false });
+    await submit(user);
+    expect(screen.getByLabelText(/^Email/)).toHaveAccessibleDescription('Please enter a valid email address.');
+    expect(screen.getByLabelText(/^Password/)).toHaveAccessibleDescription(HINT);
+    expect(screen.getByLabelText(/^Confirm Password/)).toHaveAccessibleDescription('Passwords do not match.');
+    expect(screen.getByRole('checkbox')).toHaveAccessibleDescription(
+      'You must agree to the Terms of Service and Privacy Policy.',
+    );
+    expect(signup).not.toHaveBeenCalled();
+
+    await user.clear(screen.getByLabelText(/^Email/));
+    await user.type(screen.getByLabelText(/^Email/), 'owner@example.com');
+    await user.clear(screen.getByLabelText(/^Password/));
+    await user.type(screen.getByLabelText(/^Password/), 'Sunny!Day7');
+    await user.clear(screen.getByLabelText(/^Confirm Password/));
+    await user.type(screen.getByLabelText(/^Confirm Password/), 'Sunny!Day7');
+    await user.click(screen.getByRole('checkbox'));
+    await submit(user);
+    expect(await screen.findByText('Welcome aboard.')).toBeInTheDocument();
+    expect(signup).toHaveBeenCalledWith({ email: 'owner@example.com', password: 'Sunny!Day7' });
+    for (const field of [/^Email/, /^Password/, /^Confirm Password/]) {
+      expect(screen.getByLabelText(field)).toHaveAttribute('aria-invalid', 'false');
+    }
+    expect(screen.queryByText('Passwords do not match.')).not.toBeInTheDocument();
   });
 
   it("shows 'Loading...' instead of the button while submitting, then the confirmation view", async () => {

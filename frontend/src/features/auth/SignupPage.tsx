@@ -7,7 +7,9 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import FormControl from '@mui/material/FormControl';
+import FormHelperText from '@mui/material/FormHelperText';
+import { useState, type InputHTMLAttributes } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { identify, setPeople, track } from '../../analytics/analytics';
 import { authApi } from '../../api';
@@ -30,6 +32,31 @@ import { SubmitButton } from './SubmitButton';
 import { useAuthSubmit } from './useAuthSubmit';
 import { FREE_CREDITS } from '../../layout/prices';
 
+/** Each sign-up field's own message; a field without one is fine. Keys are the inputs' names. */
+export interface SignupFieldErrors {
+  email?: string;
+  password?: string;
+  confirmPassword?: string;
+  terms?: string;
+}
+
+const FIELD_ORDER = ['email', 'password', 'confirmPassword', 'terms'] as const;
+
+/** All of the form's problems at once, each with the brief's exact sentence. */
+function signupFieldErrors(form: {
+  email: string;
+  password: string;
+  confirm: string;
+  agreed: boolean;
+}): SignupFieldErrors {
+  const errors: SignupFieldErrors = {};
+  if (!isValidEmail(form.email)) errors.email = INVALID_EMAIL;
+  if (!PASSWORD_PATTERN.test(form.password)) errors.password = PASSWORD_HINT;
+  if (form.password !== form.confirm) errors.confirmPassword = PASSWORDS_DO_NOT_MATCH;
+  if (!form.agreed) errors.terms = TERMS_REQUIRED;
+  return errors;
+}
+
 /**
  * /signup (docs/product.md#account-screens): Email, Password, Confirm Password and the terms checkbox.
  * On an answer that says "check your email" the form gives way to the confirmation view.
@@ -39,7 +66,7 @@ export function SignupPage() {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [agreed, setAgreed] = useState(false);
-  const [weakPassword, setWeakPassword] = useState(false);
+  const [fieldErrors, setFieldErrors] = useState<SignupFieldErrors>({});
   const [notice, setNotice] = useState<string | null>(null);
   const [confirmation, setConfirmation] = useState<string | null>(null);
   const { error, setError, submitting, submit } = useAuthSubmit();
@@ -47,13 +74,13 @@ export function SignupPage() {
   const onSubmit = async () => {
     setError(null);
     setNotice(null);
-    setWeakPassword(false);
-    if (!agreed) return setError(TERMS_REQUIRED);
-    if (password !== confirm) return setError(PASSWORDS_DO_NOT_MATCH);
-    if (!isValidEmail(email)) return setError(INVALID_EMAIL);
-    if (!PASSWORD_PATTERN.test(password)) {
-      setWeakPassword(true);
-      return setError(PASSWORD_HINT);
+    // Every field is checked at once and marked with its own message (docs/product.md#account-screens).
+    const errors = signupFieldErrors({ email, password, confirm, agreed });
+    setFieldErrors(errors);
+    const first = FIELD_ORDER.find((field) => errors[field]);
+    if (first) {
+      document.querySelector<HTMLInputElement>(`form [name="${first}"]`)?.focus();
+      return;
     }
 
     await submit(async () => {
@@ -113,31 +140,51 @@ export function SignupPage() {
     >
       <AuthForm onSubmit={onSubmit} error={error}>
         {notice && <Alert severity="info">{notice}</Alert>}
-        <EmailField value={email} onChange={setEmail} />
+        <EmailField value={email} onChange={setEmail} error={fieldErrors.email} />
         <NewPasswordFields
           label="Password"
           password={password}
           onPasswordChange={setPassword}
           confirm={confirm}
           onConfirmChange={setConfirm}
-          weak={weakPassword}
+          weak={Boolean(fieldErrors.password)}
+          confirmError={fieldErrors.confirmPassword}
         />
-        <FormControlLabel
-          control={<Checkbox checked={agreed} onChange={(event) => setAgreed(event.target.checked)} />}
-          label={
-            <Typography variant="body2">
-              I agree to the{' '}
-              <Link href="/terms-of-service" target="_blank" rel="noopener">
-                Terms of Service
-              </Link>{' '}
-              and{' '}
-              <Link href="/privacy-policy" target="_blank" rel="noopener">
-                Privacy Policy
-              </Link>
-              .
-            </Typography>
-          }
-        />
+        <FormControl error={Boolean(fieldErrors.terms)}>
+          <FormControlLabel
+            control={
+              <Checkbox
+                name="terms"
+                checked={agreed}
+                onChange={(event) => setAgreed(event.target.checked)}
+                slotProps={{
+                  input: {
+                    'aria-invalid': Boolean(fieldErrors.terms),
+                    'aria-describedby': fieldErrors.terms ? 'signup-terms-error' : undefined,
+                  } as InputHTMLAttributes<HTMLInputElement>,
+                }}
+              />
+            }
+            label={
+              <Typography variant="body2">
+                I agree to the{' '}
+                <Link href="/terms-of-service" target="_blank" rel="noopener">
+                  Terms of Service
+                </Link>{' '}
+                and{' '}
+                <Link href="/privacy-policy" target="_blank" rel="noopener">
+                  Privacy Policy
+                </Link>
+                .
+              </Typography>
+            }
+          />
+          {fieldErrors.terms && (
+            <FormHelperText id="signup-terms-error" sx={{ mt: 0 }}>
+              {fieldErrors.terms}
+            </FormHelperText>
+          )}
+        </FormControl>
         <SubmitButton label="Sign Up" loading={submitting} />
       </AuthForm>
     </AuthLayout>
