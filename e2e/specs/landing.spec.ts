@@ -190,6 +190,24 @@ describe.each([
       .toBeGreaterThan(1);
     await page.close();
   });
+
+  // A prospect's first question in their own words (issue 27): found through its synonyms ("cost" -> "price").
+  it.runIf(demoBotSeeded)(
+    'answers "How much does it cost?" from the pricing, not with the cannot-answer sentence',
+    async () => {
+      const { page } = await openLanding(browser, options);
+      await page.getByRole('button', { name: /^Open chat with/ }).click();
+      await page.getByRole('textbox', { name: 'Message' }).fill('How much does it cost?');
+      await page.getByRole('button', { name: 'Send message' }).click();
+      const answers = page.getByLabel('Conversation').locator('.m.assistant:not(.dots)');
+      await expect.poll(() => answers.count(), { timeout: 20_000 }).toBeGreaterThan(1);
+      await expect
+        .poll(() => answers.last().innerText(), { timeout: 20_000 })
+        .toContain('Pricing is per answered message: 3 cents per message');
+      expect(await answers.last().innerText()).not.toContain("I couldn't find");
+      await page.close();
+    },
+  );
 });
 
 describe('the prerendered landing page', () => {
