@@ -123,6 +123,8 @@ export interface UnansweredQuestion {
   count: number;
   lastAskedAt: string;
   conversationIds: number[];
+  /** A correction answers it now (it was asked before the correction was written): listed after the open ones. */
+  fixed: boolean;
 }
 export interface QuestionsReport {
   questions: UnansweredQuestion[];

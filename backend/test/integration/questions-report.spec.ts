@@ -137,7 +137,7 @@ describe('the unanswered-questions report', () => {
     expect(all).toContainEqual(['Do you ship to Canada?', 1, [asked.ship.conversationId]]);
   });
 
-  it('leaves out what a correction fixed, until it is asked again and still not answered', async () => {
+  it('marks what a correction fixed and lists it after the open ones, until it is asked again and still not answered', async () => {
     const bot = await createBotViaApi(t, owner, 'Fixed');
     const first = await ask(bot, 'What are your opening hours?');
     await setUnanswered(first.answerId, true);
@@ -155,13 +155,20 @@ describe('the unanswered-questions report', () => {
       .set('Origin', t.origin)
       .send({ question: 'Opening hours?', answer: 'We open at eight.' })
       .expect(201);
-    expect(await listed()).toEqual([['Can I bring my dog?', 1]]);
+    // issue 27: a fixed question stays listed, marked fixed, after the open ones.
+    const marked = async () =>
+      ((await report('', owner, bot)).body as QuestionsReport).questions.map((q) => [q.text, q.fixed]);
+    expect(await marked()).toEqual([
+      ['Can I bring my dog?', false],
+      ['What are your opening hours?', true],
+    ]);
 
     const again = await ask(bot, 'When do you open?');
     await setUnanswered(again.answerId, true);
-    expect(await listed()).toEqual([
-      ['When do you open?', 1],
-      ['Can I bring my dog?', 1],
+    expect(await marked()).toEqual([
+      ['When do you open?', false],
+      ['Can I bring my dog?', false],
+      ['What are your opening hours?', true],
     ]);
   });
 
@@ -209,10 +216,19 @@ describe('the unanswered-questions report', () => {
       .set('Origin', t.origin)
       .send({ question: 'Is there a vegan menu?', answer: 'Yes: three vegan dishes every day.' })
       .expect(201);
-    expect(await listed()).toEqual([['Do you ship to Europe?', 1]]);
+    // issue 27: the corrected question stays, marked fixed, after the open one.
+    const open = async () =>
+      ((await report('', owner, bot)).body as QuestionsReport).questions
+        .filter((q) => !q.fixed)
+        .map((q) => [q.text, q.count]);
+    expect(await open()).toEqual([['Do you ship to Europe?', 1]]);
+    expect(await listed()).toEqual([
+      ['Do you ship to Europe?', 1],
+      ['is there a VEGAN menu', 2],
+    ]);
     const corrected = await chat('Do you have a vegan menu?');
     expect(corrected.message).toContain('Yes: three vegan dishes every day.');
-    expect(await listed()).toEqual([['Do you ship to Europe?', 1]]);
+    expect(await open()).toEqual([['Do you ship to Europe?', 1]]);
   });
 
   it("is the bot's own: another bot's questions stay out, another owner gets 404", async () => {

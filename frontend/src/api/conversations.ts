@@ -46,6 +46,8 @@ export const conversationsApi = {
       signal,
     }),
   get: (id: number) => apiFetch<ConversationTranscript>(`/api/conversations/${id}`),
+  /** How many handed-off conversations wait for the owner's reply (the visitor wrote last). */
+  waitingCount: () => apiFetch<{ count: number }>('/api/conversations/waiting-count'),
   remove: (id: number) => apiFetch<Record<string, never>>(`/api/conversations/${id}`, { method: 'DELETE' }),
   /** The owner answers the visitor in person; the conversation is handed off (docs/product.md#owner-replies). */
   reply: (id: number, content: string) =>

@@ -62,12 +62,22 @@ export class CorrectionsService {
       unansweredOnly,
       QUESTIONS_REPORT_LIMITS.questionsRead,
     );
+    let fixed: QuestionRow[] = [];
     if (unansweredOnly && rows.length > 0) {
-      rows = withoutCorrected(
+      const open = withoutCorrected(
         rows,
         await this.sources.correctionsOfBot(botId, QUESTIONS_REPORT_LIMITS.correctionsRead),
       );
+      const stillOpen = new Set(open);
+      // What a correction answers stays listed, marked fixed, after what is still open.
+      fixed = rows.filter((row) => !stillOpen.has(row));
+      rows = open;
     }
-    return { questions: groupQuestions(rows) };
+    return {
+      questions: [
+        ...groupQuestions(rows).map((question) => ({ ...question, fixed: false })),
+        ...groupQuestions(fixed).map((question) => ({ ...question, fixed: true })),
+      ],
+    };
   }
 }

@@ -43,7 +43,7 @@ interface Group {
  * asked in it (its latest spelling), its count, when it was last asked and its conversations
  * (latest first, at most QUESTION_GROUPS.conversationIdsMax).
  */
-export function groupQuestions(rows: readonly QuestionRow[]): UnansweredQuestion[] {
+export function groupQuestions(rows: readonly QuestionRow[]): Array<Omit<UnansweredQuestion, 'fixed'>> {
   // 1. Same normalised text, or the same (non-empty) set of lexemes.
   const byKey = new Map<string, QuestionRow[]>();
   for (const row of rows) {
@@ -144,7 +144,7 @@ function latest(rows: readonly QuestionRow[]): number {
   return at;
 }
 
-function describe(group: Group): UnansweredQuestion {
+function describe(group: Group): Omit<UnansweredQuestion, 'fixed'> {
   const rows = [...group.rows].sort((a, b) => b.askedAt.getTime() - a.askedAt.getTime());
   const wordings = new Map<string, { count: number; text: string }>();
   for (const row of rows) {

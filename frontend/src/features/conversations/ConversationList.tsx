@@ -14,7 +14,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { RetryAlert } from '../../components/RetryAlert';
 import type { ConversationList as ConversationListData } from './useConversationList';
-import { formatMomentLong, formatWhen, visitorLabel } from './inboxParams';
+import { formatMomentLong, formatWhen, visitorEmailOf, visitorLabel } from './inboxParams';
 import { UnverifiedMark } from './UnverifiedMark';
 
 export interface ConversationListProps {
@@ -127,10 +127,10 @@ function ConversationRow({
           <Box component="span" sx={{ fontWeight: 600 }}>
             {visitorLabel(conversation)}
           </Box>
-          {conversation.visitorEmail && (
+          {visitorEmailOf(conversation) && (
             <Box component="span" sx={{ color: 'text.secondary' }}>
               {' · '}
-              {conversation.visitorEmail}
+              {visitorEmailOf(conversation)}
             </Box>
           )}
           <UnverifiedMark shown={conversation.visitorName !== null || conversation.visitorEmail !== null} />
@@ -152,7 +152,10 @@ function ConversationRow({
           <Typography variant="caption" color="textSecondary">
             {conversation.messageCount === 1 ? '1 message' : `${conversation.messageCount} messages`}
           </Typography>
-          {conversation.handoff && (
+          {conversation.waiting && (
+            <Chip size="small" color="warning" label="Waiting for you" sx={{ height: 20, fontWeight: 600 }} />
+          )}
+          {conversation.handoff && !conversation.waiting && (
             <Chip size="small" color="info" variant="outlined" label="Handoff" sx={{ height: 20 }} />
           )}
           {conversation.unanswered && (

@@ -45,6 +45,9 @@ function summary(over: Partial<ConversationSummary> = {}): ConversationSummary {
     handoff: false,
     visitorName: null,
     visitorEmail: null,
+    leadName: null,
+    leadEmail: null,
+    waiting: false,
     ...over,
   };
 }
@@ -297,6 +300,52 @@ describe('ConversationsSection', () => {
         'href',
         'mailto:ana%2Bshop%3Fcc%3Dx@example.com',
       );
+    });
+  });
+
+  describe('who and what waits (issue 27)', () => {
+    it("shows the name and e-mail the visitor left in a lead, without the host page's unverified mark", async () => {
+      const lead = summary({ id: 11, leadName: 'Bo Berg', leadEmail: 'bo@example.com' });
+      api.conversationsApi.list.mockResolvedValue({ conversations: [lead], nextCursor: null });
+      api.conversationsApi.get.mockResolvedValue({ ...TRANSCRIPT, conversation: lead });
+      renderInbox();
+      await waitFor(() => expect(rows()).toHaveLength(1));
+      expect(rows()[0]).toHaveTextContent('Bo Berg · bo@example.com');
+      expect(within(rows()[0]).queryByText('Visitor')).not.toBeInTheDocument();
+      expect(rows()[0]).not.toHaveTextContent('unverified');
+      await user.click(within(rows()[0]).getByRole('button'));
+      const pane = screen.getByRole('region', { name: 'Transcript' });
+      expect(await within(pane).findByRole('link', { name: 'bo@example.com' })).toHaveAttribute(
+        'href',
+        'mailto:bo@example.com',
+      );
+    });
+
+    it('marks a conversation waiting for you, filters on it, and stops marking it once you reply', async () => {
+      const waiting = summary({ id: 11, handoff: true, waiting: true });
+      api.conversationsApi.list.mockResolvedValue({
+        conversations: [waiting, summary({ id: 12, handoff: true })],
+        nextCursor: null,
+      });
+      api.conversationsApi.get.mockResolvedValue({ ...TRANSCRIPT, conversation: waiting });
+      api.conversationsApi.reply.mockResolvedValue({
+        message: { ...message({ id: 9, role: 'agent', content: 'On it!' }), role: 'agent', name: 'Support' },
+      });
+      const { router } = renderInbox();
+      await waitFor(() => expect(rows()).toHaveLength(2));
+      expect(within(rows()[0]).getByText('Waiting for you')).toBeInTheDocument();
+      expect(within(rows()[1]).queryByText('Waiting for you')).not.toBeInTheDocument();
+      expect(within(rows()[1]).getByText('Handoff')).toBeInTheDocument();
+
+      await user.click(screen.getByRole('button', { name: 'Waiting for you' }));
+      await waitFor(() => expect(lastQuery()).toMatchObject({ filter: 'waiting' }));
+      expect(router.state.location.search).toBe('?filter=waiting');
+
+      await user.click(within(rows()[0]).getByRole('button', { name: /Do you ship/ }));
+      const pane = screen.getByRole('region', { name: 'Transcript' });
+      await user.type(await within(pane).findByLabelText('Reply to the visitor'), 'On it!');
+      await user.click(within(pane).getByRole('button', { name: /Send/ }));
+      await waitFor(() => expect(within(rows()[0]).queryByText('Waiting for you')).not.toBeInTheDocument());
     });
   });
 
@@ -615,6 +664,43 @@ describe('ConversationsSection', () => {
       await user.click(await screen.findByRole('option', { name: 'Sales Bot' }));
       expect(await screen.findByText('No unanswered questions')).toBeInTheDocument();
       expect(api.conversationsApi.unansweredQuestions).toHaveBeenCalledWith(2, '30d');
+    });
+
+    it('preselects the bot when the owner has only one', async () => {
+      renderAtDashboard(<ConversationsSection bots={[BOTS[0]]} />, '/dashboard/conversations?view=questions');
+      expect(await screen.findByRole('list', { name: 'Questions' })).toBeInTheDocument();
+      expect(api.conversationsApi.unansweredQuestions).toHaveBeenCalledWith(1, '30d');
+      expect(screen.queryByText('Choose a bot to see the questions it could not answer.')).not.toBeInTheDocument();
+      expect(screen.getByRole('combobox', { name: 'Bot' })).toHaveTextContent('Support Bot');
+    });
+
+    it('marks a fixed question and hides the fixed ones on request', async () => {
+      api.conversationsApi.unansweredQuestions.mockResolvedValue({
+        questions: [
+          {
+            text: 'Do you ship to Norway?',
+            count: 2,
+            lastAskedAt: '2026-11-20T10:00:00.000Z',
+            conversationIds: [11],
+            fixed: false,
+          },
+          {
+            text: 'Can I pay by invoice?',
+            count: 1,
+            lastAskedAt: '2026-11-19T10:00:00.000Z',
+            conversationIds: [17],
+            fixed: true,
+          },
+        ],
+      });
+      renderInbox('?view=questions&botId=1');
+      const list = await screen.findByRole('list', { name: 'Questions' });
+      const [open, fixed] = within(list).getAllByRole('listitem');
+      expect(within(fixed).getByText('Fixed')).toBeInTheDocument();
+      expect(within(open).queryByText('Fixed')).not.toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Hide fixed (1)' }));
+      expect(within(screen.getByRole('list', { name: 'Questions' })).getAllByRole('listitem')).toHaveLength(1);
+      expect(screen.queryByText('Can I pay by invoice?')).not.toBeInTheDocument();
     });
 
     it('shows an error with Retry when the report cannot be fetched', async () => {

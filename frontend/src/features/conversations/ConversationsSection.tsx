@@ -215,7 +215,7 @@ function Inbox({
 
   const onSearch = (q: string) => change({ q, conversationId: null });
 
-  const toggle = (filter: 'unanswered' | 'negative') =>
+  const toggle = (filter: 'unanswered' | 'negative' | 'waiting') =>
     change({ filter: params.filter === filter ? 'all' : filter, conversationId: null });
 
   const exportFile = async () => {
@@ -265,6 +265,13 @@ function Inbox({
         </Stack>
       </Stack>
       <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+        <Chip
+          label="Waiting for you"
+          color={params.filter === 'waiting' ? 'warning' : 'default'}
+          variant={params.filter === 'waiting' ? 'filled' : 'outlined'}
+          onClick={() => toggle('waiting')}
+          aria-pressed={params.filter === 'waiting'}
+        />
         <Chip
           label="Unanswered"
           color={params.filter === 'unanswered' ? 'warning' : 'default'}
@@ -358,11 +365,13 @@ function QuestionsView({
   change: Change;
   onFix: (target: FixTarget) => void;
 }) {
-  const botId = params.botId !== null && bots?.some((bot) => bot.id === params.botId) ? params.botId : null;
+  const chosen = params.botId !== null && bots?.some((bot) => bot.id === params.botId) ? params.botId : null;
+  // With one bot there is nothing to choose: its questions show at once.
+  const botId = chosen ?? (bots?.length === 1 ? bots[0].id : null);
   return (
     <>
       <Box sx={{ mb: 2 }}>
-        <BotSelect params={params} bots={bots} change={change} allowAll={false} />
+        <BotSelect params={{ ...params, botId }} bots={bots} change={change} allowAll={false} />
       </Box>
       {botId === null ? (
         <Typography variant="body2" color="textSecondary">

@@ -31,7 +31,7 @@ import { RetryAlert } from '../../components/RetryAlert';
 import { serverMessage } from '../bots/botForms';
 import { useApiResource } from '../../hooks/useApiResource';
 import type { FixTarget } from './FixAnswerDialog';
-import { formatMomentLong, isWebAddress, mailtoHref, visitorLabel } from './inboxParams';
+import { formatMomentLong, isWebAddress, mailtoHref, visitorEmailOf, visitorLabel } from './inboxParams';
 import { UnverifiedMark } from './UnverifiedMark';
 
 /** While a person handles the conversation, the transcript is read again this often (new visitor messages). */
@@ -112,7 +112,9 @@ export function TranscriptPane({ conversationId, onBack, onDeleted, onChanged, o
             data={transcript.data}
             onDelete={() => setConfirming(true)}
             onFix={onFix}
-            onHandedBack={() => update((data) => ({ ...data, conversation: { ...data.conversation, handoff: false } }))}
+            onHandedBack={() =>
+              update((data) => ({ ...data, conversation: { ...data.conversation, handoff: false, waiting: false } }))
+            }
           />
           <ReplyBox
             conversationId={conversationId}
@@ -122,6 +124,8 @@ export function TranscriptPane({ conversationId, onBack, onDeleted, onChanged, o
                 conversation: {
                   ...data.conversation,
                   handoff: true,
+                  // The owner wrote last: nothing waits any more.
+                  waiting: false,
                   messageCount: data.conversation.messageCount + 1,
                   lastMessageAt: message.createdAt,
                 },
@@ -189,10 +193,10 @@ function Transcript({
             <Box component="span" sx={{ fontWeight: 600 }}>
               {visitorLabel(conversation)}
             </Box>
-            {conversation.visitorEmail && (
+            {visitorEmailOf(conversation) && (
               <>
                 {' · '}
-                <Link href={mailtoHref(conversation.visitorEmail)}>{conversation.visitorEmail}</Link>
+                <Link href={mailtoHref(visitorEmailOf(conversation) ?? '')}>{visitorEmailOf(conversation)}</Link>
               </>
             )}
             <UnverifiedMark shown={conversation.visitorName !== null || conversation.visitorEmail !== null} />
@@ -371,7 +375,19 @@ function ReplyBox({
       aria-label="Reply"
       noValidate
       onSubmit={(event) => void send(event)}
-      sx={{ pt: 2, mt: 2, borderTop: 1, borderColor: 'divider' }}
+      // Always in view: it sticks to the bottom of the transcript pane (of the screen on a phone)
+      // however long the conversation, with the messages scrolling behind it.
+      sx={{
+        pt: 2,
+        pb: 1,
+        mt: 2,
+        borderTop: 1,
+        borderColor: 'divider',
+        position: 'sticky',
+        bottom: 0,
+        zIndex: 1,
+        bgcolor: 'background.paper',
+      }}
     >
       <TextField
         label="Reply to the visitor"

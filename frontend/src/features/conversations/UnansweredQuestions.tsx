@@ -1,8 +1,10 @@
 import { QUESTION_PERIODS, type QuestionPeriod } from '@botsmith/contract';
+import CheckRounded from '@mui/icons-material/CheckRounded';
 import EditNoteRounded from '@mui/icons-material/EditNoteRounded';
 import HelpOutlineRounded from '@mui/icons-material/HelpOutlineRounded';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import Skeleton from '@mui/material/Skeleton';
@@ -10,7 +12,7 @@ import Stack from '@mui/material/Stack';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { conversationsApi } from '../../api';
 import { useApiResource } from '../../hooks/useApiResource';
@@ -31,6 +33,10 @@ export interface UnansweredQuestionsProps {
 export function UnansweredQuestions({ botId, period, onPeriod, onFix }: UnansweredQuestionsProps) {
   const load = useCallback(() => conversationsApi.unansweredQuestions(botId, period), [botId, period]);
   const report = useApiResource(load);
+  const [hideFixed, setHideFixed] = useState(false);
+  const all = report.status === 'ready' ? report.data.questions : [];
+  const fixedCount = all.filter((question) => question.fixed).length;
+  const questions = hideFixed ? all.filter((question) => !question.fixed) : all;
 
   return (
     <Box component="section" aria-label="Unanswered questions">
@@ -57,6 +63,17 @@ export function UnansweredQuestions({ botId, period, onPeriod, onFix }: Unanswer
           ))}
         </ToggleButtonGroup>
       </Stack>
+      {fixedCount > 0 && (
+        <Stack direction="row" sx={{ alignItems: 'center', gap: 1, mb: 1.5, flexWrap: 'wrap' }}>
+          <Chip
+            label={`Hide fixed (${fixedCount})`}
+            color={hideFixed ? 'success' : 'default'}
+            variant={hideFixed ? 'filled' : 'outlined'}
+            onClick={() => setHideFixed((hide) => !hide)}
+            aria-pressed={hideFixed}
+          />
+        </Stack>
+      )}
 
       {report.status === 'loading' && (
         <Stack spacing={1.5} aria-busy="true" aria-label="Loading questions">
@@ -79,17 +96,27 @@ export function UnansweredQuestions({ botId, period, onPeriod, onFix }: Unanswer
           </Typography>
         </Stack>
       )}
-      {report.status === 'ready' && report.data.questions.length > 0 && (
+      {report.status === 'ready' && questions.length > 0 && (
         <List aria-label="Questions" disablePadding sx={{ border: 1, borderColor: 'divider', borderRadius: 2 }}>
-          {report.data.questions.map((question, index) => (
+          {questions.map((question, index) => (
             <ListItem
               key={`${index}:${question.text}`}
-              divider={index < report.data.questions.length - 1}
+              divider={index < questions.length - 1}
               aria-label={question.text}
               sx={{ display: 'block', py: 1.5 }}
             >
               <Typography variant="body1" sx={{ overflowWrap: 'anywhere' }}>
                 {question.text}
+                {question.fixed && (
+                  <Chip
+                    size="small"
+                    color="success"
+                    icon={<CheckRounded />}
+                    label="Fixed"
+                    title="A correction answers this question now."
+                    sx={{ ml: 1, height: 22, verticalAlign: 'middle' }}
+                  />
+                )}
               </Typography>
               <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', columnGap: 1, mt: 0.5 }}>
                 <Typography variant="body2" color="textSecondary">

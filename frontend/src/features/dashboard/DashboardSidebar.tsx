@@ -5,6 +5,7 @@ import ForumOutlined from '@mui/icons-material/ForumOutlined';
 import ContactMailOutlined from '@mui/icons-material/ContactMailOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
@@ -16,6 +17,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { Category } from '../../api/types';
+import { useWaitingCount } from '../conversations/useWaitingCount';
 
 export type CategoryFilter = 'all' | number;
 
@@ -80,6 +82,7 @@ export function DashboardSidebar({
               <ForumOutlined fontSize="small" />
             </ListItemIcon>
             <ListItemText primary="Conversations" />
+            <WaitingBadge />
           </ListItemButton>
         </ListItem>
         {onOpenLeads && (
@@ -167,5 +170,21 @@ export function DashboardSidebar({
         </Typography>
       </Box>
     </Box>
+  );
+}
+
+/** "3 waiting": handed-off conversations whose visitor wrote last; nothing when none wait. */
+function WaitingBadge() {
+  const waiting = useWaitingCount();
+  if (!waiting) return null;
+  return (
+    <Chip
+      size="small"
+      color="warning"
+      label={waiting > 99 ? '99+' : waiting}
+      aria-label={`${waiting} waiting for you`}
+      title={`${waiting} waiting for you`}
+      sx={{ height: 20, fontWeight: 700 }}
+    />
   );
 }
