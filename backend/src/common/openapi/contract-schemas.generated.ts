@@ -2030,13 +2030,18 @@ export const CONTRACT_SCHEMAS = {
                 "items": {
                   "type": "number"
                 }
+              },
+              "fixed": {
+                "type": "boolean",
+                "description": "A correction answers it now (it was asked before the correction was written): listed after the open ones."
               }
             },
             "required": [
               "text",
               "count",
               "lastAskedAt",
-              "conversationIds"
+              "conversationIds",
+              "fixed"
             ]
           }
         }
