@@ -71,6 +71,11 @@ describe("an owner's bot: synonyms find a passage in other words, ranked below t
       `${OFFLINE_MODEL_PREFIX}Membership is priced at nine pounds a month, billed yearly.`,
     );
     expect(response.body.citations).toEqual([{ sourceId: sources.Prices, name: 'Prices', page: null, url: null }]);
+    // Answered from a passage about the question, in other words: not listed as unanswered.
+    const [row] = await t.dataSource.query<{ unanswered: boolean }[]>('SELECT unanswered FROM messages WHERE id = $1', [
+      response.body.messageId,
+    ]);
+    expect(row.unanswered).toBe(false);
   });
 
   it('puts a passage holding the question word itself above one holding only its synonym', async () => {
@@ -85,5 +90,9 @@ describe("an owner's bot: synonyms find a passage in other words, ranked below t
     expect(response.status).toBe(200);
     expect(response.body.message.startsWith(CANNOT_ANSWER_SENTENCE)).toBe(true);
     expect(response.body.citations).toEqual([]);
+    const [row] = await t.dataSource.query<{ unanswered: boolean }[]>('SELECT unanswered FROM messages WHERE id = $1', [
+      response.body.messageId,
+    ]);
+    expect(row.unanswered).toBe(true);
   });
 });

@@ -118,7 +118,7 @@ export class KnowledgeSearchService implements OnModuleInit {
    * `searchChunks` (a correction first) for the chat engine, which also learns whether any passage is relevant. The
    * search ranks passages holding ANY of the question's words, so its best is not necessarily
    * about the question: a passage counts as relevant when it holds at least half of the
-   * question's search terms, or (with embeddings) when its vector is near enough the question's.
+   * question's search terms (or their synonyms), or (with embeddings) when its vector is near enough the question's.
    */
   async searchForAnswer(botId: number, query: string, limit = 5): Promise<AnswerPassages> {
     const similarity = new Map<number, number>();
@@ -135,6 +135,7 @@ export class KnowledgeSearchService implements OnModuleInit {
           botId,
           text,
           matches.map((match) => match.id),
+          relatedWords(text, await englishSynonyms()),
         )
       : { coverage: new Map<number, number>(), hasPassages: false };
     const relevant = matches.some(

@@ -208,23 +208,34 @@ export class PassagesRepository {
   /**
    * How much of `query` each of these passages holds: the share (0..1) of the question's distinct
    * search terms (English stems, stop words dropped: the same analysis as the search) found among
-   * the passage's own terms. `hasPassages` says whether the bot has any usable passage at all.
+   * the passage's own terms; a term also counts as held when the passage holds one of its word's
+   * synonyms (`related`, as given to `search`). `hasPassages` says whether the bot has any usable
+   * passage at all.
    */
   async termCoverage(
     botId: number,
     query: string,
     ids: readonly number[],
+    related: readonly RelatedWords[] = [],
   ): Promise<{ coverage: Map<number, number>; hasPassages: boolean }> {
     const rows: Array<{ id: number | null; coverage: number | null; has_passages: boolean }> =
       await this.passages.query(
-        `WITH terms AS (SELECT tsvector_to_array(to_tsvector('english', $2)) AS lexemes)
+        `WITH terms AS (SELECT tsvector_to_array(to_tsvector('english', $2)) AS lexemes),
+              groups AS (
+                SELECT tsvector_to_array(to_tsvector('english', r.w)) AS word,
+                       tsvector_to_array(to_tsvector('english', r.s)) AS synonyms
+                  FROM unnest($4::text[], $5::text[]) AS r(w, s)
+              )
        SELECT c.id,
-              (SELECT count(*) FROM unnest(tsvector_to_array(c.search_vector)) l WHERE l = ANY(terms.lexemes))::float8
+              (SELECT count(*) FROM unnest(terms.lexemes) l
+                WHERE l = ANY(tsvector_to_array(c.search_vector))
+                   OR EXISTS (SELECT 1 FROM groups g
+                               WHERE l = ANY(g.word) AND g.synonyms && tsvector_to_array(c.search_vector)))::float8
                 / GREATEST(cardinality(terms.lexemes), 1) AS coverage,
               EXISTS (SELECT 1 FROM document_chunks a JOIN bot_sources s ON s.id = a.source_id
                        WHERE a.bot_id = $1 AND s.status <> 'failed') AS has_passages
          FROM terms LEFT JOIN document_chunks c ON c.bot_id = $1 AND c.id = ANY($3::int[])`,
-        [botId, query, ids],
+        [botId, query, ids, related.map((r) => r.word), related.map((r) => r.synonyms.join(' '))],
       );
     const coverage = new Map<number, number>();
     for (const row of rows) if (row.id !== null) coverage.set(Number(row.id), Number(row.coverage));
