@@ -255,6 +255,63 @@ describe('Widget', () => {
     expect(down.getAttribute('aria-pressed')).toBe('false');
   });
 
+  it('opens a comment box on a thumbs down the server took; the comment goes with the rating, then a thank-you', async () => {
+    localStorage.setItem(
+      'botsmith:chat:7',
+      JSON.stringify({
+        t: Date.now(),
+        m: [
+          { role: 'user', content: 'hello' },
+          { role: 'assistant', content: 'Hi', id: 42 },
+        ],
+      }),
+    );
+    let status = 204;
+    const feedback = vi.fn((_url: string, _init: RequestInit) => Promise.resolve(new Response(null, { status })));
+    // The rest (a person's replies, listened for while a conversation shows): nothing there.
+    vi.stubGlobal('fetch', (url: string, init: RequestInit) =>
+      url.endsWith('/feedback') ? feedback(url, init) : Promise.resolve(new Response('{}', { status: 404 })),
+    );
+    render(<Widget {...props()} />);
+    // A thumbs up asks nothing more.
+    fireEvent.click(await screen.findByRole('button', { name: 'Good answer' }));
+    await waitFor(() => expect(feedback).toHaveBeenCalledTimes(1));
+    expect(screen.queryByRole('textbox', { name: /What was wrong/ })).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Bad answer' }));
+    const box = await screen.findByRole<HTMLTextAreaElement>('textbox', {
+      name: 'What was wrong with this answer? (optional)',
+    });
+    expect(box.maxLength).toBe(1000);
+    const send = screen.getByRole<HTMLButtonElement>('button', { name: 'Send' });
+    // Nothing to send until something is written.
+    expect(send.disabled).toBe(true);
+    fireEvent.input(box, { target: { value: '  The price is wrong. ' } });
+    // Refused: the box and its text stay, and the visitor is told.
+    status = 429;
+    fireEvent.click(send);
+    expect((await screen.findByRole('alert')).textContent).toBe('Your message could not be sent. Please try again.');
+    expect(box.value).toBe('  The price is wrong. ');
+    status = 204;
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Thank you for your feedback.');
+    expect(screen.queryByRole('textbox', { name: /What was wrong/ })).toBeNull();
+    expect(feedback.mock.calls.map((c) => JSON.parse(c[1].body as string) as unknown)).toEqual([
+      { botId: '7', messageId: 42, rating: 'up' },
+      { botId: '7', messageId: 42, rating: 'down' },
+      { botId: '7', messageId: 42, rating: 'down', comment: 'The price is wrong.' },
+      { botId: '7', messageId: 42, rating: 'down', comment: 'The price is wrong.' },
+    ]);
+
+    // Cancel closes the box without sending anything more.
+    fireEvent.click(screen.getByRole('button', { name: 'Good answer' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Bad answer' }));
+    await screen.findByRole('textbox', { name: /What was wrong/ });
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('textbox', { name: /What was wrong/ })).toBeNull();
+    expect(feedback).toHaveBeenCalledTimes(6);
+  });
+
   it('shows a refusal as an italic error bubble and stays usable', async () => {
     vi.stubGlobal(
       'fetch',

@@ -270,6 +270,10 @@ export function Widget({
             open={open}
             pending={pending}
             asked={asked}
+            onCancel={() => {
+              setAsked(false);
+              inputRef.current?.focus();
+            }}
           />
         ) : null}
       </div>

@@ -9,6 +9,9 @@ import { Widget } from './Widget';
  * per language (build.mjs). The loader imports the one for the visitor's language on the
  * launcher's first hover, focus or click and calls `mount` once per widget instance.
  */
+/** The launcher's labels in this language (the loader knows English only until this chunk arrives). */
+export { texts };
+
 export const mount: MountWindow = (el, addCss) => {
   addCss(css);
   return (props) => render(props ? <Widget {...props} t={texts} addCss={addCss} /> : null, el);

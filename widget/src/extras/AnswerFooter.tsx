@@ -1,6 +1,6 @@
 import t from '#extras-texts';
-import type { MessageRating } from '@botsmith/contract';
-import type { Dispatch, StateUpdater } from 'preact/hooks';
+import { FEEDBACK_COMMENT_MAX_CHARS, type MessageRating } from '@botsmith/contract';
+import { useState, type Dispatch, type StateUpdater } from 'preact/hooks';
 import type { ChatMessage } from '../lib/types';
 import { sendFeedback } from './api';
 import { citationLabel, readCitations } from './citations';
@@ -16,7 +16,8 @@ const thumb = (
  * What follows an answer's bubble: its sources as small links (a file without an address as plain
  * text), then the rating buttons when the server named the answer. Nothing for other messages.
  * A rating shows at once and is sent to POST /api/chat/feedback; the previous one comes back if
- * the server did not take it.
+ * the server did not take it. A thumbs down the server took opens a comment box
+ * (docs/product.md#conversations): its text goes with the rating again, then a thank-you shows.
  */
 export function AnswerFooter({
   message,
@@ -29,12 +30,24 @@ export function AnswerFooter({
   botId: string;
   setMessages: Dispatch<StateUpdater<ChatMessage[]>>;
 }) {
+  /** The comment box: closed, open, sending, or sent (its thank-you shows). */
+  const [box, setBox] = useState<'' | 'open' | 'busy' | 'sent'>('');
+  const [comment, setComment] = useState('');
+  const [failed, setFailed] = useState(false);
   if (message.role != 'assistant') return null;
   const mark = (value?: MessageRating) =>
     setMessages((ms) => ms.map((m) => (m.id == message.id && m.role == 'assistant' ? { ...m, rating: value } : m)));
   const rate = async (rating: MessageRating) => {
     mark(rating);
-    if (!(await sendFeedback(apiOrigin, botId, message.id!, rating))) mark(message.rating);
+    const took = await sendFeedback(apiOrigin, botId, message.id!, rating);
+    if (!took) mark(message.rating);
+    setBox(took && rating == 'down' ? 'open' : '');
+  };
+  const sendComment = async () => {
+    setBox('busy');
+    const took = await sendFeedback(apiOrigin, botId, message.id!, 'down', comment.trim());
+    setFailed(!took);
+    setBox(took ? 'sent' : 'open');
   };
   // Read again here: a stored conversation comes back from session storage unchecked.
   const cites = readCitations(message.citations);
@@ -70,6 +83,39 @@ export function AnswerFooter({
             </button>
           ))}
         </div>
+      ) : null}
+      {box == 'sent' ? (
+        <p class="note" role="status">
+          {t.rated}
+        </p>
+      ) : box ? (
+        <form
+          class="lf cm"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void sendComment();
+          }}
+        >
+          <label>
+            {t.why}
+            <textarea
+              ref={(el) => el?.focus({ preventScroll: true })}
+              rows={2}
+              maxLength={FEEDBACK_COMMENT_MAX_CHARS}
+              value={comment}
+              onInput={(e) => setComment(e.currentTarget.value)}
+            />
+          </label>
+          {failed ? <p role="alert">{t.leadFailed}</p> : null}
+          <div class="bt">
+            <button type="button" class="c" onClick={() => setBox('')}>
+              {t.cancel}
+            </button>
+            <button type="submit" class="s" disabled={box == 'busy' || !comment.trim()}>
+              {t.submit}
+            </button>
+          </div>
+        </form>
       ) : null}
     </>
   );

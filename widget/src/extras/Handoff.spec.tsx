@@ -149,7 +149,7 @@ describe('the lead form', () => {
     fireEvent.click(screen.getByRole('button', { name: 'More options' }));
     fireEvent.click(await screen.findByRole('menuitem', { name: 'Talk to a person' }));
     expect(screen.queryByRole('menu')).toBeNull();
-    expect(await screen.findByRole('form', { name: 'Leave a message' })).toBeTruthy();
+    expect(await screen.findByRole('form', { name: 'Talk to a person' })).toBeTruthy();
     // The chat stays usable beside it.
     expect(messageBox()).toBeTruthy();
     cleanup();
@@ -180,7 +180,7 @@ describe('the lead form', () => {
       fireEvent.keyDown(messageBox()!, { key: 'Enter' });
       await screen.findByText("I'm sorry, I couldn't find that.");
       await screen.findByRole('group', { name: 'Rate this answer' });
-      expect(!!screen.queryByRole('form', { name: 'Leave a message' })).toBe(offerWhen[0] == 'unanswered');
+      expect(!!screen.queryByRole('form', { name: 'Talk to a person' })).toBe(offerWhen[0] == 'unanswered');
       cleanup();
       localStorage.clear();
     }
@@ -189,11 +189,49 @@ describe('the lead form', () => {
   it('comes before the first message when the bot offers it then, and goes with the first message', async () => {
     api({ '/api/chat': () => json({ message: 'Hello!', messageId: 4 }) });
     renderWidget({ leadCapture: { fields: ['email'], offerWhen: ['start'], thankYouText: '' } });
-    expect(await screen.findByRole('form', { name: 'Leave a message' })).toBeTruthy();
+    expect(await screen.findByRole('form', { name: 'Talk to a person' })).toBeTruthy();
     fireEvent.input(messageBox()!, { target: { value: 'Just a question' } });
     fireEvent.keyDown(messageBox()!, { key: 'Enter' });
     await screen.findByText('Hello!');
-    expect(screen.queryByRole('form', { name: 'Leave a message' })).toBeNull();
+    expect(screen.queryByRole('form', { name: 'Talk to a person' })).toBeNull();
+  });
+});
+
+describe('the lead form, whole and cancellable', () => {
+  it('scrolls the conversation to its end so Send shows, and Cancel closes it until asked for again', async () => {
+    const fetchMock = api({});
+    renderWidget();
+    const log = screen.getByRole('log');
+    // jsdom lays nothing out: a conversation taller than its box, scrolled to the top.
+    Object.defineProperty(log, 'scrollHeight', { configurable: true, value: 900 });
+    log.scrollTop = 0;
+    fireEvent.click(screen.getByRole('button', { name: 'More options' }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Talk to a person' }));
+    const form = await screen.findByRole('form', { name: 'Talk to a person' });
+    // One name: the form says what the menu said; "Leave a message" belongs to the cap only.
+    expect(form.querySelector('strong')!.textContent).toBe('Talk to a person');
+    expect(log.scrollTop).toBe(900);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'E-mail' })));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('form')).toBeNull();
+    // Back to the chat, nothing sent.
+    expect(document.activeElement).toBe(messageBox());
+    expect(calls(fetchMock, '/api/chat/lead')).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: 'More options' }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Talk to a person' }));
+    expect(await screen.findByRole('form', { name: 'Talk to a person' })).toBeTruthy();
+  });
+
+  it('offered before the first message, Cancel puts it away; at the cap it has no Cancel (it is the only way)', async () => {
+    api({});
+    renderWidget({ leadCapture: { fields: ['email'], offerWhen: ['start', 'request'], thankYouText: '' } });
+    await screen.findByRole('form', { name: 'Talk to a person' });
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('form')).toBeNull();
+    cleanup();
+    renderWidget({ leadOnly: true, hidden: true });
+    await screen.findByRole('form', { name: 'Leave a message' });
+    expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Dispatch, StateUpdater } from 'preact/hooks';
-import { useEffect } from 'preact/hooks';
+import t from '#extras-texts';
+import { useEffect, useState } from 'preact/hooks';
 import type { ChatMessage, PublicBot } from '../lib/types';
 import { LeadForm } from './LeadForm';
 import { listenForReplies } from './replies';
@@ -15,6 +16,8 @@ export interface HandoffProps {
   pending: boolean;
   /** The visitor asked for a person ("Talk to a person"), or an answer was flagged unanswered. */
   asked: boolean;
+  /** The visitor cancelled the form: it goes until they ask for it again. */
+  onCancel: () => void;
 }
 
 /**
@@ -24,10 +27,22 @@ export interface HandoffProps {
  * person's replies, listened for while one handles the conversation (they replied, or a lead was
  * sent) and while the window shows a conversation (the owner may reply to any from the inbox).
  */
-export function Handoff({ apiOrigin, botId, bot, messages, setMessages, open, pending, asked }: HandoffProps) {
+export function Handoff({
+  apiOrigin,
+  botId,
+  bot,
+  messages,
+  setMessages,
+  open,
+  pending,
+  asked,
+  onCancel,
+}: HandoffProps) {
   const offer: string[] = bot.leadCapture?.offerWhen || [];
   const sent = messages.some((m) => m.role == 'note');
-  const form = !sent && (bot.leadOnly || asked || (!messages.length && offer.includes('start')));
+  // The form offered before the first message, cancelled: it stays away (asking again brings it back).
+  const [declined, setDeclined] = useState(false);
+  const form = !sent && (bot.leadOnly || asked || (!declined && !messages.length && offer.includes('start')));
   const handedOff = sent || messages.some((m) => m.role == 'agent');
   const listening = (handedOff || (open && messages.length > 0)) && !pending;
 
@@ -50,7 +65,16 @@ export function Handoff({ apiOrigin, botId, bot, messages, setMessages, open, pe
       apiOrigin={apiOrigin}
       botId={botId}
       bot={bot}
+      title={bot.leadOnly ? t.leave : t.talk}
       onSent={(thanks) => setMessages((ms) => [...ms, { role: 'note', content: thanks }])}
+      onCancel={
+        bot.leadOnly
+          ? undefined
+          : () => {
+              setDeclined(true);
+              onCancel();
+            }
+      }
     />
   ) : null;
 }

@@ -14,6 +14,11 @@ const INPUTS: Record<
   phone: ['tel', 'tel', LEAD_LIMITS.phone],
 };
 
+/** Scrolls the conversation to its end. */
+function toEnd(log?: HTMLElement | null): void {
+  if (log) log.scrollTop = log.scrollHeight;
+}
+
 /**
  * The lead form, in the conversation (docs/product.md#leads-and-handoff): the fields the owner
  * chose, each labelled, the e-mail or the phone required (the browser checks an e-mail's shape
@@ -24,12 +29,18 @@ export function LeadForm({
   apiOrigin,
   botId,
   bot,
+  title,
   onSent,
+  onCancel,
 }: {
   apiOrigin: string;
   botId: string;
   bot: Partial<PublicBot>;
+  /** "Talk to a person", or "Leave a message" at the cap, as the launcher says then. */
+  title: string;
   onSent: (thanks: string) => void;
+  /** Closes the form; none at the cap, where the form replaces the chat. */
+  onCancel?: () => void;
 }) {
   const fields = bot.leadCapture?.fields || ['email'];
   const [values, setValues] = useState<Partial<Record<LeadField, string>>>({});
@@ -38,8 +49,13 @@ export function LeadForm({
   // With both the e-mail and the phone asked for, either will do (checked on submit).
   const either = fields.includes('email') && fields.includes('phone');
   const first = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
-  // The form opens where the visitor asked for it: its first field takes the keyboard.
-  useEffect(() => first.current?.focus(), []);
+  const form = useRef<HTMLFormElement>(null);
+  // The form opens where the visitor asked for it, whole: the conversation scrolls to its end
+  // (the form is the last thing in it) so its Send shows, and its first field takes the keyboard.
+  useEffect(() => {
+    toEnd(form.current?.parentElement);
+    first.current?.focus({ preventScroll: true });
+  }, []);
 
   async function submit(): Promise<void> {
     const lead: typeof values = {};
@@ -57,14 +73,15 @@ export function LeadForm({
 
   return (
     <form
+      ref={form}
       class="lf"
-      aria-label={t.leave}
+      aria-label={title}
       onSubmit={(e) => {
         e.preventDefault();
         void submit();
       }}
     >
-      <strong>{t.leave}</strong>
+      <strong>{title}</strong>
       {fields.map((f, i) => {
         const ref = i ? undefined : first;
         const value = values[f] || '';
@@ -74,7 +91,7 @@ export function LeadForm({
           <label key={f}>
             {t[f]}
             {f == 'message' ? (
-              <textarea name={f} ref={ref} value={value} onInput={onInput} rows={3} maxLength={LEAD_LIMITS.message} />
+              <textarea name={f} ref={ref} value={value} onInput={onInput} rows={2} maxLength={LEAD_LIMITS.message} />
             ) : (
               <input
                 name={f}
@@ -94,9 +111,16 @@ export function LeadForm({
         );
       })}
       {error ? <p role="alert">{error}</p> : null}
-      <button type="submit" class="s" disabled={busy}>
-        {t.submit}
-      </button>
+      <div class="bt">
+        {onCancel ? (
+          <button type="button" class="c" onClick={onCancel}>
+            {t.cancel}
+          </button>
+        ) : null}
+        <button type="submit" class="s" disabled={busy}>
+          {t.submit}
+        </button>
+      </div>
     </form>
   );
 }

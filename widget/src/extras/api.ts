@@ -2,10 +2,19 @@ import texts from '#extras-texts';
 import type { LeadField, MessageRating } from '@botsmith/contract';
 import { errorText, visitorFetch } from '../lib/api';
 
-/** Rates an answer (POST /api/chat/feedback) as the visitor who got it; true once the server took it. */
-export async function sendFeedback(apiOrigin: string, botId: string, messageId: number, rating: MessageRating) {
+/**
+ * Rates an answer (POST /api/chat/feedback) as the visitor who got it, with the thumbs down's
+ * comment when they wrote one (the last rating wins); true once the server took it.
+ */
+export async function sendFeedback(
+  apiOrigin: string,
+  botId: string,
+  messageId: number,
+  rating: MessageRating,
+  comment?: string,
+) {
   try {
-    const body = JSON.stringify({ botId, messageId, rating });
+    const body = JSON.stringify({ botId, messageId, rating, comment });
     return (await visitorFetch(apiOrigin, botId, '/api/chat/feedback', { method: 'POST', body })).ok;
   } catch {
     return false;

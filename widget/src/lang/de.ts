@@ -15,4 +15,6 @@ export default {
   newChat: 'Neue Unterhaltung',
   close: 'Chat schließen',
   menu: 'Weitere Optionen',
+  open: 'Chat mit %s öffnen',
+  leave: 'Nachricht hinterlassen',
 } satisfies Texts;

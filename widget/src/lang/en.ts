@@ -27,4 +27,6 @@ export default {
   newChat: 'New conversation',
   close: 'Close chat',
   menu: 'More options',
+  open: 'Open chat with %s',
+  leave: 'Leave a message',
 };

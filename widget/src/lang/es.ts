@@ -15,4 +15,6 @@ export default {
   newChat: 'Nueva conversación',
   close: 'Cerrar el chat',
   menu: 'Más opciones',
+  open: 'Abrir el chat con %s',
+  leave: 'Dejar un mensaje',
 } satisfies Texts;

@@ -15,4 +15,6 @@ export default {
   newChat: 'Nouvelle conversation',
   close: 'Fermer le chat',
   menu: "Plus d'options",
+  open: 'Ouvrir le chat avec %s',
+  leave: 'Laisser un message',
 } satisfies Texts;

@@ -15,4 +15,6 @@ export default {
   newChat: 'Nuova conversazione',
   close: 'Chiudi la chat',
   menu: 'Altre opzioni',
+  open: 'Apri la chat con %s',
+  leave: 'Lascia un messaggio',
 } satisfies Texts;

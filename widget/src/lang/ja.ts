@@ -15,4 +15,6 @@ export default {
   newChat: '新しい会話',
   close: '閉じる',
   menu: 'メニュー',
+  open: '%sとのチャットを開く',
+  leave: 'メッセージを残す',
 } satisfies Texts;

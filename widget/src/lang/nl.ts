@@ -15,4 +15,6 @@ export default {
   newChat: 'Nieuw gesprek',
   close: 'Chat sluiten',
   menu: 'Meer opties',
+  open: 'Chat met %s openen',
+  leave: 'Laat een bericht achter',
 } satisfies Texts;

@@ -15,4 +15,6 @@ export default {
   newChat: 'Nova conversa',
   close: 'Fechar o chat',
   menu: 'Mais opções',
+  open: 'Abrir o chat com %s',
+  leave: 'Deixar uma mensagem',
 } satisfies Texts;

@@ -1,8 +1,8 @@
 import type { MountWindow, Visitor, WindowProps } from '../lib/types';
 import { bot, botError } from './bot';
-import { pickLanguage } from '../lib/i18n';
+import { pickLanguage, type Texts } from '../lib/i18n';
 import { apiOrigin, botId, mode, script } from './discovery';
-import { button, paint } from './launcher';
+import { button, paint, setLabels } from './launcher';
 import { mark, report, safe } from './safe';
 import { addCss, panel } from './shadow';
 
@@ -49,8 +49,11 @@ export function drawWindow(): void {
 export function loadWindow(): Promise<void> {
   const chunk = __WINDOW_CHUNKS__[pickLanguage(bot?.widgetLanguage, navigator.languages || [], __WINDOW_CHUNKS__)];
   return (loading ??= import(/* @vite-ignore */ new URL(chunk, script.src).href).then(
-    (m: { mount: MountWindow }) => {
-      if (!removed) renderWindow = m.mount(panel, addCss);
+    (m: { mount: MountWindow; texts: Texts }) => {
+      if (removed) return;
+      renderWindow = m.mount(panel, addCss);
+      setLabels(m.texts);
+      paint(open);
     },
     (e: unknown) => {
       loading = undefined; // try again on the next hover or click

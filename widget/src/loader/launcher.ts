@@ -5,6 +5,13 @@ import { CHAT_ICON, CLOSE_ICON, icon } from './icons';
 import { mark, safe } from './safe';
 import { host, wrap } from './shadow';
 
+/**
+ * The launcher's labels: English until the window chunk of the visitor's language arrives (on the
+ * first hover, focus or touch), then its texts (`setLabels`), so a German page says "Chat schließen".
+ */
+let labels = { open: 'Open chat with %s', close: 'Close chat', leave: 'Leave a message' };
+export const setLabels = (t: typeof labels) => (labels = t);
+
 /** The launcher button; the inline mode has none. */
 export let button: HTMLButtonElement | undefined;
 
@@ -51,7 +58,7 @@ export function paint(open: boolean): void {
   }
   // A bot at its budget that takes leads opens on its lead form (docs/product.md#leads-and-handoff).
   // The label is also the tooltip: the icon alone does not say which of the two it opens.
-  const label = open ? 'Close chat' : b.leadOnly ? 'Leave a message' : `Open chat with ${b.name || 'us'}`;
+  const label = open ? labels.close : b.leadOnly ? labels.leave : labels.open.replace('%s', b.name || '');
   button.setAttribute('aria-label', label);
   button.title = label;
   button.setAttribute('aria-expanded', String(open));

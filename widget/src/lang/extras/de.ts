@@ -18,4 +18,7 @@ export default {
   good: 'Gute Antwort',
   bad: 'Schlechte Antwort',
   sources: 'Quellen',
+  cancel: 'Abbrechen',
+  why: 'Was war an dieser Antwort falsch? (optional)',
+  rated: 'Danke für Ihre Rückmeldung.',
 } satisfies ExtrasTexts;

@@ -24,4 +24,7 @@ export default {
   good: 'Good answer',
   bad: 'Bad answer',
   sources: 'Sources',
+  cancel: 'Cancel',
+  why: 'What was wrong with this answer? (optional)',
+  rated: 'Thank you for your feedback.',
 };

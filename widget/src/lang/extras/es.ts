@@ -18,4 +18,7 @@ export default {
   good: 'Buena respuesta',
   bad: 'Mala respuesta',
   sources: 'Fuentes',
+  cancel: 'Cancelar',
+  why: '¿Qué falló en esta respuesta? (opcional)',
+  rated: 'Gracias por su opinión.',
 } satisfies ExtrasTexts;

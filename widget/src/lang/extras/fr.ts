@@ -18,4 +18,7 @@ export default {
   good: 'Bonne réponse',
   bad: 'Mauvaise réponse',
   sources: 'Sources',
+  cancel: 'Annuler',
+  why: "Qu'est-ce qui n'allait pas dans cette réponse ? (facultatif)",
+  rated: 'Merci pour votre avis.',
 } satisfies ExtrasTexts;

@@ -18,4 +18,7 @@ export default {
   good: 'Risposta utile',
   bad: 'Risposta non utile',
   sources: 'Fonti',
+  cancel: 'Annulla',
+  why: 'Che cosa non andava in questa risposta? (facoltativo)',
+  rated: 'Grazie per il suo riscontro.',
 } satisfies ExtrasTexts;

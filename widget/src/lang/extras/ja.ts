@@ -18,4 +18,7 @@ export default {
   good: '良い回答',
   bad: '良くない回答',
   sources: '出典',
+  cancel: 'キャンセル',
+  why: 'この回答の問題点は何でしたか？（任意）',
+  rated: 'ご意見ありがとうございます。',
 } satisfies ExtrasTexts;

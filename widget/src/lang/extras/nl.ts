@@ -18,4 +18,7 @@ export default {
   good: 'Goed antwoord',
   bad: 'Slecht antwoord',
   sources: 'Bronnen',
+  cancel: 'Annuleren',
+  why: 'Wat was er mis met dit antwoord? (optioneel)',
+  rated: 'Bedankt voor uw feedback.',
 } satisfies ExtrasTexts;

@@ -18,4 +18,7 @@ export default {
   good: 'Boa resposta',
   bad: 'Resposta ruim',
   sources: 'Fontes',
+  cancel: 'Cancelar',
+  why: 'O que estava errado nesta resposta? (opcional)',
+  rated: 'Obrigado pela sua opinião.',
 } satisfies ExtrasTexts;
