@@ -57,6 +57,9 @@ describe('setup flow on the test-mode payment page', () => {
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.text).toContain('Test mode: no real charge');
     expect(page.text).toContain(user.email);
+    expect(page.text).toContain(
+      'Why a card? Your $5 of free credits are free: nothing is charged until they are used up.',
+    );
     expect(page.text).not.toMatch(/<script/i);
 
     const submitted = await submitTestCard(t, created.body.url, GOOD_CARD);

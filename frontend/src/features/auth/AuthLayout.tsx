@@ -80,7 +80,7 @@ export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProp
             </Stack>
           </Box>
           <Typography variant="body2" sx={{ color: brand.onDark.muted }}>
-            © 2025 Botsmith
+            © {new Date().getFullYear()} Botsmith
           </Typography>
         </Box>
       )}

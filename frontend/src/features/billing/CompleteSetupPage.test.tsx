@@ -26,6 +26,12 @@ describe('CompleteSetupPage', () => {
     const go = vi.spyOn(externalNavigation, 'go').mockImplementation(() => {});
     renderBillingPage('/complete-setup', <CompleteSetupPage />);
     expect(screen.getByRole('heading', { name: 'Almost There' })).toBeInTheDocument();
+    // Why a card, plainly: the $5 is free, the card is for what comes after and against abuse.
+    expect(
+      screen.getByText(
+        'Why a card? Your $5 of free credits are free: nothing is charged until they are used up. After that, the card pays for the answers your bots give (billed monthly, on the 3rd), and asking for one keeps abuse out.',
+      ),
+    ).toBeInTheDocument();
     await waitFor(() => expect(go).toHaveBeenCalledWith('https://pay.example/cs_1'));
     expect(create).toHaveBeenCalledTimes(1);
   });

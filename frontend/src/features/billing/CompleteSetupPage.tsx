@@ -1,6 +1,7 @@
 import { billingApi, userApi } from '../../api';
 import { SimplePage } from '../../layout/SimplePage';
-import { errorMessage, externalNavigation } from './billingFlow';
+import Typography from '@mui/material/Typography';
+import { errorMessage, externalNavigation, WHY_A_CARD } from './billingFlow';
 import { SetupStatus } from './SetupStatus';
 import { useSetupStep, type SetupStep } from './useSetupStep';
 
@@ -30,6 +31,9 @@ export function CompleteSetupPage() {
   return (
     <SimplePage title="Almost There">
       <SetupStatus message="Taking you to the secure payment page to add your card…" error={error} onRetry={retry} />
+      <Typography variant="body2" color="textSecondary" sx={{ mt: 2 }}>
+        {WHY_A_CARD}
+      </Typography>
     </SimplePage>
   );
 }

@@ -1,4 +1,11 @@
 import { ApiError } from '../../api/client';
+import { FREE_CREDITS } from '../../layout/prices';
+
+/**
+ * Why the card step asks for a card (docs/product.md#setup-flow): the free credits are spent first
+ * and nothing is charged until they are gone; the card pays for answers after that and keeps abuse out.
+ */
+export const WHY_A_CARD = `Why a card? Your ${FREE_CREDITS} of free credits are free: nothing is charged until they are used up. After that, the card pays for the answers your bots give (billed monthly, on the 3rd), and asking for one keeps abuse out.`;
 
 /** How often /billing-issue asks whether the retried payment went through (every 5 s). */
 export const BILLING_POLL_INTERVAL_MS = 5000;

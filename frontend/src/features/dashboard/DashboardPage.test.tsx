@@ -141,6 +141,16 @@ describe('DashboardPage', () => {
     api.botsApi.list.mockImplementation(() => fail(500));
     renderAtDashboard(<DashboardPage />);
     expect(await screen.findByText('Error fetching bots.')).toBeInTheDocument();
+    // Not beside a count of bots it could not read (issue 27).
+    expect(screen.queryByText(/^\d+ bots?$/)).not.toBeInTheDocument();
+  });
+
+  it("says '0 bots' and no error when the owner simply has none", async () => {
+    api.botsApi.list.mockResolvedValue({ bots: [] });
+    api.categoriesApi.list.mockResolvedValue({ categories: [] });
+    renderAtDashboard(<DashboardPage />);
+    expect(await screen.findByText('0 bots')).toBeInTheDocument();
+    expect(screen.queryByText('Error fetching bots.')).not.toBeInTheDocument();
   });
 
   describe('Add New Bot', () => {
@@ -258,7 +268,7 @@ describe('DashboardPage', () => {
     renderAtDashboard(<DashboardPage />);
     await screen.findByRole('heading', { level: 1, name: 'All Bots' });
     expect(screen.queryByRole('button', { name: '+ Add Category' })).not.toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: 'Open categories' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Open menu' }));
     await userEvent.click(await screen.findByRole('button', { name: /^Acme/ }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Acme' })).toBeInTheDocument();
   });
@@ -333,7 +343,7 @@ describe('DashboardPage', () => {
       stubScreen('phone');
       renderAtDashboard(<DashboardPage />);
       await screen.findByRole('heading', { level: 1, name: 'All Bots' });
-      await userEvent.click(screen.getByRole('button', { name: 'Open categories' }));
+      await userEvent.click(screen.getByRole('button', { name: 'Open menu' }));
       await userEvent.click(await screen.findByRole('button', { name: 'Conversations' }));
       expect(await screen.findByRole('heading', { level: 1, name: 'Conversations' })).toBeInTheDocument();
     });

@@ -143,7 +143,7 @@ export function DashboardShell({ user, section }: DashboardShellProps) {
         }}
       >
         {!wide && (
-          <IconButton aria-label="Open categories" onClick={() => setDrawerOpen(true)} edge="start">
+          <IconButton aria-label="Open menu" onClick={() => setDrawerOpen(true)} edge="start">
             <MenuRounded />
           </IconButton>
         )}
@@ -198,7 +198,7 @@ export function DashboardShell({ user, section }: DashboardShellProps) {
                   <Typography variant="h3" component="h1" sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
                     {heading}
                   </Typography>
-                  {data.bots && (
+                  {data.bots && data.botsStatus !== 'error' && (
                     <Typography variant="body2" color="textSecondary">
                       {visible?.length === 1 ? '1 bot' : `${visible?.length ?? 0} bots`}
                     </Typography>

@@ -91,7 +91,7 @@ export function LandingFooter() {
         <Box
           sx={{ mt: { xs: 6, md: 8 }, pt: 3, borderTop: `1px solid ${brand.onDark.hairline}`, fontSize: '0.875rem' }}
         >
-          © 2025 Botsmith
+          © {new Date().getFullYear()} Botsmith
         </Box>
       </Container>
     </Box>

@@ -149,7 +149,7 @@ describe('landing page', { timeout: 20_000 }, () => {
       expect(link.getAttribute('href')).toMatch(/^https:\/\//);
       expect(link).toHaveAttribute('target', '_blank');
     }
-    expect(within(footer).getByText('© 2025 Botsmith')).toBeInTheDocument();
+    expect(within(footer).getByText(`© ${new Date().getFullYear()} Botsmith`)).toBeInTheDocument();
   });
 
   it('shows the $5 credit tooltip on the Get Started button, which leads to /signup', async () => {

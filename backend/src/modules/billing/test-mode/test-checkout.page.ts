@@ -1,3 +1,4 @@
+import { formatWholeDollars, FREE_CREDITS_CENTS } from '@botsmith/contract';
 import type { INestApplication } from '@nestjs/common';
 import express, { type Request, type Response } from 'express';
 import { PAYMENTS, type PaymentsPort } from '../payments.port.js';
@@ -5,6 +6,9 @@ import { checkTestCard, type CardForm } from './test-cards.js';
 import { TestModePaymentsAdapter, type TestCheckoutView } from './test-mode-payments.adapter.js';
 
 export const TEST_CHECKOUT_PATH = '/billing/test-checkout';
+
+/** Why the card step asks for a card (docs/product.md#setup-flow); the dashboard says the same. */
+export const WHY_A_CARD = `Why a card? Your ${formatWholeDollars(FREE_CREDITS_CENTS)} of free credits are free: nothing is charged until they are used up. After that, the card pays for the answers your bots give (billed monthly, on the 3rd), and asking for one keeps abuse out.`;
 
 /**
  * Mounts the built-in test-mode payment page (only when the test-mode adapter runs): the stand-in
@@ -94,6 +98,7 @@ function sendPage(res: Response, view: TestCheckoutView | null, state: PageState
       'Add a card — Test mode',
       `<h1>Add a card</h1>
        <p class="muted">Botsmith bills your usage monthly, on the 3rd. For <strong>${escape(view.session.email)}</strong></p>
+       <p class="muted">${escape(WHY_A_CARD)}</p>
        ${state.error ? `<div class="error" role="alert">${escape(state.error)}</div>` : ''}
        <form method="post" novalidate>
          <label for="cardNumber">Card number</label>
