@@ -379,12 +379,13 @@ function ReplyBox({
       // however long the conversation, with the messages scrolling behind it.
       sx={{
         pt: 2,
-        pb: 1,
+        // On a wide screen the pane has 20 px of padding: the box covers it, so no message shows below.
+        pb: { xs: 1, md: 2.5 },
         mt: 2,
         borderTop: 1,
         borderColor: 'divider',
         position: 'sticky',
-        bottom: 0,
+        bottom: { xs: 0, md: -20 },
         zIndex: 1,
         bgcolor: 'background.paper',
       }}
