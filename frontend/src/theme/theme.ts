@@ -115,6 +115,28 @@ export const theme = createTheme({
     },
     MuiButtonBase: {
       defaultProps: { disableRipple: false },
+      // A focus ring everyone can see (keyboard only): buttons, icon buttons, list items, tabs, cards.
+      styleOverrides: {
+        root: ({ theme: t }) => ({
+          '&.Mui-focusVisible': { outline: `3px solid ${t.palette.primary.main}`, outlineOffset: 2 },
+        }),
+      },
+    },
+    MuiListItemButton: {
+      styleOverrides: {
+        root: ({ theme: t }) => ({
+          '&.Mui-focusVisible': { outline: `3px solid ${t.palette.primary.main}`, outlineOffset: -3 },
+        }),
+      },
+    },
+    MuiCardActionArea: {
+      styleOverrides: {
+        // Inside the card (whose rounded corners clip what is outside), with a tint.
+        root: ({ theme: t }) => ({
+          '&.Mui-focusVisible': { outline: `3px solid ${t.palette.primary.main}`, outlineOffset: -3 },
+          '&.Mui-focusVisible .MuiCardActionArea-focusHighlight': { opacity: 0.06 },
+        }),
+      },
     },
     MuiButton: {
       defaultProps: { disableElevation: true },
@@ -122,7 +144,7 @@ export const theme = createTheme({
         root: ({ theme: t }) => ({
           borderRadius: 999,
           paddingInline: t.spacing(2.5),
-          '&.Mui-focusVisible': { outline: `3px solid ${alpha(t.palette.primary.main, 0.45)}`, outlineOffset: 2 },
+          '&.Mui-focusVisible': { outline: `3px solid ${t.palette.primary.main}`, outlineOffset: 2 },
           variants: [
             {
               props: { variant: 'contained', color: 'primary' },
