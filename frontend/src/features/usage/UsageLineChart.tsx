@@ -41,7 +41,8 @@ export function UsageLineChart({ data, height }: UsageLineChartProps) {
             color: palette.warning.main,
           },
         ]}
-        margin={{ left: 0, right: 12 }}
+        // The point scale puts the last day on the edge: room for its label ("Nov 27"), never "N…".
+        margin={{ left: 0, right: 28 }}
       />
       <Typography variant="subtitle2" component="h4" sx={{ mt: 1 }}>
         Cost
