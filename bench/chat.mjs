@@ -145,14 +145,23 @@ function topFrames(profile, count = 10) {
     .map(([key, ms]) => [ms, ...key.split('\t'), (ms / total) * 100]);
 }
 
-/** `total` JSON messages under the CPU profiler; prints the top frames by self time. */
+/**
+ * `total` JSON messages under the CPU profiler; prints the top frames by self time, as a share of
+ * the samples and as that share of the app CPU per message measured over the same run (the
+ * samples are wall-clock: on a loaded machine their own milliseconds include time waiting for a core).
+ */
 async function profiled(app, total, send) {
   await probe(app, 'SIGUSR2', 'started');
+  const before = cpuMs(app.pid);
   await load(total, CONCURRENCY, send);
+  const cpuPerMessage = (cpuMs(app.pid) - before) / total;
   const { profile } = JSON.parse(await probe(app, 'SIGUSR2', 'probe-1.json'));
-  console.log(`  CPU profile of ${total} JSON messages, top 10 frames by self time:`);
-  for (const [ms, fn, where, share] of topFrames(profile)) {
-    console.log(`    ${(ms / total).toFixed(3).padStart(7)} ms/msg ${share.toFixed(1).padStart(5)} %  ${fn}  ${where}`);
+  console.log(
+    `  CPU profile of ${total} JSON messages (${cpuPerMessage.toFixed(2)} ms of app CPU each, profiler on), top 10 frames by self time:`,
+  );
+  for (const [, fn, where, share] of topFrames(profile)) {
+    const ms = (share / 100) * cpuPerMessage;
+    console.log(`    ${share.toFixed(1).padStart(5)} %  ${ms.toFixed(3).padStart(6)} ms/msg  ${fn}  ${where}`);
   }
 }
 

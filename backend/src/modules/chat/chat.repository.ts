@@ -22,19 +22,30 @@ export type BudgetDecision =
  */
 @Injectable()
 export class ChatRepository {
+  /** findServableBot's statement, built from the entity's metadata on first use. */
+  private servableBotSql?: string;
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** A bot whose owner account still exists (and whether that owner is the system account); null for unknown bots. */
+  /**
+   * A bot whose owner account still exists (and whether that owner is the system account); null for
+   * unknown bots. Every chat message starts here, so the row is read as plain columns named after
+   * the entity's properties (the select list is built once from its metadata), without TypeORM's
+   * query builder and hydration (docs/decisions/0016-chat-path-cost.md).
+   */
   async findServableBot(botId: number): Promise<{ bot: BotEntity; ownerIsSystem: boolean } | null> {
-    const { entities, raw } = await this.dataSource
-      .getRepository(BotEntity)
-      .createQueryBuilder('b')
-      .innerJoin('users', 'u', 'u.id = b.owner_id AND u.deleted_at IS NULL')
-      .addSelect('u.is_system', 'owner_is_system')
-      .where('b.id = :botId', { botId })
-      .getRawAndEntities<{ owner_is_system: boolean }>();
-    const bot = entities[0];
-    return bot ? { bot, ownerIsSystem: raw[0]?.owner_is_system === true } : null;
+    this.servableBotSql ??= `SELECT ${this.dataSource
+      .getMetadata(BotEntity)
+      .columns.map((c) => `b.${c.databaseName} AS "${c.propertyName}"`)
+      .join(', ')}, u.is_system AS "${OWNER_IS_SYSTEM}"
+       FROM bots b JOIN users u ON u.id = b.owner_id AND u.deleted_at IS NULL
+      WHERE b.id = $1`;
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(this.servableBotSql, [botId]);
+    const row = rows[0];
+    if (!row) return null;
+    const ownerIsSystem = row[OWNER_IS_SYSTEM] === true;
+    delete row[OWNER_IS_SYSTEM];
+    return { bot: Object.assign(new BotEntity(), row), ownerIsSystem };
   }
 
   /**
@@ -142,6 +153,9 @@ export class ChatRepository {
     }
   }
 }
+
+/** The owner's flag beside the bot's columns in findServableBot's row. */
+const OWNER_IS_SYSTEM = '__ownerIsSystem';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
