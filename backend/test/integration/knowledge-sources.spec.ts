@@ -713,7 +713,8 @@ describe('migration of an existing reference document', () => {
   it('turns each bot_documents row into a ready file source that owns its passages', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'botsmith-migrate-'));
     const server = serverUrl() ? await createFileDatabase() : undefined;
-    const embedded = server ? undefined : await EmbeddedPostgres.start(dir);
+    // A bare folder, not the migrated template: this test runs the migrations itself.
+    const embedded = server ? undefined : await EmbeddedPostgres.start(dir, { template: false });
     const target = server
       ? { url: server.url, embedded: false, poolSize: 2 }
       : { url: embedded!.url, embedded: true, poolSize: 1 };

@@ -19,8 +19,12 @@ const SOURCE_ENV = { CRAWL_ALLOW_PRIVATE: 'true', SOURCE_JOBS_POLL_MS: '50' };
 const XML = { 'content-type': 'application/xml' };
 const TEXT = { 'content-type': 'text/plain' };
 const TOO_LARGE = CRAWL_ERROR_MESSAGES.ROBOTS_TOO_LARGE;
-/** A health answer slower than this means the event loop was held. */
-const HEALTH_MAX_MS = 1_000;
+/**
+ * A health answer slower than this means the event loop was held (the former parsers held it for
+ * 23 s and more). Generous on purpose: a loaded CI machine must not fail it; bench/event-loop.mjs
+ * measures the real figures.
+ */
+const HEALTH_MAX_MS = 3_000;
 
 interface SourceBody {
   id: number;

@@ -109,7 +109,7 @@ describe('robots.txt against hostile files', () => {
   it('parses 20,000 wildcard rules in linear time and refuses them as past the rule limit', () => {
     const text = wildcardRules(20_000);
     let robots: RobotsRules | undefined;
-    expect(timed(() => (robots = parseRobots(text, TOKEN, CRAWL_ROBOTS_LIMITS.maxRules)))).toBeLessThan(2_000);
+    expect(timed(() => (robots = parseRobots(text, TOKEN, CRAWL_ROBOTS_LIMITS.maxRules)))).toBeLessThan(5_000);
     expect(robots?.tooManyRules).toBe(true);
   });
 
@@ -128,14 +128,16 @@ describe('robots.txt against hostile files', () => {
       'User-agent: *\n' +
         Array.from({ length: CRAWL_ROBOTS_LIMITS.maxRules }, () => `Disallow: /${'*a'.repeat(120)}$`).join('\n'),
     ],
-  ])('checks a URL of the longest length against %s within tens of milliseconds', (_name, text) => {
+  ])('checks a URL of the longest length against %s without blowing up', (_name, text) => {
     const robots = parseRobots(text, TOKEN, CRAWL_ROBOTS_LIMITS.maxRules);
     expect(robots.tooManyRules).toBe(false);
     allows(robots, longUrl + 'b'); // warm up
     const each = timed(() => {
       for (let i = 0; i < 10; i += 1) allows(robots, longUrl + 'b');
     });
-    // About 5 to 35 ms a check on a busy 2-core machine; the former matcher took seconds.
-    expect(each / 10).toBeLessThan(100);
+    // A guard against a matcher that backtracks (the former took 2.8 s a check), not a speed
+    // test: about 5 to 35 ms a check here, measured by bench/event-loop.mjs; the bound leaves
+    // room for a loaded CI machine.
+    expect(each / 10).toBeLessThan(1_000);
   });
 });
