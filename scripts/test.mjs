@@ -59,6 +59,7 @@ const steps = [
               'test/integration/knowledge-tab.spec.ts',
               'test/integration/pgdata-template.spec.ts',
               'test/integration/retrieval-synonyms.spec.ts',
+              'test/integration/model-label.spec.ts',
             ],
             { cwd: 'backend', env: { NODE_OPTIONS: '--experimental-vm-modules --no-warnings', TEST_DATABASE_URL: '' } },
           ],

@@ -19,6 +19,7 @@ export interface PublicBot extends BotAppearance {
   widgetLanguage: WidgetLanguageChoice;
   /** The tier id; the widget sends it back, and the server never trusts it. */
   model: ModelTier;
+  /** The model's name to show under the input; '' unless the owner turned showModelLabel on. */
   modelLabel: string;
   /**
    * True when the bot cannot answer now (its monthly budget is used up, or its owner cannot be
@@ -52,6 +53,8 @@ export interface BotResponse extends BotAppearance {
   starterQuestions: string[];
   widgetLanguage: WidgetLanguageChoice;
   model: ModelTier;
+  /** Visitors see the model's name under the widget's input (default false). */
+  showModelLabel: boolean;
   categoryId: number | null;
   allowedDomain: string;
   /** The reference PDF, if one was uploaded. */

@@ -92,7 +92,8 @@ describe('GET /api/widget/bots/{id}: the public face', () => {
       name: 'Acme Helper',
       customGreeting: 'Hi! How can I help you today?',
       starterQuestions: [],
-      modelLabel: 'GPT-4 Omni',
+      // No model name for visitors until the owner turns it on (model-label.spec.ts).
+      modelLabel: '',
       hidden: false,
       // The default placeholder is the widget's to say, in the visitor's language.
       placeholderText: '',

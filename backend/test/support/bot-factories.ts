@@ -38,6 +38,7 @@ export const OWNER_BOT_KEYS = [
   'starterQuestions',
   'widgetLanguage',
   'model',
+  'showModelLabel',
   'categoryId',
   'allowedDomain',
   'document',

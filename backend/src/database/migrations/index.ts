@@ -26,6 +26,7 @@ import { DailyQuotas1798640000000 } from './1798640000000-daily-quotas.js';
 import { PageUrlLinks1798650000000 } from './1798650000000-page-url-links.js';
 import { WrittenAnswerText1798730000000 } from './1798730000000-written-answer-text.js';
 import { InboxWaiting1798750000000 } from './1798750000000-inbox-waiting.js';
+import { ShowModelLabel1798780000000 } from './1798780000000-show-model-label.js';
 
 /** Migrations in the order they run. Listed by hand so the ESM build needs no glob loading. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   PageUrlLinks1798650000000,
   WrittenAnswerText1798730000000,
   InboxWaiting1798750000000,
+  ShowModelLabel1798780000000,
 ];

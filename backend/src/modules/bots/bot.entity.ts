@@ -24,6 +24,8 @@ export class BotEntity {
   @Column({ name: 'widget_language', type: 'varchar', length: 8, default: 'auto' })
   widgetLanguage!: WidgetLanguageChoice;
   @Column({ type: 'varchar', length: 32 }) model!: ModelTier;
+  /** Visitors see the model's name under the widget's input only when the owner turns it on (docs/product.md#embedded-widget). */
+  @Column({ name: 'show_model_label', type: 'boolean', default: false }) showModelLabel!: boolean;
   @Column({ name: 'allowed_domain', type: 'varchar', length: 253 }) allowedDomain!: string;
 
   @Column({ name: 'bubble_icon', type: 'varchar', length: 500 }) bubbleIcon!: string;

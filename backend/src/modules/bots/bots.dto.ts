@@ -14,6 +14,7 @@ export type { BotResponse } from '@botsmith/contract';
 import { Transform } from 'class-transformer';
 import {
   isEmail,
+  IsBoolean,
   IsIn,
   IsInt,
   IsNotEmpty,
@@ -222,6 +223,10 @@ export class UpdateBotDto implements UpdateBotRequest {
   @present
   @IsIn(MODEL_TIERS, { message: `Invalid model: must be one of ${MODEL_TIERS.join(', ')}` })
   model?: ModelTier;
+
+  @present
+  @IsBoolean({ message: 'Invalid showModelLabel: must be true or false' })
+  showModelLabel?: boolean;
 
   @ValidateIf((_object: object, value: unknown) => value !== undefined && value !== null)
   @Max(2_147_483_647, { message: 'Invalid categoryId: must be the id of one of your categories, or null' })

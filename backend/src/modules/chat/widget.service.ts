@@ -56,7 +56,8 @@ export function toPublicBot(bot: BotEntity, hidden: boolean, leadOnly = false): 
     starterQuestions: bot.starterQuestions,
     widgetLanguage: bot.widgetLanguage,
     model: bot.model,
-    modelLabel: MODEL_CATALOGUE[bot.model]?.label ?? bot.model,
+    // The model's name only when the owner shows it to visitors; '' hides it (docs/product.md#embedded-widget).
+    modelLabel: bot.showModelLabel ? (MODEL_CATALOGUE[bot.model]?.label ?? bot.model) : '',
     hidden,
     leadCapture: publicLeadCapture(bot),
     leadOnly,
