@@ -114,6 +114,29 @@ describe('IntegrationsTab', () => {
       await screen.findByText('This address points to a private network and cannot receive webhooks.'),
     ).toBeInTheDocument();
     expect(screen.queryByTestId('webhook-secret')).not.toBeInTheDocument();
+    // One error, on the field it is about: no banner and no pop-up beside it (issue 27).
+    const field = within(form).getByLabelText('Endpoint URL');
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(field).toHaveAccessibleDescription('This address points to a private network and cannot receive webhooks.');
+    expect(screen.getAllByText('This address points to a private network and cannot receive webhooks.')).toHaveLength(
+      1,
+    );
+    expect(screen.queryByText('Error adding the endpoint.')).not.toBeInTheDocument();
+  });
+
+  it('shows a refusal that is not about the address once, in the form', async () => {
+    api.webhooksApi.create.mockImplementation(() =>
+      failure(409, 'WEBHOOK_LIMIT_REACHED', 'You have 10 endpoints, the most allowed.'),
+    );
+    const user = userEvent.setup();
+    renderAtDashboard(<IntegrationsTab />);
+    const form = await screen.findByRole('form', { name: 'Add endpoint' });
+    await user.type(within(form).getByLabelText('Endpoint URL'), 'https://hooks.example.com/');
+    await user.click(within(form).getByRole('checkbox', { name: /monthly budget/ }));
+    await user.click(within(form).getByRole('button', { name: 'Add endpoint' }));
+    expect(await within(form).findByText('You have 10 endpoints, the most allowed.')).toBeInTheDocument();
+    expect(screen.getAllByText('You have 10 endpoints, the most allowed.')).toHaveLength(1);
+    expect(within(form).getByLabelText('Endpoint URL')).toHaveAttribute('aria-invalid', 'false');
   });
 
   it('offers no form at the endpoint limit', async () => {

@@ -32,6 +32,7 @@ import {
 import { useSnackbar } from 'notistack';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { webhooksApi } from '../../api';
+import { ApiError } from '../../api/client';
 import { serverMessage } from '../bots/botForms';
 import { formatDateTime } from '../../format/dateTime';
 
@@ -177,12 +178,15 @@ function SecretNotice({ secret, onDone }: { secret: string; onDone: () => void }
   );
 }
 
+/** Refusals about the address itself: shown under the URL field, not in a banner. */
+const URL_CODES: readonly string[] = ['URL_INVALID', 'URL_NOT_ALLOWED', 'VALIDATION_FAILED'];
+
 function AddEndpointForm({ onAdded }: { onAdded: (secret: string) => void }) {
-  const { enqueueSnackbar } = useSnackbar();
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<WebhookEventType[]>([]);
   const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // One error, in one place (issue 27): no pop-up beside it.
+  const [error, setError] = useState<{ text: string; onUrl: boolean } | null>(null);
 
   const toggle = (event: WebhookEventType, on: boolean) =>
     setEvents((current) => (on ? [...current, event] : current.filter((e) => e !== event)));
@@ -201,8 +205,8 @@ function AddEndpointForm({ onAdded }: { onAdded: (secret: string) => void }) {
       setEvents([]);
       onAdded(created.secret);
     } catch (failure) {
-      setError(serverMessage(failure) ?? 'Error adding the endpoint.');
-      enqueueSnackbar('Error adding the endpoint.', { variant: 'error' });
+      const onUrl = failure instanceof ApiError && URL_CODES.includes(failure.code);
+      setError({ text: serverMessage(failure) ?? 'Error adding the endpoint.', onUrl });
     } finally {
       setSaving(false);
     }
@@ -219,6 +223,8 @@ function AddEndpointForm({ onAdded }: { onAdded: (secret: string) => void }) {
           placeholder="https://example.com/botsmith-webhook"
           value={url}
           onChange={(e) => setUrl(e.target.value)}
+          error={Boolean(error?.onUrl)}
+          helperText={error?.onUrl ? error.text : undefined}
           slotProps={{ htmlInput: { maxLength: WEBHOOK_LIMITS.urlMaxChars } }}
           fullWidth
         />
@@ -241,7 +247,7 @@ function AddEndpointForm({ onAdded }: { onAdded: (secret: string) => void }) {
             ))}
           </FormGroup>
         </Box>
-        {error && <Alert severity="error">{error}</Alert>}
+        {error && !error.onUrl && <Alert severity="error">{error.text}</Alert>}
         <Box>
           <Button type="submit" variant="contained" disabled={saving || !url.trim() || events.length === 0}>
             {saving ? 'Adding…' : 'Add endpoint'}
