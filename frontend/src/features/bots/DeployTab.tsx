@@ -1,11 +1,14 @@
 import CheckRounded from '@mui/icons-material/CheckRounded';
-import CodeRounded from '@mui/icons-material/CodeRounded';
 import ContentCopyRounded from '@mui/icons-material/ContentCopyRounded';
 import KeyRounded from '@mui/icons-material/KeyRounded';
+import Visibility from '@mui/icons-material/Visibility';
+import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -27,22 +30,26 @@ export function embedSnippet(botId: number, origin = window.location.origin): st
   return `<script src="${origin}/widget.js" data-bot-id="${botId}" async></script>`;
 }
 
-/** The Deploy tab: Generate Code shows the embed snippet; Copy to Clipboard copies it. */
-export function DeployTab({ bot, onSaved }: DeployTabProps) {
+/** Copies a text, says so (or that it failed) in a toast, and remembers it was copied for the button's tick. */
+function useCopy(done: string, failed: string) {
   const { enqueueSnackbar } = useSnackbar();
-  const [snippet, setSnippet] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
-
-  const copy = async () => {
-    if (!snippet) return;
+  const copy = async (text: string) => {
     try {
-      await navigator.clipboard.writeText(snippet);
+      await navigator.clipboard.writeText(text);
       setCopied(true);
-      enqueueSnackbar('Widget snippet copied to clipboard!', { variant: 'success' });
+      enqueueSnackbar(done, { variant: 'success' });
     } catch {
-      enqueueSnackbar('Failed to copy snippet.', { variant: 'error' });
+      enqueueSnackbar(failed, { variant: 'error' });
     }
   };
+  return { copied, copy };
+}
+
+/** The Deploy tab (docs/product.md#deploy-tab): the embed snippet at once with Copy to Clipboard. */
+export function DeployTab({ bot, onSaved }: DeployTabProps) {
+  const snippet = embedSnippet(bot.id);
+  const { copied, copy } = useCopy('Widget snippet copied to clipboard!', 'Failed to copy snippet.');
 
   return (
     <Stack spacing={2.5}>
@@ -57,43 +64,35 @@ export function DeployTab({ bot, onSaved }: DeployTabProps) {
             : ' It works on any site until you set an allowed domain in Details.'}
         </Typography>
       </Box>
-      {snippet === null ? (
+      <>
+        <Box
+          component="pre"
+          aria-label="Embed snippet"
+          tabIndex={0}
+          sx={{
+            m: 0,
+            p: 2,
+            borderRadius: 2,
+            bgcolor: 'grey.900',
+            color: 'grey.100',
+            fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+            fontSize: '0.875rem',
+            whiteSpace: 'pre-wrap',
+            wordBreak: 'break-all',
+          }}
+        >
+          <code>{snippet}</code>
+        </Box>
         <Box>
-          <Button variant="contained" startIcon={<CodeRounded />} onClick={() => setSnippet(embedSnippet(bot.id))}>
-            Generate Code
+          <Button
+            variant="contained"
+            startIcon={copied ? <CheckRounded /> : <ContentCopyRounded />}
+            onClick={() => void copy(snippet)}
+          >
+            Copy to Clipboard
           </Button>
         </Box>
-      ) : (
-        <>
-          <Box
-            component="pre"
-            aria-label="Embed snippet"
-            tabIndex={0}
-            sx={{
-              m: 0,
-              p: 2,
-              borderRadius: 2,
-              bgcolor: 'grey.900',
-              color: 'grey.100',
-              fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
-              fontSize: '0.875rem',
-              whiteSpace: 'pre-wrap',
-              wordBreak: 'break-all',
-            }}
-          >
-            <code>{snippet}</code>
-          </Box>
-          <Box>
-            <Button
-              variant="contained"
-              startIcon={copied ? <CheckRounded /> : <ContentCopyRounded />}
-              onClick={() => void copy()}
-            >
-              Copy to Clipboard
-            </Button>
-          </Box>
-        </>
-      )}
+      </>
       <HostApiSection />
       <Divider />
       <ApiKeySection bot={bot} onSaved={onSaved} />
@@ -107,6 +106,7 @@ export const HOST_API_EXAMPLE = `<button type="button" onclick="window.Botsmith?
 
 /** How the owner's own page can open, close or send through the widget. */
 function HostApiSection() {
+  const { copied, copy } = useCopy('Example copied to clipboard!', 'Failed to copy the example.');
   return (
     <Box>
       <Typography variant="subtitle1" component="h4" sx={{ fontWeight: 600 }}>
@@ -135,8 +135,21 @@ function HostApiSection() {
       >
         <code>{HOST_API_EXAMPLE}</code>
       </Box>
+      <Button
+        size="small"
+        sx={{ mt: 1 }}
+        startIcon={copied ? <CheckRounded /> : <ContentCopyRounded />}
+        onClick={() => void copy(HOST_API_EXAMPLE)}
+      >
+        Copy example
+      </Button>
     </Box>
   );
+}
+
+/** The key with all but its last 4 characters hidden. */
+function maskKey(key: string): string {
+  return key.length <= 4 ? '•'.repeat(key.length) : `${'•'.repeat(Math.min(key.length - 4, 24))}${key.slice(-4)}`;
 }
 
 /**
@@ -148,6 +161,9 @@ function ApiKeySection({ bot, onSaved }: DeployTabProps) {
   const [confirming, setConfirming] = useState(false);
   const [rotating, setRotating] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Masked until asked for: a key on screen is a key in every screenshot and screen share.
+  const [shown, setShown] = useState(false);
+  const { copied, copy } = useCopy('API key copied to clipboard!', 'Failed to copy the API key.');
 
   const rotate = async () => {
     setRotating(true);
@@ -184,10 +200,26 @@ function ApiKeySection({ bot, onSaved }: DeployTabProps) {
       </Box>
       <TextField
         label="API key"
-        value={bot.apiKey}
+        value={shown ? bot.apiKey : maskKey(bot.apiKey)}
         slotProps={{
           htmlInput: { readOnly: true, spellCheck: false },
-          input: { sx: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' } },
+          input: {
+            sx: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' },
+            endAdornment: (
+              <InputAdornment position="end">
+                <IconButton
+                  aria-label={shown ? 'Hide API key' : 'Show API key'}
+                  onClick={() => setShown((value) => !value)}
+                  size="small"
+                >
+                  {shown ? <VisibilityOff fontSize="small" /> : <Visibility fontSize="small" />}
+                </IconButton>
+                <IconButton aria-label="Copy API key" onClick={() => void copy(bot.apiKey)} size="small" edge="end">
+                  {copied ? <CheckRounded fontSize="small" /> : <ContentCopyRounded fontSize="small" />}
+                </IconButton>
+              </InputAdornment>
+            ),
+          },
         }}
       />
       {confirming ? (

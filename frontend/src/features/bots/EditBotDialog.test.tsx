@@ -136,6 +136,7 @@ describe('EditBotDialog', () => {
         starterQuestions: [],
         widgetLanguage: 'auto',
         model: 'gpt-4o',
+        showModelLabel: false,
         categoryId: 4,
         allowedDomain: 'shop.example.com',
       });
@@ -199,6 +200,20 @@ describe('EditBotDialog', () => {
       await userEvent.click(screen.getByRole('button', { name: 'Save Details' }));
       expect(await screen.findByText('Bot details updated successfully!')).toBeInTheDocument();
       expect(api.botsApi.update).toHaveBeenCalledWith(7, expect.objectContaining({ widgetLanguage: 'de' }));
+    });
+
+    it("hides the model's name from visitors until the owner turns it on, and saves the switch", async () => {
+      renderDialog();
+      api.botsApi.update.mockImplementation((_id: number, changes: Partial<Bot>) =>
+        Promise.resolve({ bot: makeBot({ ...changes }) }),
+      );
+      const toggle = await screen.findByRole('switch', { name: "Show the model's name to visitors" });
+      expect(toggle).not.toBeChecked();
+      await userEvent.click(toggle);
+      expect(toggle).toBeChecked();
+      await userEvent.click(screen.getByRole('button', { name: 'Save Details' }));
+      expect(await screen.findByText('Bot details updated successfully!')).toBeInTheDocument();
+      expect(api.botsApi.update).toHaveBeenCalledWith(7, expect.objectContaining({ showModelLabel: true }));
     });
 
     it('removes a saved starter question and refuses two that are the same, sending nothing', async () => {
@@ -493,13 +508,14 @@ describe('EditBotDialog', () => {
   });
 
   describe('Deploy', () => {
-    it('generates the snippet and copies it', async () => {
+    // Issue 27: the snippet is there at once, no "Generate Code" step.
+    it('shows the snippet at once and copies it', async () => {
       const user = userEvent.setup();
       const writeText = vi.spyOn(navigator.clipboard, 'writeText');
       renderDialog();
       await openTab('Deploy');
-      expect(screen.queryByRole('button', { name: 'Copy to Clipboard' })).not.toBeInTheDocument();
-      await user.click(await screen.findByRole('button', { name: 'Generate Code' }));
+      expect(await screen.findByRole('button', { name: 'Copy to Clipboard' })).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Generate Code' })).not.toBeInTheDocument();
       const snippet = `<script src="${window.location.origin}/widget.js" data-bot-id="7" async></script>`;
       expect(screen.getByLabelText('Embed snippet')).toHaveTextContent(snippet);
       await user.click(screen.getByRole('button', { name: 'Copy to Clipboard' }));
@@ -521,8 +537,7 @@ describe('EditBotDialog', () => {
       vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new Error('denied'));
       renderDialog();
       await openTab('Deploy');
-      await user.click(await screen.findByRole('button', { name: 'Generate Code' }));
-      await user.click(screen.getByRole('button', { name: 'Copy to Clipboard' }));
+      await user.click(await screen.findByRole('button', { name: 'Copy to Clipboard' }));
       expect(await screen.findByText('Failed to copy snippet.')).toBeInTheDocument();
     });
   });
@@ -531,7 +546,10 @@ describe('EditBotDialog', () => {
     it('shows the key; Rotate key asks first, Cancel rotates nothing', async () => {
       renderDialog(makeBot({ apiKey: 'old-key-'.padEnd(43, 'x') }));
       await openTab('Deploy');
-      expect(await screen.findByLabelText('API key')).toHaveValue('old-key-'.padEnd(43, 'x'));
+      // Masked until shown (issue 27).
+      expect(await screen.findByLabelText('API key')).not.toHaveValue('old-key-'.padEnd(43, 'x'));
+      await userEvent.click(screen.getByRole('button', { name: 'Show API key' }));
+      expect(screen.getByLabelText('API key')).toHaveValue('old-key-'.padEnd(43, 'x'));
       await userEvent.click(screen.getByRole('button', { name: 'Rotate key' }));
       expect(screen.getByText(/The current key stops working at once/)).toBeInTheDocument();
       await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
@@ -550,6 +568,8 @@ describe('EditBotDialog', () => {
       expect(await screen.findByText('API key rotated. The old key no longer works.')).toBeInTheDocument();
       expect(api.botsApi.rotateApiKey).toHaveBeenCalledWith(7);
       expect(api.botsApi.rotateApiKey).toHaveBeenCalledTimes(1);
+      expect(screen.getByLabelText('API key')).toHaveValue(`${'•'.repeat(24)}yyyy`);
+      await userEvent.click(screen.getByRole('button', { name: 'Show API key' }));
       expect(screen.getByLabelText('API key')).toHaveValue(fresh);
       expect(onBotChanged).toHaveBeenCalledWith({ ...bot, apiKey: fresh });
       expect(screen.getByRole('button', { name: 'Rotate key' })).toBeInTheDocument();
@@ -572,6 +592,7 @@ describe('EditBotDialog', () => {
       await userEvent.click(await screen.findByRole('button', { name: 'Rotate key' }));
       await userEvent.click(screen.getByRole('button', { name: 'Yes, Rotate Key' }));
       expect(await screen.findByText('Bot not found.')).toBeInTheDocument();
+      await userEvent.click(screen.getByRole('button', { name: 'Show API key' }));
       expect(screen.getByLabelText('API key')).toHaveValue('old-key-'.padEnd(43, 'x'));
       expect(onBotChanged).not.toHaveBeenCalled();
     });
