@@ -53,7 +53,14 @@ export interface BotSummary {
 /** The field groups the edit-bot modal saves, one per tab (docs/product.md#edit-bot-modal, PUT /api/bots/{id}). */
 export type BotDetailsUpdate = Pick<
   Bot,
-  'name' | 'customGreeting' | 'starterQuestions' | 'widgetLanguage' | 'model' | 'categoryId' | 'allowedDomain'
+  | 'name'
+  | 'customGreeting'
+  | 'starterQuestions'
+  | 'widgetLanguage'
+  | 'model'
+  | 'showModelLabel'
+  | 'categoryId'
+  | 'allowedDomain'
 >;
 export type BotStylingUpdate = Pick<
   Bot,

@@ -11,6 +11,7 @@ export function makeBot(overrides: Partial<Bot> = {}): Bot {
     starterQuestions: [],
     widgetLanguage: 'auto',
     model: 'gpt-3.5-turbo',
+    showModelLabel: false,
     categoryId: null,
     document: null,
     sendButtonColor1: BOT_DEFAULTS.sendButtonColor,

@@ -1,8 +1,10 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import ListSubheader from '@mui/material/ListSubheader';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useSnackbar } from 'notistack';
@@ -24,7 +26,7 @@ export interface DetailsTabProps {
 
 const NO_CATEGORY = 'none';
 
-/** The Details tab: name, greeting, starter questions, widget language, model, category and allowed domain. */
+/** The Details tab: name, greeting, starter questions, widget language, model (and whether visitors see its name), category and allowed domain. */
 export function DetailsTab({ bot, categories, onSaved }: DetailsTabProps) {
   const { enqueueSnackbar } = useSnackbar();
   const [form, setForm] = useTabDraft<BotDetailsUpdate>('details', detailsOf(bot));
@@ -120,6 +122,20 @@ export function DetailsTab({ bot, categories, onSaved }: DetailsTabProps) {
             </MenuItem>
           ))}
         </TextField>
+        <Box>
+          <FormControlLabel
+            control={
+              <Switch
+                checked={form.showModelLabel}
+                onChange={(event) => setForm({ ...form, showModelLabel: event.target.checked })}
+              />
+            }
+            label="Show the model's name to visitors"
+          />
+          <Typography variant="body2" color="textSecondary">
+            Off by default: visitors see no model name under the message box.
+          </Typography>
+        </Box>
         <TextField
           select
           label="Category"

@@ -8,6 +8,7 @@ export function detailsOf(bot: Bot): BotDetailsUpdate {
     starterQuestions: [...bot.starterQuestions],
     widgetLanguage: bot.widgetLanguage,
     model: bot.model,
+    showModelLabel: bot.showModelLabel,
     categoryId: bot.categoryId,
     allowedDomain: bot.allowedDomain,
   };
