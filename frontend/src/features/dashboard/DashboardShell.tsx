@@ -20,6 +20,7 @@ import { LEADS_PATH, LeadsSection } from '../leads/LeadsSection';
 import { AddCategoryDialog } from '../categories/AddCategoryDialog';
 import { DeleteCategoryDialog } from '../categories/DeleteCategoryDialog';
 import { SettingsDialog, type SettingsTab } from '../settings/SettingsDialog';
+import { AccountMenu } from './AccountMenu';
 import { BotGrid } from './BotGrid';
 import { DemoModeBar } from './DemoModeBar';
 import { DashboardSidebar, type CategoryFilter } from './DashboardSidebar';
@@ -157,6 +158,7 @@ export function DashboardShell({ user, section }: DashboardShellProps) {
         >
           Settings
         </Button>
+        <AccountMenu email={user.email} onOpenSettings={() => setSettingsOpen(true)} />
       </Box>
 
       <Box sx={{ display: 'flex' }}>
