@@ -72,6 +72,21 @@ describe('DashboardPage', () => {
       expect(api.botsApi.list).not.toHaveBeenCalled();
     });
 
+    // Issue 27: each page loads in a skeleton of its own shape, not the bot grid everywhere.
+    it.each([
+      ['/dashboard', 'bots'],
+      ['/dashboard/conversations', 'conversations'],
+      ['/dashboard/leads', 'leads'],
+    ])('loads %s with the %s skeleton', (path, shape) => {
+      api.userApi.me.mockImplementation(() => new Promise(() => {}));
+      renderAtDashboard(<DashboardPage />, path);
+      expect(screen.getByLabelText('Loading your dashboard')).toHaveAttribute('aria-busy', 'true');
+      expect(screen.getByTestId(`skeleton-${shape}`)).toBeInTheDocument();
+      for (const other of ['bots', 'conversations', 'leads'].filter((s) => s !== shape)) {
+        expect(screen.queryByTestId(`skeleton-${other}`)).not.toBeInTheDocument();
+      }
+    });
+
     it('shows "Error fetching user info." when the owner cannot be fetched, and retries', async () => {
       api.userApi.me.mockImplementationOnce(() => fail(500));
       renderAtDashboard(<DashboardPage />);

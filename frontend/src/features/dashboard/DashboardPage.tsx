@@ -37,8 +37,51 @@ function GatedDashboard({ section }: { section: DashboardSection }) {
       />
       <Box sx={{ flex: 1, p: { xs: 2, md: 4 } }}>
         <Skeleton width={220} height={48} />
-        <Skeleton variant="rounded" height={168} sx={{ mt: 3, maxWidth: 260, borderRadius: 3 }} />
+        <SectionSkeleton section={section} />
       </Box>
+    </Box>
+  );
+}
+
+/** Each page loads in its own shape (issue 27): bot cards, the inbox's list and transcript, the leads table. */
+function SectionSkeleton({ section }: { section: DashboardSection }) {
+  if (section === 'conversations') {
+    return (
+      <Box data-testid="skeleton-conversations" sx={{ display: 'flex', gap: 2, mt: 3 }}>
+        <Box sx={{ width: { xs: '100%', md: 340 }, flexShrink: 0 }}>
+          {[0, 1, 2, 3, 4].map((key) => (
+            <Box key={key} sx={{ py: 1.25, borderBottom: 1, borderColor: 'divider' }}>
+              <Skeleton width="40%" height={20} />
+              <Skeleton width="90%" height={22} />
+            </Box>
+          ))}
+        </Box>
+        <Skeleton
+          variant="rounded"
+          height={420}
+          sx={{ flex: 1, display: { xs: 'none', md: 'block' }, borderRadius: 3 }}
+        />
+      </Box>
+    );
+  }
+  if (section === 'leads') {
+    return (
+      <Box data-testid="skeleton-leads" sx={{ mt: 3 }}>
+        <Skeleton variant="rounded" height={40} sx={{ mb: 1, borderRadius: 1 }} />
+        {[0, 1, 2, 3, 4, 5].map((key) => (
+          <Skeleton key={key} height={44} />
+        ))}
+      </Box>
+    );
+  }
+  return (
+    <Box
+      data-testid="skeleton-bots"
+      sx={{ mt: 3, display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 220px), 1fr))' }}
+    >
+      {[0, 1, 2].map((key) => (
+        <Skeleton key={key} variant="rounded" height={168} sx={{ borderRadius: 3 }} />
+      ))}
     </Box>
   );
 }
