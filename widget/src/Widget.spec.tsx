@@ -310,6 +310,17 @@ describe('Widget', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('textbox', { name: /What was wrong/ })).toBeNull();
     expect(feedback).toHaveBeenCalledTimes(6);
+
+    // An open box takes the keyboard once: the menu opened beside it keeps its focus (and stays open).
+    fireEvent.click(screen.getByRole('button', { name: 'Good answer' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Bad answer' }));
+    const again = await screen.findByRole('textbox', { name: /What was wrong/ });
+    await waitFor(() => expect(document.activeElement).toBe(again));
+    fireEvent.click(screen.getByRole('button', { name: 'More options' }));
+    const remove = await screen.findByRole('menuitem', { name: 'Delete this conversation' });
+    fireEvent.input(again, { target: { value: 'x' } });
+    expect(document.activeElement).toBe(remove);
+    expect(screen.getByRole('menu')).toBeTruthy();
   });
 
   it('shows a refusal as an italic error bubble and stays usable', async () => {

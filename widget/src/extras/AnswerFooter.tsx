@@ -1,6 +1,6 @@
 import t from '#extras-texts';
 import { FEEDBACK_COMMENT_MAX_CHARS, type MessageRating } from '@botsmith/contract';
-import { useState, type Dispatch, type StateUpdater } from 'preact/hooks';
+import { useEffect, useRef, useState, type Dispatch, type StateUpdater } from 'preact/hooks';
 import type { ChatMessage } from '../lib/types';
 import { sendFeedback } from './api';
 import { citationLabel, readCitations } from './citations';
@@ -34,6 +34,11 @@ export function AnswerFooter({
   const [box, setBox] = useState<'' | 'open' | 'busy' | 'sent'>('');
   const [comment, setComment] = useState('');
   const [failed, setFailed] = useState(false);
+  const boxRef = useRef<HTMLTextAreaElement>(null);
+  // The box takes the keyboard as it opens (once: a later render, e.g. the menu's, keeps its focus).
+  useEffect(() => {
+    if (box == 'open') boxRef.current?.focus({ preventScroll: true });
+  }, [box]);
   if (message.role != 'assistant') return null;
   const mark = (value?: MessageRating) =>
     setMessages((ms) => ms.map((m) => (m.id == message.id && m.role == 'assistant' ? { ...m, rating: value } : m)));
@@ -99,7 +104,7 @@ export function AnswerFooter({
           <label>
             {t.why}
             <textarea
-              ref={(el) => el?.focus({ preventScroll: true })}
+              ref={boxRef}
               rows={2}
               maxLength={FEEDBACK_COMMENT_MAX_CHARS}
               value={comment}
