@@ -60,6 +60,7 @@ const steps = [
               'test/integration/pgdata-template.spec.ts',
               'test/integration/retrieval-synonyms.spec.ts',
               'test/integration/model-label.spec.ts',
+              'test/integration/onboarding.spec.ts',
             ],
             { cwd: 'backend', env: { NODE_OPTIONS: '--experimental-vm-modules --no-warnings', TEST_DATABASE_URL: '' } },
           ],

@@ -51,6 +51,16 @@ export interface ConversationSummary {
   waiting: boolean;
 }
 
+/** GET /api/onboarding: the dashboard's "Next steps" for a new account, each from real state. */
+export interface OnboardingState {
+  /** One of the owner's bots has a knowledge source (not a failed one, not a correction). */
+  hasKnowledge: boolean;
+  /** A conversation exists with one of the owner's bots (the preview counts). */
+  hasConversation: boolean;
+  /** A conversation came from a page outside Botsmith's own origin: the widget is on a site. */
+  onSite: boolean;
+}
+
 /** GET /api/conversations/waiting-count: how many conversations wait for the owner (the sidebar's count). */
 export interface WaitingCountResponse {
   count: number;

@@ -3,6 +3,7 @@ import type {
   ConversationsPage,
   ConversationTranscript,
   CorrectionRequest,
+  OnboardingState,
   OwnerReplyResponse,
   QuestionPeriod,
   QuestionsReport,
@@ -48,6 +49,8 @@ export const conversationsApi = {
   get: (id: number) => apiFetch<ConversationTranscript>(`/api/conversations/${id}`),
   /** How many handed-off conversations wait for the owner's reply (the visitor wrote last). */
   waitingCount: () => apiFetch<{ count: number }>('/api/conversations/waiting-count'),
+  /** The dashboard's "Next steps" for a new account (docs/product.md#next-steps). */
+  onboarding: () => apiFetch<OnboardingState>('/api/onboarding'),
   remove: (id: number) => apiFetch<Record<string, never>>(`/api/conversations/${id}`, { method: 'DELETE' }),
   /** The owner answers the visitor in person; the conversation is handed off (docs/product.md#owner-replies). */
   reply: (id: number, content: string) =>

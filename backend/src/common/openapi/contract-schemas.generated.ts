@@ -336,6 +336,10 @@ export const CONTRACT_SCHEMAS = {
                   "gpt-4o-mini"
                 ]
               },
+              "showModelLabel": {
+                "type": "boolean",
+                "description": "Visitors see the model's name under the widget's input (default false)."
+              },
               "categoryId": {
                 "type": "number",
                 "nullable": true
@@ -503,6 +507,7 @@ export const CONTRACT_SCHEMAS = {
               "starterQuestions",
               "widgetLanguage",
               "model",
+              "showModelLabel",
               "categoryId",
               "allowedDomain",
               "document",
@@ -610,6 +615,10 @@ export const CONTRACT_SCHEMAS = {
                 "gpt-4o-mini"
               ]
             },
+            "showModelLabel": {
+              "type": "boolean",
+              "description": "Visitors see the model's name under the widget's input (default false)."
+            },
             "categoryId": {
               "type": "number",
               "nullable": true
@@ -777,6 +786,7 @@ export const CONTRACT_SCHEMAS = {
             "starterQuestions",
             "widgetLanguage",
             "model",
+            "showModelLabel",
             "categoryId",
             "allowedDomain",
             "document",
@@ -860,6 +870,10 @@ export const CONTRACT_SCHEMAS = {
                 "gpt-4o-mini"
               ]
             },
+            "showModelLabel": {
+              "type": "boolean",
+              "description": "Visitors see the model's name under the widget's input (default false)."
+            },
             "categoryId": {
               "type": "number",
               "nullable": true
@@ -1027,6 +1041,7 @@ export const CONTRACT_SCHEMAS = {
             "starterQuestions",
             "widgetLanguage",
             "model",
+            "showModelLabel",
             "categoryId",
             "allowedDomain",
             "document",
@@ -1205,7 +1220,8 @@ export const CONTRACT_SCHEMAS = {
               "description": "The tier id; the widget sends it back, and the server never trusts it."
             },
             "modelLabel": {
-              "type": "string"
+              "type": "string",
+              "description": "The model's name to show under the input; '' unless the owner turned showModelLabel on."
             },
             "hidden": {
               "type": "boolean",
@@ -1754,6 +1770,28 @@ export const CONTRACT_SCHEMAS = {
       },
       "required": [
         "message"
+      ]
+    },
+    "OnboardingController.state": {
+      "type": "object",
+      "properties": {
+        "hasKnowledge": {
+          "type": "boolean",
+          "description": "One of the owner's bots has a knowledge source (not a failed one, not a correction)."
+        },
+        "hasConversation": {
+          "type": "boolean",
+          "description": "A conversation exists with one of the owner's bots (the preview counts)."
+        },
+        "onSite": {
+          "type": "boolean",
+          "description": "A conversation came from a page outside Botsmith's own origin: the widget is on a site."
+        }
+      },
+      "required": [
+        "hasKnowledge",
+        "hasConversation",
+        "onSite"
       ]
     },
     "CorrectionsController.create": {

@@ -14,6 +14,8 @@ import { ConversationsController } from './conversations.controller.js';
 import { ConversationsExportService } from './conversations-export.service.js';
 import { ConversationsRepository } from './conversations.repository.js';
 import { ConversationsService } from './conversations.service.js';
+import { OnboardingController } from './onboarding.controller.js';
+import { OnboardingRepository } from './onboarding.repository.js';
 import { OWNER_REPLY_THROTTLER_STORAGE, OwnerRepliesService } from './owner-replies.service.js';
 
 /**
@@ -25,12 +27,13 @@ import { OWNER_REPLY_THROTTLER_STORAGE, OwnerRepliesService } from './owner-repl
  */
 @Module({
   imports: [UsersModule, ConversationsDataModule, LeadsModule, WebhooksModule, MailModule, MailConsentModule],
-  controllers: [ConversationsController],
+  controllers: [ConversationsController, OnboardingController],
   providers: [
     ConversationsRepository,
     ConversationsService,
     ConversationsExportService,
     OwnerRepliesService,
+    OnboardingRepository,
     ConversationRetentionRepository,
     ConversationRetentionService,
     ConversationRetentionScheduler,

@@ -59,6 +59,8 @@ export interface EditBotDialogProps {
   onBotDeleted: (botId: number) => void;
   /** The owner's account address, where leads go by default (the Leads tab shows it). */
   ownerEmail?: string;
+  /** The tab to open on (the dashboard's Next steps); absent: the tab stays as it was. */
+  initialTab?: EditBotTab;
 }
 
 /** The edit-bot modal: Details, Styling, Prompting, Knowledge, Usage, Deploy, Leads and Delete. */
@@ -69,6 +71,7 @@ export function EditBotDialog({
   onBotChanged,
   onBotDeleted,
   ownerEmail,
+  initialTab,
 }: EditBotDialogProps) {
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
@@ -91,6 +94,12 @@ export function EditBotDialog({
   };
 
   useEffect(() => clearDrafts(), [botId, clearDrafts]);
+  // Opened on another bot with a tab asked for (the dashboard's Next steps): that tab, set during render.
+  const [openedFor, setOpenedFor] = useState<number | null>(botId);
+  if (botId !== openedFor) {
+    setOpenedFor(botId);
+    if (botId !== null && initialTab) setTab(initialTab);
+  }
   // Leaving the page (reload, closing the tab, another address) with unsaved edits: the browser asks.
   useEffect(() => {
     if (!unsaved) return;

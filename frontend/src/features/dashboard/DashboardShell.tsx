@@ -13,7 +13,7 @@ import { useNavigate } from 'react-router-dom';
 import type { BotSummary, Category, CurrentUser } from '../../api/types';
 import { BrandLogo } from '../../layout/BrandLogo';
 import { AddBotDialog } from '../bots/AddBotDialog';
-import { EditBotDialog } from '../bots/EditBotDialog';
+import { EditBotDialog, type EditBotTab } from '../bots/EditBotDialog';
 import { ConversationsSection } from '../conversations/ConversationsSection';
 import { CONVERSATIONS_PATH } from '../conversations/inboxParams';
 import { LEADS_PATH, LeadsSection } from '../leads/LeadsSection';
@@ -25,6 +25,7 @@ import { BotGrid } from './BotGrid';
 import { DemoModeBar } from './DemoModeBar';
 import { DashboardSidebar, type CategoryFilter } from './DashboardSidebar';
 import { FeedbackNote } from './FeedbackNote';
+import { NextSteps } from './NextSteps';
 import { useDashboard } from './useDashboard';
 
 export const SIDEBAR_WIDTH = 264;
@@ -69,6 +70,7 @@ export function DashboardShell({ user, section }: DashboardShellProps) {
     }
   };
   const [editing, setEditing] = useState<number | null>(null);
+  const [editTab, setEditTab] = useState<EditBotTab | undefined>(undefined);
   const [deleting, setDeleting] = useState<Category | null>(null);
   const heading = selectedCategory?.name ?? 'All Bots';
   const visible = data.visible;
@@ -208,6 +210,19 @@ export function DashboardShell({ user, section }: DashboardShellProps) {
                 </Box>
               </Stack>
 
+              {!selectedCategory && data.botsStatus === 'ready' && (
+                <NextSteps
+                  accountId={user.id}
+                  bots={data.bots}
+                  refreshKey={editing}
+                  onOpenBot={(botId, tab) => {
+                    setEditTab(tab);
+                    setEditing(botId);
+                  }}
+                  onAddBot={() => setAddBotOpen(true)}
+                />
+              )}
+
               <BotGrid
                 bots={visible}
                 loading={data.botsStatus === 'loading'}
@@ -218,7 +233,10 @@ export function DashboardShell({ user, section }: DashboardShellProps) {
                     ? 'Add a new bot here, or move one in from its Details tab.'
                     : 'Create your first bot: name it, style it, teach it, then paste one line on your site.'
                 }
-                onOpen={(bot) => setEditing(bot.id)}
+                onOpen={(bot) => {
+                  setEditTab(undefined);
+                  setEditing(bot.id);
+                }}
                 onAdd={() => setAddBotOpen(true)}
                 onRetry={data.reload}
               />
@@ -248,6 +266,7 @@ export function DashboardShell({ user, section }: DashboardShellProps) {
         onBotChanged={data.botChanged}
         onBotDeleted={botDeleted}
         ownerEmail={user.email}
+        initialTab={editTab}
       />
       <SettingsDialog open={settingsOpen} onClose={closeSettings} email={user.email} initialTab={settingsTab} />
     </Box>
