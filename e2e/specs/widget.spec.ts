@@ -601,9 +601,9 @@ describe('the embeddable widget on a hostile customer site', () => {
     await win.getByRole('menuitem', { name: 'Diese Unterhaltung löschen' }).waitFor();
     const later = api.requests.filter((r) => r.path.startsWith('/widget-assets/')).slice(chunksBefore + 1);
     expect(later.map((r) => r.path)).toEqual([expect.stringMatching(/^\/widget-assets\/extras-de-[\w-]+\.js$/)]);
-    // The lead form, on request, in German too.
+    // The lead form, on request, in German too, named like the menu item that opened it.
     await win.getByRole('menuitem', { name: 'Mit einem Menschen sprechen' }).click();
-    const form = win.getByRole('form', { name: 'Nachricht hinterlassen' });
+    const form = win.getByRole('form', { name: 'Mit einem Menschen sprechen' });
     await form.waitFor();
     expect(await form.getByRole('textbox', { name: 'E-Mail' }).getAttribute('type')).toBe('email');
     expect(await form.getByRole('button', { name: 'Senden' }).isVisible()).toBe(true);
