@@ -288,6 +288,7 @@ export const FUZZ_ROUTES = {
   'GET /api/conversations': { query: ['q', 'cursor', 'limit', 'from', 'to', 'botId', 'filter'] },
   'GET /api/conversations/export': { query: ['q', 'from', 'to', 'botId', 'filter'] },
   'GET /api/conversations/waiting-count': {},
+  'GET /api/onboarding': {},
   'GET /api/conversations/:id': {},
   'DELETE /api/conversations/:id': { ids: 'doomed' },
   'GET /api/webhooks': {},
