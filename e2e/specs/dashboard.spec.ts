@@ -200,7 +200,7 @@ describe('dashboard in the browser: categories, bots, every edit tab, uploads, p
     expect(await page.locator('script[data-preview="true"]').count()).toBe(0);
   });
 
-  it('saves prompting and uploads a PDF with the drop zone', async () => {
+  it('saves prompting, and uploads a PDF as the reference document from the Knowledge tab', async () => {
     const dialog = page.getByRole('dialog', { name: botName });
     await dialog
       .getByLabel('Prompt', { exact: true })
@@ -211,25 +211,31 @@ describe('dashboard in the browser: categories, bots, every edit tab, uploads, p
     await dialog.getByRole('button', { name: 'Save Prompting' }).click();
     await toast(page, 'Prompting settings saved!');
 
-    const input = dialog.getByTestId('document-input');
+    // The reference document is one of the knowledge sources (issue 27): Knowledge tab, Add.
+    await dialog.getByRole('tab', { name: /^Knowledge/ }).click();
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByRole('menuitem', { name: /Reference document/ }).click();
+    const upload = page.getByRole('dialog', { name: 'Reference document' });
+    const input = upload.getByTestId('document-input');
     await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a pdf') });
-    await dialog.getByText('File type must be one of application/pdf, .pdf').waitFor();
+    await upload.getByText('File type must be one of application/pdf, .pdf').waitFor();
     await input.setInputFiles({
       name: 'trail-handbook.pdf',
       mimeType: 'application/pdf',
       buffer: textPdf(['Trail handbook.', 'The Ridge Loop is 12 km long and closes at sunset.']),
     });
     await toast(page, 'Document uploaded successfully!');
-    expect(await dialog.getByRole('link', { name: 'trail-handbook.pdf' }).getAttribute('href')).toMatch(
-      /^\/uploads\/documents\/[0-9a-f-]{36}\.pdf$/,
-    );
-    await screenshot(page, 'dashboard-prompting');
+    await upload.waitFor({ state: 'hidden' });
+    await dialog
+      .getByRole('listitem', { name: 'trail-handbook.pdf' })
+      .getByText(/Reference document/)
+      .waitFor();
+    await screenshot(page, 'dashboard-knowledge');
   });
 
-  it('generates and copies the embed snippet', async () => {
+  it('shows the embed snippet at once and copies it', async () => {
     const dialog = page.getByRole('dialog', { name: botName });
     await dialog.getByRole('tab', { name: 'Deploy' }).click();
-    await dialog.getByRole('button', { name: 'Generate Code' }).click();
     const snippet = (await dialog.getByLabel('Embed snippet').innerText()).trim();
     expect(snippet).toMatch(new RegExp(`^<script src="${baseUrl}/widget\\.js" data-bot-id="\\d+" async></script>$`));
     await dialog.getByRole('button', { name: 'Copy to Clipboard' }).click();
@@ -266,7 +272,7 @@ describe('dashboard in the browser: categories, bots, every edit tab, uploads, p
     await mobile.goto(`${baseUrl}/dashboard`);
     await mobile.getByRole('heading', { level: 1, name: 'All Bots' }).waitFor();
     expect(await mobile.getByRole('button', { name: '+ Add Category' }).isVisible()).toBe(false);
-    await mobile.getByRole('button', { name: 'Open categories' }).click();
+    await mobile.getByRole('button', { name: 'Open menu' }).click();
     await mobile.getByRole('button', { name: '+ Add Category' }).waitFor();
     await mobile.waitForTimeout(400); // the drawer's slide-in, for the screenshot
     await screenshot(mobile, 'dashboard-phone-drawer');
