@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { collectPageErrors, DESKTOP, launchBrowser, PHONE, screenshot } from '../support/browser.js';
 import { linkFromOutbox } from '../support/outbox.js';
@@ -40,20 +40,31 @@ describe('accounts in a real browser', () => {
     await page.getByLabel(/^Email/).fill('owner@example.com');
     await page.getByLabel(/^Password/).fill('Sunny!Day7');
     await page.getByLabel(/^Confirm Password/).fill('Sunny!Day7');
+    // Each field carries its own message (issue 27), all of them at once, no banner.
+    const description = (locator: Locator) =>
+      locator.evaluate((element) =>
+        (element.getAttribute('aria-describedby') ?? '')
+          .split(' ')
+          .map((id) => document.getElementById(id)?.textContent ?? '')
+          .join(' ')
+          .trim(),
+      );
+    const terms = page.getByRole('checkbox');
+    const confirm = page.getByLabel(/^Confirm Password/);
+    const email = page.getByLabel(/^Email/);
     await page.getByRole('button', { name: 'Sign Up' }).click();
-    await expect
-      .poll(() => page.getByRole('alert').innerText())
-      .toBe('You must agree to the Terms of Service and Privacy Policy.');
+    await expect.poll(() => terms.getAttribute('aria-invalid')).toBe('true');
+    expect(await description(terms)).toBe('You must agree to the Terms of Service and Privacy Policy.');
+    expect(await page.getByRole('alert').count()).toBe(0);
 
-    await page.getByRole('checkbox').check();
-    await page.getByLabel(/^Confirm Password/).fill('Sunny!Day8');
+    await terms.check();
+    await confirm.fill('Sunny!Day8');
+    await email.fill('owner@example');
     await page.getByRole('button', { name: 'Sign Up' }).click();
-    await expect.poll(() => page.getByRole('alert').innerText()).toBe('Passwords do not match.');
-
-    await page.getByLabel(/^Confirm Password/).fill('Sunny!Day7');
-    await page.getByLabel(/^Email/).fill('owner@example');
-    await page.getByRole('button', { name: 'Sign Up' }).click();
-    await expect.poll(() => page.getByRole('alert').innerText()).toBe('Please enter a valid email address.');
+    await expect.poll(() => description(confirm)).toBe('Passwords do not match.');
+    expect(await description(email)).toBe('Please enter a valid email address.');
+    expect(await email.getAttribute('aria-invalid')).toBe('true');
+    expect(await terms.getAttribute('aria-invalid')).toBe('false');
 
     expect(await page.getByRole('link', { name: 'Terms of Service' }).getAttribute('href')).toBe('/terms-of-service');
     expect(await page.getByRole('link', { name: 'Privacy Policy' }).getAttribute('href')).toBe('/privacy-policy');
