@@ -95,6 +95,10 @@ export class MailConfirmationController {
 
   private async render(req: Request, res: Response, load: () => Promise<ConfirmationView>): Promise<void> {
     res.setHeader('Cache-Control', 'no-store');
+    // The page's own button posts back to it: under the app-wide "no-referrer", a browser sends
+    // that POST with `Origin: null`, which the origin check refuses. "same-origin" lets it name
+    // our origin (and still sends nothing to other sites).
+    res.setHeader('Referrer-Policy', 'same-origin');
     try {
       const view = await load();
       res.type('html').send(confirmationPage(view));
