@@ -116,13 +116,16 @@ describe('conversations in the browser: rate an answer down, find it, correct it
     expect(ownerErrors).toEqual([]);
   }, 90_000);
 
-  it('the visitor asks again and gets the corrected answer; the report no longer lists the question', async () => {
+  it('the visitor asks again and gets the corrected answer; the report marks the question fixed', async () => {
     const answer = await ask(QUESTION);
     expect(answer).toContain(CORRECTION);
     await screenshot(widget, 'conversations-widget-corrected');
 
     await dashboard.goto(`${baseUrl}/dashboard/conversations?view=questions&botId=${botId}`);
-    await dashboard.getByText('No unanswered questions').waitFor({ timeout: 15_000 });
+    const questions = dashboard.getByRole('list', { name: 'Questions' });
+    await questions.getByText('Fixed', { exact: true }).waitFor({ timeout: 15_000 });
+    await dashboard.getByRole('button', { name: 'Hide fixed (1)' }).click();
+    await dashboard.getByText('No unanswered questions').waitFor();
     expect(visitorErrors).toEqual([]);
     expect(ownerErrors).toEqual([]);
   }, 90_000);

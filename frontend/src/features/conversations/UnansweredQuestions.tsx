@@ -85,7 +85,7 @@ export function UnansweredQuestions({ botId, period, onPeriod, onFix }: Unanswer
       {report.status === 'error' && (
         <RetryAlert onRetry={report.reload}>Error fetching unanswered questions.</RetryAlert>
       )}
-      {report.status === 'ready' && report.data.questions.length === 0 && (
+      {report.status === 'ready' && questions.length === 0 && (
         <Stack sx={{ alignItems: 'center', textAlign: 'center', py: 6, color: 'text.secondary' }} spacing={1}>
           <HelpOutlineRounded sx={{ fontSize: 40 }} />
           <Typography variant="subtitle1" component="p" color="textPrimary">
