@@ -134,7 +134,8 @@ describe('knowledge in the browser: add a file and a website, watch them get rea
     await tab.goto(`${server.baseUrl}/dashboard`);
     await tab.getByRole('button', { name: `${botName} settings` }).click();
     const dialog = tab.getByRole('dialog', { name: botName });
-    await dialog.getByRole('tab', { name: 'Prompting' }).click();
+    // Knowledge is a tab of its own (issue 27), no longer a section of the Prompting tab.
+    await dialog.getByRole('tab', { name: /^Knowledge/ }).click();
     const section = dialog.getByRole('region', { name: 'Knowledge' });
     await section.getByText('No knowledge yet').waitFor();
     await section.scrollIntoViewIfNeeded();
