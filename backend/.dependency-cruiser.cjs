@@ -26,7 +26,7 @@ module.exports = {
       name: 'conversations-imports-chat',
       comment:
         'conversations/ owns the conversation log and the chat engine (chat/) records turns through it: ' +
-        'the import runs chat -> conversations only (docs/architecture.md#modules).',
+        'the import runs chat -> conversations only (docs/architecture.md#backend-modules).',
       severity: 'error',
       from: { path: '^src/modules/conversations/' },
       to: { path: '^src/modules/chat/' },

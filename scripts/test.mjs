@@ -19,6 +19,7 @@ const jest = (config, extra = []) => [
 const steps = [
   { name: 'lint (eslint)', cmd: ['npx', ['eslint', '.', '--max-warnings', '0']] },
   { name: 'dependencies (dependency-cruiser)', cmd: ['npm', ['run', 'lint:deps', '-w', 'backend']] },
+  { name: 'docs links (every link into docs/ names a heading)', cmd: ['node', ['scripts/check-docs.mjs']] },
   { name: 'format (prettier)', cmd: ['npx', ['prettier', '--check', '.', '--log-level', 'warn']] },
   { name: 'typecheck', cmd: ['npm', ['run', 'typecheck', '--workspaces', '--if-present']] },
   { name: 'contract unit', cmd: ['npm', ['test', '-w', 'contract']], kind: 'vitest' },

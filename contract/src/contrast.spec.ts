@@ -27,7 +27,7 @@ describe('contrastRatio', () => {
     expect(contrastRatio('#777777', '#ffffff')).toBeLessThan(4.5);
     expect(relativeLuminance('#808080')).toBeCloseTo(0.2159, 3);
   });
-  it('says white on the brief green is 2.1:1', () => {
+  it('says white on the default green (docs/product.md#bot-defaults) is 2.1:1', () => {
     expect(contrastRatio('#ffffff', '#2ecc71')).toBeCloseTo(2.1, 1);
   });
 });
@@ -75,7 +75,7 @@ describe('checkContrast', () => {
 });
 
 describe('fixes', () => {
-  it('picks black text on the brief green (over 9:1)', () => {
+  it('picks black text on the default green (over 9:1)', () => {
     expect(readableTextOn(['#2ecc71'])).toBe('#000000');
     expect(contrastRatio('#000000', '#2ecc71')).toBeGreaterThan(9);
     expect(readableTextOn(['#1a237e', '#311b92'])).toBe('#ffffff');

@@ -7,8 +7,8 @@ import { startHostSite, type HostSite } from './widget-fixtures.js';
 
 /**
  * Nothing lost, styling that is quick (issue 27; docs/product.md#edit-bot-modal, #colours,
- * #owner-replies): edits survive tab switches and are not discarded without asking; the brief's
- * default colours are flagged by the contrast check and fixed with one click; a person's reply
+ * #owner-replies): edits survive tab switches and are not discarded without asking; the default
+ * colours (#bot-defaults) are flagged by the contrast check and fixed with one click; a person's reply
  * reaches a visitor who opens the site again in a new tab.
  */
 
@@ -72,7 +72,7 @@ describe('the edit-bot dialog keeps edits and asks before discarding them', () =
     await dialog.getByRole('tab', { name: /^Styling/ }).click();
     const warning = dialog.getByRole('alert').filter({ hasText: 'hard to read' });
     await warning.waitFor();
-    // The brief's defaults, as they are: white on #2ecc71 fails on the banner, launcher and send arrow.
+    // The default colours (docs/product.md#bot-defaults), as they are: white on #2ecc71 fails on the banner, launcher and send arrow.
     expect(await warning.innerText()).toContain('3 colour pairs are hard to read');
     expect(await warning.innerText()).toContain('Banner title: 2.1:1, needs 4.5:1 for text.');
     expect(await warning.innerText()).toContain('Send arrow: 2.1:1, needs 3.0:1 for an icon.');

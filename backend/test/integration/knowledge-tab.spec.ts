@@ -380,7 +380,7 @@ describe('Knowledge tab routes', () => {
         [botId],
       );
       expect(rows[0].n).toBe(1);
-      // The bot's document field (the brief's contract) still names it.
+      // The bot's document field (docs/product.md#edit-bot-modal) still names it.
       const bot = await owner.get(`/api/bots/${botId}`);
       expect(bot.body.bot.document).toMatchObject({ originalName: 'leaflet.pdf' });
     });

@@ -5,7 +5,7 @@ import type { Transaction } from '../../database/transaction.js';
  * What the bots module needs to know about a bot's files: its reference document (shown with
  * the bot) and the stored files to delete with it. The knowledge module owns documents and
  * sources and provides this port (knowledge/documents.module.ts), so bots never imports
- * knowledge, which itself relies on bots for ownership (docs/architecture.md#modules).
+ * knowledge, which itself relies on bots for ownership (docs/architecture.md#backend-modules).
  */
 export const BOT_FILES = Symbol('BOT_FILES');
 

@@ -24,7 +24,7 @@ import { sourceFileName } from './source-names.js';
 import { normaliseUrl } from './website/crawl-urls.js';
 import { DEFAULT_MAX_PAGES } from './website/website-crawler.js';
 
-/** A website added without a schedule is read again weekly (docs/product.md#knowledge). */
+/** A website added without a schedule is read again weekly (docs/product.md#knowledge-sources). */
 export const DEFAULT_REFRESH_SCHEDULE: RefreshSchedule = 'weekly';
 
 const SENTENCES = {

@@ -5,7 +5,7 @@ import type { Transaction } from '../../database/transaction.js';
  * Data another module keeps for an account, removed when the account is deleted. auth deletes
  * accounts but must not import the modules holding that data (chat and bots depend on far more
  * than auth should know), so each of them registers a holder here when it starts
- * (`onModuleInit`) and auth runs them all (docs/architecture.md#modules).
+ * (`onModuleInit`) and auth runs them all (docs/architecture.md#backend-modules).
  */
 export interface AccountDataHolder {
   /**

@@ -42,7 +42,7 @@ export interface SignupFieldErrors {
 
 const FIELD_ORDER = ['email', 'password', 'confirmPassword', 'terms'] as const;
 
-/** All of the form's problems at once, each with the brief's exact sentence. */
+/** All of the form's problems at once, each with its sentence from docs/product.md#form-messages. */
 function signupFieldErrors(form: {
   email: string;
   password: string;

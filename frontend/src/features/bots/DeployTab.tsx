@@ -46,7 +46,7 @@ function useCopy(done: string, failed: string) {
   return { copied, copy };
 }
 
-/** The Deploy tab (docs/product.md#deploy-tab): the embed snippet at once with Copy to Clipboard. */
+/** The Deploy tab (docs/product.md#edit-bot-modal): the embed snippet at once with Copy to Clipboard. */
 export function DeployTab({ bot, onSaved }: DeployTabProps) {
   const snippet = embedSnippet(bot.id);
   const { copied, copy } = useCopy('Widget snippet copied to clipboard!', 'Failed to copy snippet.');

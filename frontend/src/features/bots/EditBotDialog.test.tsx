@@ -57,7 +57,7 @@ async function openTab(name: string) {
   await userEvent.click(tab);
 }
 
-/** The brief's reference-document upload: one of the sources, on the Knowledge tab (issue 27). */
+/** The reference-document upload (docs/product.md#edit-bot-modal): one of the sources, on the Knowledge tab (issue 27). */
 async function openReferenceDocument() {
   await openTab('Knowledge');
   await userEvent.click(await screen.findByRole('button', { name: 'Add' }));

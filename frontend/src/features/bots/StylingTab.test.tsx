@@ -44,7 +44,7 @@ describe('StylingTab', () => {
     stubScreen('phone');
   });
 
-  it("says the brief's defaults fail AA: white on #2ecc71 is 2.1:1 on the banner, the launcher and the send arrow", async () => {
+  it('says the default colours fail AA: white on #2ecc71 is 2.1:1 on the banner, the launcher and the send arrow', async () => {
     renderTab();
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('3 colour pairs are hard to read')).toBeInTheDocument();

@@ -43,7 +43,7 @@ export interface KnowledgeSectionProps {
   /** A value that changes when the sources changed elsewhere (a new reference document): the list is read again. */
   revision?: string | number | null;
   /**
-   * The brief's reference document, as one of the sources: with it, "Add" offers "Reference
+   * The reference document (docs/product.md#edit-bot-modal), as one of the sources: with it, "Add" offers "Reference
    * document" (a PDF that replaces the current one).
    */
   reference?: { document: BotDocument | null; onUploaded: (document: BotDocument) => void };

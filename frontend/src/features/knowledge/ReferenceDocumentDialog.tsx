@@ -16,7 +16,7 @@ export interface ReferenceDocumentDialogProps {
 }
 
 /**
- * The brief's "Reference document" upload, as one of the sources: the PDF becomes the source
+ * The "Reference document" upload (docs/product.md#edit-bot-modal), as one of the sources: the PDF becomes the source
  * marked "Reference document" and replaces the one before; the same PDF already among the files
  * becomes the reference document instead of a second copy (docs/product.md#knowledge-sources).
  */
