@@ -1,5 +1,6 @@
 import type { ErrorCode } from '@botsmith/contract';
 import { HttpException, HttpStatus } from '@nestjs/common';
+import { secondsToNextUtcDay } from './utc-day.js';
 
 /**
  * An error a person can act on: a short sentence plus a stable machine-readable code.
@@ -30,5 +31,14 @@ export class AppError extends HttpException {
   }
   static conflict(message: string, code: ErrorCode = 'CONFLICT'): AppError {
     return new AppError(HttpStatus.CONFLICT, code, message);
+  }
+  /**
+   * 429 past a daily quota: `Retry-After` counts down to 00:00 UTC after `at`, when the quota
+   * starts again (docs/product.md#quotas).
+   */
+  static dailyLimit(code: ErrorCode, message: string, at: Date): AppError {
+    return new AppError(HttpStatus.TOO_MANY_REQUESTS, code, message, {
+      'Retry-After': String(secondsToNextUtcDay(at)),
+    });
   }
 }

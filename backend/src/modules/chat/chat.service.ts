@@ -3,7 +3,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { periodStartFor } from '../../common/billing-period.js';
-import { secondsToNextUtcDay, startOfUtcDay } from '../../common/utc-day.js';
+import { startOfUtcDay } from '../../common/utc-day.js';
 import {
   CHAT_IN_FLIGHT_TTL_MS,
   CHAT_LIMITS,
@@ -572,9 +572,7 @@ export class ChatService implements OnApplicationShutdown {
     const cap = this.quotas.handoffMessagesPerConversationPerDay;
     const sent = await this.log.handoffMessagesSince(botId, visitorId, startOfUtcDay(at), cap);
     if (sent < cap) return;
-    throw new AppError(HttpStatus.TOO_MANY_REQUESTS, 'HANDOFF_LIMIT_REACHED', handoffLimitSentence(cap), {
-      'Retry-After': String(secondsToNextUtcDay(at)),
-    });
+    throw AppError.dailyLimit('HANDOFF_LIMIT_REACHED', handoffLimitSentence(cap), at);
   }
 }
 

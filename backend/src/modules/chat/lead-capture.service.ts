@@ -3,7 +3,6 @@ import { LEAD_THANK_YOU_DEFAULT, type LeadField, type LeadResponse, type LeadSum
 import { AppError } from '../../common/app-error.js';
 import { CHAT_IN_FLIGHT_TTL_MS } from '../../common/constants.js';
 import { TransactionRunner } from '../../database/transaction.js';
-import { secondsToNextUtcDay } from '../../common/utc-day.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { DailyQuotasService } from '../quotas/daily-quotas.service.js';
 import type { BotEntity } from '../bots/bot.entity.js';
@@ -101,9 +100,7 @@ export class LeadCaptureService {
         // Each lead mails the owner: a bot takes a bounded number a day (docs/product.md#quotas).
         // Counted first, so a refusal rolls back before anything of the lead is written.
         if (!(await this.dailyQuotas.takeOne(tx, 'leads', bot.id, this.config.quotas.leadsPerBotPerDay, at))) {
-          throw new AppError(HttpStatus.TOO_MANY_REQUESTS, 'LEAD_LIMIT_REACHED', LEAD_LIMIT_SENTENCE, {
-            'Retry-After': String(secondsToNextUtcDay(at)),
-          });
+          throw AppError.dailyLimit('LEAD_LIMIT_REACHED', LEAD_LIMIT_SENTENCE, at);
         }
         const { conversationId, startedHandoff: started } = await this.log.handOffForLead(
           tx,

@@ -53,12 +53,6 @@ export function refreshesLimitSentence(limit: number): string {
   return `You can ask for up to ${limit} sources to be read again a day. Try again tomorrow.`;
 }
 
-/** Whole seconds until the next UTC day starts, when a daily limit counts from zero again. */
-function secondsToTomorrow(now = new Date()): string {
-  const tomorrow = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-  return String(Math.max(1, Math.ceil((tomorrow - now.getTime()) / 1000)));
-}
-
 /**
  * The rules of a bot's knowledge sources: who may see and change them (the bot's owner; anyone
  * else gets 404), what a file may be, how much a bot may hold, and when a file is (re)read — in
@@ -316,10 +310,9 @@ export class KnowledgeService {
     if (!address || !/^https?:\/\//i.test(address)) throw AppError.badRequest(SENTENCES.URL_INVALID, 'URL_INVALID');
     const source = await this.bots.withLockedBot(ownerId, botId, async (tx) => {
       const limit = this.config.sources.websitesPerOwnerPerDay;
-      if (!(await this.dailyQuotas.takeOne(tx, 'website_sources', ownerId, limit, new Date()))) {
-        throw new AppError(HttpStatus.TOO_MANY_REQUESTS, 'WEBSITE_SOURCES_DAILY_LIMIT', websitesLimitSentence(limit), {
-          'Retry-After': secondsToTomorrow(),
-        });
+      const at = new Date();
+      if (!(await this.dailyQuotas.takeOne(tx, 'website_sources', ownerId, limit, at))) {
+        throw AppError.dailyLimit('WEBSITE_SOURCES_DAILY_LIMIT', websitesLimitSentence(limit), at);
       }
       return this.sources.create(tx, {
         botId,
@@ -345,15 +338,9 @@ export class KnowledgeService {
         throw AppError.conflict(SENTENCES.NOT_REFRESHABLE, 'SOURCE_NOT_REFRESHABLE');
       }
       const limit = this.config.sources.refreshesPerOwnerPerDay;
-      if (!(await this.dailyQuotas.takeOne(tx, 'source_refreshes', ownerId, limit, new Date()))) {
-        throw new AppError(
-          HttpStatus.TOO_MANY_REQUESTS,
-          'SOURCE_REFRESHES_DAILY_LIMIT',
-          refreshesLimitSentence(limit),
-          {
-            'Retry-After': secondsToTomorrow(),
-          },
-        );
+      const at = new Date();
+      if (!(await this.dailyQuotas.takeOne(tx, 'source_refreshes', ownerId, limit, at))) {
+        throw AppError.dailyLimit('SOURCE_REFRESHES_DAILY_LIMIT', refreshesLimitSentence(limit), at);
       }
       await this.sources.requeue(tx, found.id);
       return (await this.sources.findForBot(botId, sourceId, tx))!;
