@@ -62,6 +62,7 @@ const steps = [
               'test/integration/retrieval-synonyms.spec.ts',
               'test/integration/model-label.spec.ts',
               'test/integration/onboarding.spec.ts',
+              'test/integration/routes-attacker.spec.ts',
             ],
             { cwd: 'backend', env: { NODE_OPTIONS: '--experimental-vm-modules --no-warnings', TEST_DATABASE_URL: '' } },
           ],
