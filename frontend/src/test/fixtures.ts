@@ -1,5 +1,5 @@
 import { BOT_DEFAULTS } from '@botsmith/contract';
-import type { Bot, UsageHistory } from '../api/types';
+import type { Bot, KnowledgeSource, UsageHistory } from '../api/types';
 
 /** A bot as GET /api/bots/:id answers, with the defaults of a new bot. */
 export function makeBot(overrides: Partial<Bot> = {}): Bot {
@@ -17,6 +17,32 @@ export function makeBot(overrides: Partial<Bot> = {}): Bot {
     sendButtonColor1: BOT_DEFAULTS.sendButtonColor,
   };
   return { ...bot, ...overrides };
+}
+
+/** A ready file source as GET /api/bots/:id/knowledge lists it: Menu.pdf, 1.4 MB, 3 pages, 12 passages. */
+export function knowledgeSource(overrides: Partial<KnowledgeSource> = {}): KnowledgeSource {
+  return {
+    id: 1,
+    kind: 'file',
+    name: 'Menu.pdf',
+    status: 'ready',
+    error: null,
+    pages: 3,
+    chunks: 12,
+    bytes: 1_468_006,
+    url: null,
+    refreshSchedule: null,
+    lastRefreshedAt: null,
+    nextRefreshAt: null,
+    notice: null,
+    correction: false,
+    reference: false,
+    question: null,
+    embedded: null,
+    createdAt: '2026-11-20T10:00:00.000Z',
+    updatedAt: '2026-11-20T10:00:05.000Z',
+    ...overrides,
+  };
 }
 
 export function history(overrides: Partial<UsageHistory> = {}): UsageHistory {

@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import { ApiError, type ApiErrorCode } from '../api/client';
 
 /** jsdom has no ResizeObserver; the charts need one to measure their container. */
 export function stubResizeObserver(): void {
@@ -37,4 +38,9 @@ export function deferred<T>() {
     reject = rej;
   });
   return { promise, resolve, reject };
+}
+
+/** What an API call rejects with when the server refuses it: the `ApiError` the client throws. */
+export function refusal(status: number, message: string, code: ApiErrorCode = 'ERROR'): Promise<never> {
+  return Promise.reject(new ApiError(status, code, message, true));
 }

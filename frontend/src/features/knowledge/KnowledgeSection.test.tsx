@@ -3,60 +3,24 @@ import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/client';
 import type { KnowledgeSource } from '../../api/types';
+import { api } from '../../test/apiMock';
+import { knowledgeSource as source } from '../../test/fixtures';
+import { chooseFromAddMenu } from '../../test/interactions';
 import { renderAtDashboard } from '../../test/render';
+import { refusal } from '../../test/stubs';
 import { KnowledgeSection } from './KnowledgeSection';
 import { formatMoment, POLL_MS } from './knowledgeLimits';
 
 configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 30_000 });
 
-const api = vi.hoisted(() => ({
-  knowledgeApi: {
-    list: vi.fn(),
-    addFile: vi.fn(),
-    addWebsite: vi.fn(),
-    addText: vi.fn(),
-    refresh: vi.fn(),
-    setSchedule: vi.fn(),
-    remove: vi.fn(),
-  },
-}));
-vi.mock('../../api', () => api);
+vi.mock('../../api', () => import('../../test/apiMock').then((m) => m.api));
 
-function source(over: Partial<KnowledgeSource> = {}): KnowledgeSource {
-  return {
-    id: 1,
-    kind: 'file',
-    name: 'Menu.pdf',
-    status: 'ready',
-    error: null,
-    pages: 3,
-    chunks: 12,
-    bytes: 1_468_006,
-    url: null,
-    refreshSchedule: null,
-    lastRefreshedAt: null,
-    nextRefreshAt: null,
-    notice: null,
-    correction: false,
-    reference: false,
-    question: null,
-    embedded: null,
-    createdAt: '2026-11-20T10:00:00.000Z',
-    updatedAt: '2026-11-20T10:00:05.000Z',
-    ...over,
-  };
-}
-
-const refusal = (status: number, message: string) => Promise.reject(new ApiError(status, 'ERROR', message, true));
 const rowOf = (name: string) => screen.getByRole('listitem', { name });
 
 let user: UserEvent;
 
-async function openAdd(item: RegExp) {
-  await user.click(screen.getByRole('button', { name: 'Add' }));
-  await user.click(await screen.findByRole('menuitem', { name: item }));
-}
+const openAdd = (item: RegExp) => chooseFromAddMenu(user, item);
 
 describe('KnowledgeSection', () => {
   beforeEach(() => {

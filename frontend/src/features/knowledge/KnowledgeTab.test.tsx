@@ -1,58 +1,16 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../api/client';
-import type { KnowledgeSource } from '../../api/types';
-import { makeBot } from '../../test/fixtures';
+import { api } from '../../test/apiMock';
+import { knowledgeSource as source, makeBot } from '../../test/fixtures';
 import { renderAtDashboard } from '../../test/render';
+import { refusal } from '../../test/stubs';
 import { KnowledgeTab } from './KnowledgeTab';
 
 configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 30_000 });
 
-const api = vi.hoisted(() => ({
-  botsApi: { get: vi.fn() },
-  uploadsApi: { uploadDocument: vi.fn() },
-  knowledgeApi: {
-    list: vi.fn(),
-    addFile: vi.fn(),
-    addWebsite: vi.fn(),
-    addText: vi.fn(),
-    refresh: vi.fn(),
-    setSchedule: vi.fn(),
-    remove: vi.fn(),
-    text: vi.fn(),
-    updateText: vi.fn(),
-    updateCorrection: vi.fn(),
-    pages: vi.fn(),
-  },
-}));
-vi.mock('../../api', () => api);
-
-function source(over: Partial<KnowledgeSource> = {}): KnowledgeSource {
-  return {
-    id: 1,
-    kind: 'file',
-    name: 'Menu.pdf',
-    status: 'ready',
-    error: null,
-    pages: 3,
-    chunks: 12,
-    bytes: 146_800,
-    url: null,
-    refreshSchedule: null,
-    lastRefreshedAt: null,
-    nextRefreshAt: null,
-    notice: null,
-    correction: false,
-    reference: false,
-    question: null,
-    embedded: null,
-    createdAt: '2026-11-20T10:00:00.000Z',
-    updatedAt: '2026-11-20T10:00:05.000Z',
-    ...over,
-  };
-}
+vi.mock('../../api', () => import('../../test/apiMock').then((m) => m.api));
 
 const SITE = source({
   id: 2,
@@ -75,7 +33,6 @@ const CORRECTION = source({
 });
 const REFERENCE = source({ id: 5, name: 'Handbook.pdf', reference: true });
 
-const refusal = (status: number, message: string) => Promise.reject(new ApiError(status, 'ERROR', message, true));
 const page = (n: number, status: 'ready' | 'no_text' = 'ready') => ({
   url: `https://acme.example/p${n}`,
   title: `Page ${n}`,

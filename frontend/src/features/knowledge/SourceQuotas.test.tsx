@@ -1,65 +1,33 @@
 import { configure, screen, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../api/client';
 import type { KnowledgeSource } from '../../api/types';
+import { api } from '../../test/apiMock';
+import { knowledgeSource } from '../../test/fixtures';
+import { chooseFromAddMenu } from '../../test/interactions';
 import { renderAtDashboard } from '../../test/render';
+import { refusal } from '../../test/stubs';
 import { KnowledgeSection } from './KnowledgeSection';
 
 configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 30_000 });
 
-const api = vi.hoisted(() => ({
-  knowledgeApi: {
-    list: vi.fn(),
-    addFile: vi.fn(),
-    addWebsite: vi.fn(),
-    addText: vi.fn(),
-    refresh: vi.fn(),
-    setSchedule: vi.fn(),
-    remove: vi.fn(),
-  },
-}));
-vi.mock('../../api', () => api);
+vi.mock('../../api', () => import('../../test/apiMock').then((m) => m.api));
 
 const ACCOUNT_FULL =
   "Your account's sources can hold 500 MB in all, across every bot. Delete a source or add a smaller one.";
 const EMBEDDING_WAITS =
   "Your account reached today's limit of passages made searchable by meaning. This source answers by keyword search until the rest are done, from 00:00 UTC.";
 
-function source(over: Partial<KnowledgeSource> = {}): KnowledgeSource {
-  return {
-    id: 1,
-    kind: 'text',
-    name: 'Opening hours',
-    status: 'ready',
-    error: null,
-    pages: null,
-    chunks: 40,
-    bytes: 30_000,
-    url: null,
-    refreshSchedule: null,
-    lastRefreshedAt: null,
-    nextRefreshAt: null,
-    notice: null,
-    correction: false,
-    reference: false,
-    question: null,
-    embedded: null,
-    createdAt: '2026-11-20T10:00:00.000Z',
-    updatedAt: '2026-11-20T10:00:05.000Z',
-    ...over,
-  };
-}
+/** A written answer of 40 passages. */
+const source = (over: Partial<KnowledgeSource> = {}) =>
+  knowledgeSource({ kind: 'text', name: 'Opening hours', pages: null, chunks: 40, bytes: 30_000, ...over });
 
-const accountFull = () => Promise.reject(new ApiError(413, 'ACCOUNT_SOURCES_QUOTA_EXCEEDED', ACCOUNT_FULL, true));
+const accountFull = () => refusal(413, ACCOUNT_FULL, 'ACCOUNT_SOURCES_QUOTA_EXCEEDED');
 
 let user: UserEvent;
 
-async function openAdd(item: RegExp) {
-  await user.click(screen.getByRole('button', { name: 'Add' }));
-  await user.click(await screen.findByRole('menuitem', { name: item }));
-}
+const openAdd = (item: RegExp) => chooseFromAddMenu(user, item);
 
 describe('the account quotas where the owner meets them (docs/product.md#quotas)', () => {
   beforeEach(() => {
