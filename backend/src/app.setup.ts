@@ -12,6 +12,7 @@ import { createLogger } from './common/logger.js';
 import { requestLogger } from './common/request-logger.middleware.js';
 import { answerClientErrors } from './common/client-error.js';
 import { refuseMalformedBodies } from './common/request-body.js';
+import { REQUEST_BODY_MAX_BYTES } from './common/constants.js';
 import { configWarnings, type AppConfig } from './config/config.js';
 import type { DatabaseTarget } from './database/database.options.js';
 import { mountStaticSite } from './web/static-site.js';
@@ -60,10 +61,10 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   app.use(requestLogger);
   mountWidgetCors(app);
   app.setGlobalPrefix('api');
-  app.useBodyParser('json', { limit: '256kb' });
+  app.useBodyParser('json', { limit: REQUEST_BODY_MAX_BYTES });
   // Registered here (Nest would add it at init, after everything below) so that the shape check
   // right after it sees form bodies too.
-  app.useBodyParser('urlencoded', { extended: true, limit: '256kb' });
+  app.useBodyParser('urlencoded', { extended: true, limit: REQUEST_BODY_MAX_BYTES });
   app.use(refuseMalformedBodies);
   configureSessions(app, config);
   mountTestCheckoutPage(app);

@@ -181,6 +181,14 @@ export const HEADER_MAX_CHARS = {
  */
 export const REQUEST_BODY_MAX_DEPTH = 32;
 
+/**
+ * The largest JSON or form body the API reads, in bytes. The largest body a person sends is a
+ * written answer at its limit (SOURCE_TEXT_LIMITS: 100,000 characters and a name of 200), and a
+ * character of Japanese or Chinese is 3 bytes of UTF-8 (one outside the BMP is 4 bytes, but two
+ * characters): about 300 KB, with room left for JSON's escapes. (256 KB refused such an answer.)
+ */
+export const REQUEST_BODY_MAX_BYTES = 320 * 1024;
+
 /** Reference documents are split into passages of about this many characters for retrieval. */
 export const DOCUMENT_CHUNK_CHARS = { min: 800, max: 1200 } as const;
 /** Beyond this, a document's text is not indexed (a 10 MB PDF rarely has more; it bounds work and rows). */

@@ -1,5 +1,10 @@
 import crypto from 'node:crypto';
-import { FREE_CREDITS_CENTS, PASSWORD_HINT, SYSTEM_ACCOUNT_EMAIL } from '../../src/common/constants.js';
+import {
+  FREE_CREDITS_CENTS,
+  PASSWORD_HINT,
+  REQUEST_BODY_MAX_BYTES,
+  SYSTEM_ACCOUNT_EMAIL,
+} from '../../src/common/constants.js';
 import { hashToken } from '../../src/modules/auth/auth-tokens.js';
 import { FILE_STORAGE, newStorageKey, type FileStorage } from '../../src/modules/storage/file-storage.js';
 import { publicFileUrl } from '../../src/modules/storage/file-urls.js';
@@ -177,7 +182,7 @@ describe('accounts (outbox mail)', () => {
         .http()
         .post('/api/auth/signup')
         .set('Origin', t.origin)
-        .send({ email: uniqueEmail('huge'), password: `Aa!${'x'.repeat(300_000)}` });
+        .send({ email: uniqueEmail('huge'), password: `Aa!${'x'.repeat(REQUEST_BODY_MAX_BYTES)}` });
       expect(huge.status).toBe(413);
       expect(huge.body.code).toBe('PAYLOAD_TOO_LARGE');
     });

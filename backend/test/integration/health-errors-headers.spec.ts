@@ -1,3 +1,4 @@
+import { REQUEST_BODY_MAX_BYTES } from '../../src/common/constants.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 describe('foundation', () => {
@@ -39,7 +40,7 @@ describe('foundation', () => {
         .http()
         .post('/api/auth/login')
         .set('Content-Type', 'application/json')
-        .send(JSON.stringify({ email: 'a@b.co', password: 'x'.repeat(300_000) }))
+        .send(JSON.stringify({ email: 'a@b.co', password: 'x'.repeat(REQUEST_BODY_MAX_BYTES) }))
         .expect(413);
       expect(response.body.code).toBe('PAYLOAD_TOO_LARGE');
     });

@@ -264,7 +264,11 @@ describe('POST /api/bots/{id}/notify-emails/resend with hostile bodies', () => {
 });
 
 describe('a written answer at its size limit (POST and PUT /api/bots/{id}/sources/…/text)', () => {
-  it.each([['Latin letters', 'a']])(
+  it.each([
+    ['Latin letters', 'a'],
+    // 300 KB of UTF-8: refused as a body over 256 KB until REQUEST_BODY_MAX_BYTES made room for it.
+    ['Japanese, 3 bytes a character', '日'],
+  ])(
     'takes an answer of exactly the limit in %s, edits it at the limit, and reads it back whole',
     async (_, letter) => {
       const bot = (await createChatBot(t, victimId, { name: 'Long' })).id;

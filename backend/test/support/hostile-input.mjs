@@ -94,7 +94,7 @@ const numberText = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => JSON.stringify(n)),
 );
 
-/** Objects or arrays nested past any sane limit (the body limit is 256 KB). */
+/** Objects or arrays nested past any sane limit (the body limit is 320 KB). */
 const deepText = fc
   .tuple(fc.constantFrom(33, 64, 500, 5000, 40_000), fc.boolean())
   .map(([depth, arrays]) =>
