@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import { returnedRows } from '../../database/query-results.js';
 import { entityManagerOf, type Transaction } from '../../database/transaction.js';
 import { BotSourceEntity, type RefreshSchedule, type SourceFormat, type SourceKind } from './bot-source.entity.js';
 import type { JobPool, WaitingJob } from './source-job-slots.js';
@@ -570,12 +571,4 @@ export class SourcesRepository {
  */
 async function lockBotOf(manager: ReturnType<typeof entityManagerOf>, job: ClaimedJob): Promise<void> {
   await manager.query('SELECT id FROM bots WHERE id = $1 FOR KEY SHARE', [job.botId]);
-}
-
-/** TypeORM answers an UPDATE ... RETURNING on PostgreSQL with `[rows, affectedCount]`. */
-function returnedRows<T>(result: unknown): T[] {
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') {
-    return result[0] as T[];
-  }
-  return result as T[];
 }

@@ -1,13 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type Repository } from 'typeorm';
+import { affectedCount } from '../../database/query-results.js';
 import { entityManagerOf, type Transaction } from '../../database/transaction.js';
 import { UserEntity } from './user.entity.js';
-
-/** TypeORM answers a raw UPDATE with [rows, count]. */
-function affected(result: unknown): number {
-  return Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0;
-}
 
 /**
  * The only place that writes `users` (billing and usage read some of its columns in their own
@@ -143,7 +139,7 @@ export class UsersRepository {
       [customerId, hasPaid, at],
       tx,
     );
-    return affected(result) > 0;
+    return affectedCount(result) > 0;
   }
 
   /** The provider ended the subscription: the owner sets a new one up (SUBSCRIPTION_PENDING). */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { WebhookDeliveryStatus, WebhookEventType } from '@botsmith/contract';
+import { returnedRows } from '../../database/query-results.js';
 import { entityManagerOf, type Transaction } from '../../database/transaction.js';
 
 export interface EndpointRow {
@@ -446,14 +447,6 @@ export class WebhooksRepository {
     );
     return rows[0] ? delivery(rows[0]) : null;
   }
-}
-
-/** TypeORM answers an UPDATE or DELETE … RETURNING on PostgreSQL as [rows, affected count]. */
-function returnedRows<T>(result: unknown): T[] {
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') {
-    return result[0] as T[];
-  }
-  return result as T[];
 }
 
 /** row_to_json gives times as strings. */

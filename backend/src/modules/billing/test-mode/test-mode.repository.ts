@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import { returnedRows } from '../../../database/query-results.js';
 import { entityManagerOf, type Transaction } from '../../../database/transaction.js';
 import type { BillingEvent } from '../payments.port.js';
 
@@ -51,14 +52,6 @@ export interface TestPaymentMethod {
   chargesSucceed: boolean;
 }
 
-/** TypeORM answers UPDATE/DELETE with [rows, count]; everything else with rows. */
-function rowsOf<T>(result: unknown): T[] {
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') {
-    return result[0] as T[];
-  }
-  return result as T[];
-}
-
 /**
  * The embedded test-mode provider's storage (tables `test_payment_*`). Plain SQL on purpose: these
  * tables are the fake provider's own data, not our domain model. Every method takes the database
@@ -78,14 +71,14 @@ export class TestModeRepository {
        ON CONFLICT (idempotency_key) DO NOTHING`,
       [testId('cus'), c.email, c.ownerId, c.idempotencyKey],
     );
-    const rows = rowsOf<{ id: string }>(
+    const rows = returnedRows<{ id: string }>(
       await this.db(tx).query(`SELECT id FROM test_payment_customers WHERE idempotency_key = $1`, [c.idempotencyKey]),
     );
     return rows[0].id;
   }
 
   async findCustomer(tx: Tx, id: string, lock = false): Promise<TestCustomer | null> {
-    const rows = rowsOf<{ id: string; email: string; owner_id: number; default_payment_method: string | null }>(
+    const rows = returnedRows<{ id: string; email: string; owner_id: number; default_payment_method: string | null }>(
       await this.db(tx).query(
         `SELECT id, email, owner_id, default_payment_method FROM test_payment_customers WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
         [id],
@@ -116,7 +109,7 @@ export class TestModeRepository {
   }
 
   async findCheckoutSession(tx: Tx, id: string, lock = false): Promise<TestCheckoutSession | null> {
-    const rows = rowsOf<{
+    const rows = returnedRows<{
       id: string;
       customer_id: string;
       email: string;
@@ -154,7 +147,7 @@ export class TestModeRepository {
   }
 
   async sessionPaymentMethod(tx: Tx, sessionId: string): Promise<string | null> {
-    const rows = rowsOf<{ payment_method_id: string | null }>(
+    const rows = returnedRows<{ payment_method_id: string | null }>(
       await this.db(tx).query(`SELECT payment_method_id FROM test_payment_checkout_sessions WHERE id = $1`, [
         sessionId,
       ]),
@@ -183,7 +176,7 @@ export class TestModeRepository {
   }
 
   async countPaymentMethods(tx: Tx, customerId: string): Promise<number> {
-    const rows = rowsOf<{ n: string }>(
+    const rows = returnedRows<{ n: string }>(
       await this.db(tx).query(`SELECT count(*) AS n FROM test_payment_methods WHERE customer_id = $1`, [customerId]),
     );
     return Number(rows[0]?.n ?? 0);
@@ -191,14 +184,14 @@ export class TestModeRepository {
 
   /** The customer's default card, else the newest one. */
   async paymentMethodChargesSucceed(tx: Tx, paymentMethodId: string): Promise<boolean> {
-    const rows = rowsOf<{ charges_succeed: boolean }>(
+    const rows = returnedRows<{ charges_succeed: boolean }>(
       await this.db(tx).query(`SELECT charges_succeed FROM test_payment_methods WHERE id = $1`, [paymentMethodId]),
     );
     return rows[0]?.charges_succeed === true;
   }
 
   async chargeablePaymentMethod(tx: Tx, customerId: string): Promise<TestPaymentMethod | null> {
-    const rows = rowsOf<{ id: string; charges_succeed: boolean }>(
+    const rows = returnedRows<{ id: string; charges_succeed: boolean }>(
       await this.db(tx).query(
         `SELECT pm.id, pm.charges_succeed
            FROM test_payment_methods pm JOIN test_payment_customers c ON c.id = pm.customer_id
@@ -221,7 +214,7 @@ export class TestModeRepository {
        VALUES ($1, $2, $3, 'active', $4, $5) ON CONFLICT (idempotency_key) DO NOTHING`,
       [testId('sub'), testId('si'), s.customerId, s.billingCycleDay, s.idempotencyKey],
     );
-    const rows = rowsOf<{ id: string }>(
+    const rows = returnedRows<{ id: string }>(
       await this.db(tx).query(`SELECT id FROM test_payment_subscriptions WHERE idempotency_key = $1`, [
         s.idempotencyKey,
       ]),
@@ -230,7 +223,7 @@ export class TestModeRepository {
   }
 
   async findSubscription(tx: Tx, id: string): Promise<TestSubscription | null> {
-    const rows = rowsOf<SubscriptionRow>(
+    const rows = returnedRows<SubscriptionRow>(
       await this.db(tx).query(
         `SELECT id, item_id, customer_id, status, created_at, canceled_at FROM test_payment_subscriptions WHERE id = $1`,
         [id],
@@ -240,7 +233,7 @@ export class TestModeRepository {
   }
 
   async billableSubscriptions(tx: Tx): Promise<TestSubscription[]> {
-    const rows = rowsOf<SubscriptionRow>(
+    const rows = returnedRows<SubscriptionRow>(
       await this.db(tx).query(
         `SELECT id, item_id, customer_id, status, created_at, canceled_at FROM test_payment_subscriptions
           WHERE status <> 'canceled' ORDER BY created_at, id`,
@@ -250,7 +243,7 @@ export class TestModeRepository {
   }
 
   async subscriptionsOf(tx: Tx, customerId: string): Promise<TestSubscription[]> {
-    const rows = rowsOf<SubscriptionRow>(
+    const rows = returnedRows<SubscriptionRow>(
       await this.db(tx).query(
         `SELECT id, item_id, customer_id, status, created_at, canceled_at FROM test_payment_subscriptions
           WHERE customer_id = $1 AND status <> 'canceled'`,
@@ -274,7 +267,7 @@ export class TestModeRepository {
     tx: Tx,
     e: { identifier: string; eventName: string; customerId: string; value: number; timestamp: Date },
   ): Promise<boolean> {
-    const rows = rowsOf<{ identifier: string }>(
+    const rows = returnedRows<{ identifier: string }>(
       await this.db(tx).query(
         `INSERT INTO test_payment_meter_events (identifier, event_name, customer_id, value, "timestamp")
          VALUES ($1, $2, $3, $4, $5) ON CONFLICT (identifier) DO NOTHING RETURNING identifier`,
@@ -294,7 +287,7 @@ export class TestModeRepository {
     i: { subscription: TestSubscription; periodStart: string; periodEnd: string; usageBefore: Date },
   ): Promise<TestInvoice | null> {
     const id = testId('in');
-    const inserted = rowsOf<{ id: string }>(
+    const inserted = returnedRows<{ id: string }>(
       await this.db(tx).query(
         `INSERT INTO test_payment_invoices (id, customer_id, subscription_id, period_start, period_end, amount_cents, status)
          VALUES ($1, $2, $3, $4, $5, 0, 'open')
@@ -303,7 +296,7 @@ export class TestModeRepository {
       ),
     );
     if (inserted.length === 0) return null;
-    const [claimed] = rowsOf<{ total: string | null }>(
+    const [claimed] = returnedRows<{ total: string | null }>(
       await this.db(tx).query(
         `WITH claimed AS (
            UPDATE test_payment_meter_events SET invoice_id = $1
@@ -325,7 +318,7 @@ export class TestModeRepository {
   }
 
   async openInvoices(tx: Tx, customerId: string): Promise<TestInvoice[]> {
-    const rows = rowsOf<InvoiceRow>(
+    const rows = returnedRows<InvoiceRow>(
       await this.db(tx).query(
         `SELECT id, customer_id, subscription_id, amount_cents, status FROM test_payment_invoices
           WHERE customer_id = $1 AND status = 'open' ORDER BY created_at FOR UPDATE`,
@@ -336,7 +329,7 @@ export class TestModeRepository {
   }
 
   async hasOverdueInvoices(tx: Tx, customerId: string): Promise<boolean> {
-    const rows = rowsOf<unknown>(
+    const rows = returnedRows<unknown>(
       await this.db(tx).query(
         `SELECT 1 FROM test_payment_invoices WHERE customer_id = $1 AND status = 'open' AND attempt_count > 0 LIMIT 1`,
         [customerId],
@@ -389,7 +382,7 @@ export class TestModeRepository {
   }
 
   async pendingEvents(tx: Tx, limit: number): Promise<BillingEvent[]> {
-    const rows = rowsOf<{ payload: BillingEvent & { created: string } }>(
+    const rows = returnedRows<{ payload: BillingEvent & { created: string } }>(
       await this.db(tx).query(
         `SELECT payload FROM test_payment_events WHERE delivered_at IS NULL ORDER BY created_at, id LIMIT $1`,
         [limit],
@@ -403,7 +396,7 @@ export class TestModeRepository {
     tx: Tx,
     customerId: string,
   ): Promise<{ brand: string; last4: string; expMonth: number; expYear: number } | null> {
-    const rows = rowsOf<{ brand: string; last4: string; exp_month: number; exp_year: number }>(
+    const rows = returnedRows<{ brand: string; last4: string; exp_month: number; exp_year: number }>(
       await this.db(tx).query(
         `SELECT pm.brand, pm.last4, pm.exp_month, pm.exp_year
            FROM test_payment_methods pm JOIN test_payment_customers c ON c.id = pm.customer_id
@@ -423,7 +416,7 @@ export class TestModeRepository {
     customerId: string,
     limit: number,
   ): Promise<Array<{ id: string; created: Date; amountCents: number; status: string }>> {
-    const rows = rowsOf<{ id: string; created_at: Date; amount_cents: number; status: string }>(
+    const rows = returnedRows<{ id: string; created_at: Date; amount_cents: number; status: string }>(
       await this.db(tx).query(
         `SELECT id, created_at, amount_cents, status FROM test_payment_invoices
           WHERE customer_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
