@@ -1,6 +1,7 @@
 import compression from 'compression';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { withContractSchemas } from './common/openapi/schemas.js';
 import { SECURITY } from './common/openapi/security.js';
 import { describeValidatedClasses } from './common/openapi/validator-schemas.js';
 import { SESSION_COOKIE } from './modules/auth/sessions.js';
@@ -9,7 +10,10 @@ import { SESSION_COOKIE } from './modules/auth/sessions.js';
 export const OPENAPI_JSON_PATH = '/api/openapi.json';
 export const API_DOCS_PATH = '/api/docs';
 
-/** The OpenAPI document of every route, built from the controllers' decorators and the DTOs' rules. */
+/**
+ * The OpenAPI document of every route, built from the controllers' decorators and the DTOs' rules,
+ * with the contract's shapes that the answers reference.
+ */
 export function buildOpenApiDocument(app: NestExpressApplication): OpenAPIObject {
   describeValidatedClasses();
   const config = new DocumentBuilder()
@@ -35,7 +39,7 @@ export function buildOpenApiDocument(app: NestExpressApplication): OpenAPIObject
       SECURITY.botApiKey,
     )
     .build();
-  return SwaggerModule.createDocument(app, config, { ignoreGlobalPrefix: false });
+  return withContractSchemas(SwaggerModule.createDocument(app, config, { ignoreGlobalPrefix: false }));
 }
 
 /**

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { CONTRACT_SCHEMAS } from '../../src/common/openapi/contract-schemas.generated.js';
 import { isCrossOriginPath } from '../../src/common/origin.guard.js';
 import { apiRoutesOf } from '../support/hostile-input.mjs';
+import { inlineRefs } from '../support/openapi-refs.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -24,7 +25,7 @@ interface Operation {
 interface Document {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
-  components: { securitySchemes: Record<string, unknown> };
+  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
 }
 
 /** The reference's own routes (the document itself and Swagger UI's page and script). */
@@ -200,8 +201,9 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents each JSON answer with the schema generated from its contract type, none written by hand', () => {
+    // Compared with every $ref inlined, from the document's schemas and from the generated ones.
     const generated = [...Object.values(CONTRACT_SCHEMAS.routes), ...Object.values(CONTRACT_SCHEMAS.types)].map((s) =>
-      JSON.stringify(s),
+      JSON.stringify(inlineRefs(s, CONTRACT_SCHEMAS.schemas)),
     );
     const answers = operations().flatMap(({ route, operation }) =>
       Object.entries(operation.responses)
@@ -209,14 +211,31 @@ describe('the OpenAPI document', () => {
         .flatMap(([status, response]) =>
           Object.entries(response.content ?? {})
             .filter(([type]) => type === 'application/json')
-            .map(([, content]) => ({ answer: `${route} ${status}`, schema: JSON.stringify(content.schema) })),
+            .map(([, content]) => ({
+              answer: `${route} ${status}`,
+              schema: JSON.stringify(inlineRefs(content.schema, document.components.schemas)),
+            })),
         ),
     );
     expect(answers.length).toBeGreaterThan(50);
     expect(answers.filter(({ schema }) => !generated.includes(schema)).map(({ answer }) => answer)).toEqual([]);
     const chat = document.paths['/api/chat'].post.responses['200'].content!;
-    expect(chat['application/json'].schema).toEqual(CONTRACT_SCHEMAS.types.ChatAnswerResponse);
+    expect(inlineRefs(chat['application/json'].schema, document.components.schemas)).toEqual(
+      inlineRefs(CONTRACT_SCHEMAS.types.ChatAnswerResponse, CONTRACT_SCHEMAS.schemas),
+    );
     expect(chat['text/event-stream']).toBeDefined();
+  });
+
+  it('writes each contract shape once, in components.schemas, and every $ref names one there', () => {
+    expect(document.paths['/api/user/me'].get.responses['200'].content!['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/MeResponse',
+    });
+    expect(document.components.schemas).toMatchObject(CONTRACT_SCHEMAS.schemas);
+    const references = [...JSON.stringify(document).matchAll(/"\$ref":"([^"]*)"/g)].map((m) => m[1]);
+    expect(references.length).toBeGreaterThan(50);
+    expect(
+      references.filter((ref) => !(ref.replace('#/components/schemas/', '') in document.components.schemas)),
+    ).toEqual([]);
   });
 });
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { inlineRefs } from '../../../test/support/openapi-refs.js';
 import { answerSchema } from './schemas.js';
 
 /**
@@ -12,6 +13,7 @@ import { answerSchema } from './schemas.js';
 interface Generated {
   routes: Record<string, Record<string, unknown>>;
   types: Record<string, Record<string, unknown>>;
+  schemas: Record<string, Record<string, unknown>>;
   notFromContract: string[];
 }
 interface Generator {
@@ -35,12 +37,13 @@ describe('the generated answer schemas', () => {
   });
 
   it("come from the contract's types, with their doc comments as descriptions", () => {
-    const me = generated.routes['UsersController.me'];
+    const inlined = (schema: unknown) => inlineRefs(schema, generated.schemas) as Record<string, unknown>;
+    const me = inlined(generated.routes['UsersController.me']);
     expect(me).toMatchObject({ type: 'object', properties: { id: { type: 'number' }, email: { type: 'string' } } });
-    expect(generated.routes['BotsController.list']).toMatchObject({
+    expect(inlined(generated.routes['BotsController.list'])).toMatchObject({
       properties: { bots: { type: 'array', items: { properties: { leadCapture: { type: 'object' } } } } },
     });
-    const chat = generated.types.ChatAnswerResponse;
+    const chat = inlined(generated.types.ChatAnswerResponse);
     expect(chat).toMatchObject({
       required: ['message', 'messageId', 'citations'],
       properties: {
@@ -52,8 +55,20 @@ describe('the generated answer schemas', () => {
     expect(String((chat.properties as Record<string, { description?: string }>).messageId.description)).toContain(
       'POST /api/chat/feedback',
     );
-    expect(answerSchema('ChatController', 'send', 'ChatAnswerResponse')).toEqual(chat);
-    expect(answerSchema('UsersController', 'me')).toEqual(me);
+    expect(inlined(answerSchema('ChatController', 'send', 'ChatAnswerResponse'))).toEqual(chat);
+    expect(inlined(answerSchema('UsersController', 'me'))).toEqual(me);
+  });
+
+  it('write each contract shape once, which the answers reference', () => {
+    expect(generated.routes['UsersController.me']).toEqual({ $ref: '#/components/schemas/MeResponse' });
+    expect(generated.schemas.ChatAnswerResponse).toMatchObject({
+      properties: { citations: { type: 'array', items: { $ref: '#/components/schemas/Citation' } } },
+    });
+    const references = [...JSON.stringify(generated).matchAll(/"#\/components\/schemas\/(\w+)"/g)].map((m) => m[1]);
+    const missing = references.filter((name) => !(name in generated.schemas));
+    expect(references.length).toBeGreaterThan(50);
+    expect(missing).toEqual([]);
+    expect(Object.keys(generated.schemas).length).toBeGreaterThan(30);
   });
 
   it('name a contract type in every answer but a few of primitive fields', () => {

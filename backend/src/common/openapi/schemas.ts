@@ -1,4 +1,4 @@
-import { ApiResponse } from '@nestjs/swagger';
+import { ApiResponse, type OpenAPIObject } from '@nestjs/swagger';
 import { CONTRACT_SCHEMAS } from './contract-schemas.generated.js';
 
 /**
@@ -35,6 +35,19 @@ export function ApiAnswer(status: number, description: string, type?: ContractAn
     const schema = answerSchema((target as { constructor: { name: string } }).constructor.name, String(key), type);
     ApiResponse({ status, description, ...(schema ? { schema } : {}) })(target, key, descriptor);
   };
+}
+
+/**
+ * The document with the contract's shapes that the answers reference
+ * (`$ref: '#/components/schemas/BotResponse'`), each written once. A request DTO of the same name
+ * would make one of the two wrong, so a shared name fails the document rather than overwrite one.
+ */
+export function withContractSchemas(document: OpenAPIObject): OpenAPIObject {
+  const schemas = document.components?.schemas ?? {};
+  const shared = Object.keys(CONTRACT_SCHEMAS.schemas).filter((name) => name in schemas);
+  if (shared.length > 0) throw new Error(`OpenAPI schemas named by both a DTO and the contract: ${shared.join(', ')}`);
+  const contract = CONTRACT_SCHEMAS.schemas as Record<string, JsonSchema> as typeof schemas;
+  return { ...document, components: { ...document.components, schemas: { ...schemas, ...contract } } };
 }
 
 /** A success answer that is a file download rather than JSON. */
