@@ -548,6 +548,35 @@ describe('ConversationsSection', () => {
       ).toBeInTheDocument();
       expect(within(pane).queryByLabelText('Reply to the visitor')).not.toBeInTheDocument();
     });
+
+    it("says why a lead left before any chat has no messages, and shows the lead's message", async () => {
+      const leadOnly = summary({
+        handoff: true,
+        messageCount: 0,
+        preview: 'Please call me about a group booking.',
+        leadEmail: 'jamie@example.org',
+      });
+      api.conversationsApi.list.mockResolvedValue({ conversations: [leadOnly], nextCursor: null });
+      api.conversationsApi.get.mockResolvedValue({ conversation: leadOnly, messages: [] });
+      renderInbox('?c=11');
+      const pane = await screen.findByRole('region', { name: 'Transcript' });
+      expect(
+        await within(pane).findByText('No chat messages: the visitor left their details through the form.'),
+      ).toBeInTheDocument();
+      expect(within(pane).getByLabelText("The visitor's message in the form")).toHaveTextContent(
+        'Please call me about a group booking.',
+      );
+      expect(within(pane).getByLabelText('Reply to the visitor')).toBeInTheDocument();
+    });
+
+    it('says so when a conversation has no messages and no lead', async () => {
+      const empty = summary({ messageCount: 0, preview: '' });
+      api.conversationsApi.get.mockResolvedValue({ conversation: empty, messages: [] });
+      renderInbox('?c=11');
+      const pane = await screen.findByRole('region', { name: 'Transcript' });
+      expect(await within(pane).findByText('No messages in this conversation yet.')).toBeInTheDocument();
+      expect(within(pane).queryByLabelText("The visitor's message in the form")).not.toBeInTheDocument();
+    });
   });
 
   describe('Fix this answer', () => {

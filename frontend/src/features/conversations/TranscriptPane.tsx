@@ -235,6 +235,7 @@ function Transcript({
           </IconButton>
         </Tooltip>
       </Stack>
+      {messages.length === 0 && <NoMessages conversation={conversation} />}
       <Stack component="ol" aria-label="Messages" spacing={2} sx={{ listStyle: 'none', p: 0, m: 0, pt: 2 }}>
         {messages.map((message, index) => (
           <MessageItem
@@ -249,6 +250,41 @@ function Transcript({
         ))}
       </Stack>
     </>
+  );
+}
+
+/**
+ * A conversation without messages yet: a lead left before any chat (at the budget, or with the
+ * form offered before the first message). Its preview is then the lead's message
+ * (docs/product.md#leads-and-handoff), shown here so the pane does not stand empty.
+ */
+function NoMessages({ conversation }: { conversation: ConversationSummary }) {
+  return (
+    <Box sx={{ pt: 2 }}>
+      <Typography variant="body2" color="textSecondary">
+        {conversation.handoff
+          ? 'No chat messages: the visitor left their details through the form.'
+          : 'No messages in this conversation yet.'}
+      </Typography>
+      {conversation.handoff && conversation.preview && (
+        <Box
+          component="blockquote"
+          aria-label="The visitor's message in the form"
+          sx={{
+            m: 0,
+            mt: 1,
+            px: 1.75,
+            py: 1.25,
+            borderRadius: 3,
+            bgcolor: 'action.hover',
+            whiteSpace: 'pre-wrap',
+            overflowWrap: 'anywhere',
+          }}
+        >
+          <Typography variant="body2">{conversation.preview}</Typography>
+        </Box>
+      )}
+    </Box>
   );
 }
 
