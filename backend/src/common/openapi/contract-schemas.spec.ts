@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { inlineRefs } from '../../../test/support/openapi-refs.js';
-import { answerSchema } from './schemas.js';
+import { answerSchema, withContractSchemas } from './schemas.js';
 
 /**
  * The answers' schemas in the OpenAPI document are generated from the contract's types
@@ -69,6 +69,16 @@ describe('the generated answer schemas', () => {
     expect(references.length).toBeGreaterThan(50);
     expect(missing).toEqual([]);
     expect(Object.keys(generated.schemas).length).toBeGreaterThan(30);
+  });
+
+  it("are added to the document's components, and a DTO of a contract type's name is refused", () => {
+    const document = { openapi: '3.0.0', info: { title: 'API', version: '1' }, paths: {} };
+    const dto = { type: 'object', properties: { name: { type: 'string' } } };
+    const added = withContractSchemas({ ...document, components: { schemas: { CreateBotDto: dto } } });
+    expect(added.components?.schemas).toEqual({ CreateBotDto: dto, ...generated.schemas });
+    expect(() => withContractSchemas({ ...document, components: { schemas: { BotResponse: dto } } })).toThrow(
+      'OpenAPI schemas named by both a DTO and the contract: BotResponse',
+    );
   });
 
   it('name a contract type in every answer but a few of primitive fields', () => {
