@@ -114,6 +114,8 @@ export const ERROR_CODES = [
   'HANDOFF_LIMIT_REACHED',
   /** The bot took its leads for the day. */
   'LEAD_LIMIT_REACHED',
+  /** The account opened as many card pages (the billing portal) as it may today. */
+  'PORTAL_LIMIT_REACHED',
   /** Creating a bot past the account's number of bots. */
   'BOT_LIMIT_REACHED',
   /** A source that would pass the bytes all the account's bots may hold together. */

@@ -189,6 +189,13 @@ export const REQUEST_BODY_MAX_DEPTH = 32;
  */
 export const REQUEST_BODY_MAX_BYTES = 320 * 1024;
 
+/**
+ * Card pages (the payment provider's customer portal, or the test-mode card page) an account may
+ * open a day: each one is a call to the provider, whose rate limit every owner shares
+ * (docs/product.md#quotas). Changing a card takes one.
+ */
+export const BILLING_PORTAL_SESSIONS_PER_DAY = 20;
+
 /** Reference documents are split into passages of about this many characters for retrieval. */
 export const DOCUMENT_CHUNK_CHARS = { min: 800, max: 1200 } as const;
 /** Beyond this, a document's text is not indexed (a 10 MB PDF rarely has more; it bounds work and rows). */

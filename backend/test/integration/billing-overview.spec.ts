@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Stripe from 'stripe';
 import { nextPeriodStart } from '../../src/common/billing-period.js';
+import { BILLING_PORTAL_SESSIONS_PER_DAY } from '../../src/common/constants.js';
 import { BillingCycleService } from '../../src/modules/billing/billing-cycle.service.js';
 import {
   chargeMessage,
@@ -146,6 +147,31 @@ describe('billing overview and "change card" in test mode', () => {
     expect(smuggled.status).toBe(400);
     expect(smuggled.body.code).toBe('VALIDATION_FAILED');
     expect(smuggled.body).not.toHaveProperty('url');
+  });
+
+  it(`opens at most ${BILLING_PORTAL_SESSIONS_PER_DAY} card pages a day per account, then 429 without asking the provider`, async () => {
+    const flooder = await signedInAgent(t, { billing: 'none' });
+    const bystander = await signedInAgent(t, { billing: 'none' });
+    await completeSetup(t, flooder.agent, GOOD_CARD);
+    await completeSetup(t, bystander.agent, GOOD_CARD);
+    const customerId = (await userBilling(t, flooder.user.id)).stripe_customer_id!;
+    const before = await checkoutSessions(customerId);
+    const portal = (agent: typeof flooder.agent) => agent.post('/api/billing/portal').set('Origin', t.origin).send({});
+
+    for (let i = 0; i < BILLING_PORTAL_SESSIONS_PER_DAY; i++) expect((await portal(flooder.agent)).status).toBe(200);
+    const refused = await portal(flooder.agent);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({
+      error: `The page to change your card was opened ${BILLING_PORTAL_SESSIONS_PER_DAY} times today. Please try again tomorrow.`,
+      code: 'PORTAL_LIMIT_REACHED',
+    });
+    // Counted down to 00:00 UTC.
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(24 * 60 * 60);
+    // The refused request created nothing at the provider.
+    expect(await checkoutSessions(customerId)).toBe(before + BILLING_PORTAL_SESSIONS_PER_DAY);
+    // Another account is not held back.
+    expect((await portal(bystander.agent)).status).toBe(200);
   });
 });
 

@@ -73,7 +73,10 @@ export class BillingController {
   @Post('billing/portal')
   @ApiOperation({ summary: "A page to change the card: Stripe's customer portal, or the test-mode card page" })
   @ApiAnswer(200, 'The page to send the browser to.')
-  @ApiErrors(SIGNED_IN, SAME_SITE, JSON_BODY, PROVIDER_FAILED, { 400: ['SETUP_REQUIRED'] })
+  @ApiErrors(SIGNED_IN, SAME_SITE, JSON_BODY, PROVIDER_FAILED, {
+    400: ['SETUP_REQUIRED'],
+    429: ['PORTAL_LIMIT_REACHED'],
+  })
   @HttpCode(HttpStatus.OK)
   createPortalSession(@CurrentUser() user: SessionUser, @Body() _body: EmptyBody): Promise<{ url: string }> {
     return this.billing.createPortalSession(user.id);

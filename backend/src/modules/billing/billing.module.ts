@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { TransactionRunner } from '../../database/transaction.js';
+import { QuotasModule } from '../quotas/quotas.module.js';
 import { UsageModule } from '../usage/usage.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { BillingAccountRepository } from './billing-account.repository.js';
@@ -30,7 +31,7 @@ export function paymentsFactory(
 }
 
 @Module({
-  imports: [ScheduleModule.forRoot(), UsersModule, UsageModule],
+  imports: [ScheduleModule.forRoot(), UsersModule, UsageModule, QuotasModule],
   controllers: [BillingController, BillingWebhookController],
   providers: [
     { provide: PAYMENTS, useFactory: paymentsFactory, inject: [APP_CONFIG, TransactionRunner, TestModeRepository] },

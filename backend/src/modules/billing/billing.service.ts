@@ -2,12 +2,16 @@ import type { BillingOverviewResponse, SubscriptionResponse } from '@botsmith/co
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { nextPeriodStart, periodStartFor } from '../../common/billing-period.js';
 import { AppError } from '../../common/app-error.js';
+import { BILLING_PORTAL_SESSIONS_PER_DAY } from '../../common/constants.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { BillingAccountRepository, type BillingAccount } from './billing-account.repository.js';
+import { DailyQuotasService } from '../quotas/daily-quotas.service.js';
 import { UsersService } from '../users/users.service.js';
 import { PAYMENTS, type PaymentsPort } from './payments.port.js';
 
 export type { BillingOverviewResponse, SubscriptionResponse };
+
+const PORTAL_LIMIT_SENTENCE = `The page to change your card was opened ${BILLING_PORTAL_SESSIONS_PER_DAY} times today. Please try again tomorrow.`;
 
 /**
  * The owner's side of billing setup (docs/product.md#setup-flow): customer, card, subscription. Provider
@@ -20,6 +24,7 @@ export class BillingService {
     @Inject(PAYMENTS) private readonly payments: PaymentsPort,
     private readonly accounts: BillingAccountRepository,
     private readonly users: UsersService,
+    private readonly quotas: DailyQuotasService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -103,6 +108,13 @@ export class BillingService {
     const account = await this.account(ownerId);
     if (!account.stripeCustomerId) {
       throw new AppError(HttpStatus.BAD_REQUEST, 'SETUP_REQUIRED', 'Please add a payment method first.');
+    }
+    // Each page is a call to the provider, whose rate limit every owner shares: bounded per account.
+    const now = new Date();
+    if (
+      (await this.quotas.takeUpTo('billing_portal_sessions', ownerId, 1, BILLING_PORTAL_SESSIONS_PER_DAY, now)) === 0
+    ) {
+      throw AppError.dailyLimit('PORTAL_LIMIT_REACHED', PORTAL_LIMIT_SENTENCE, now);
     }
     return this.payments.createPortalSession({
       ownerId,

@@ -10,7 +10,8 @@ export type DailyQuota =
   | 'website_sources' // per account: website sources added
   | 'source_refreshes' // per account: refreshes asked for
   | 'mails' // per account: mails an owner's actions sent
-  | 'mails_held_back'; // per account: mails not sent past the daily mail limit
+  | 'mails_held_back' // per account: mails not sent past the daily mail limit
+  | 'billing_portal_sessions'; // per account: card pages opened at the payment provider
 
 /** The only place that queries `daily_quota_usage` (migration 1798640000000). */
 @Injectable()
