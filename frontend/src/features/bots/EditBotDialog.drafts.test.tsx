@@ -2,44 +2,16 @@ import { configure, fireEvent, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Bot } from '../../api/types';
-import { EditBotDialog } from './EditBotDialog';
-import { renderAtDashboard } from '../../test/render';
+import { api } from '../../test/apiMock';
+import { answerEditBotDialogLoads, openTab, renderEditBotDialog } from '../../test/editBotDialog';
 import { makeBot } from '../../test/fixtures';
 import { stubScreen } from '../../test/stubs';
 
 configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 30_000 });
 
-const api = vi.hoisted(() => ({
-  mailApi: { usage: vi.fn(), notifyEmails: vi.fn(), resend: vi.fn() },
-  botsApi: { list: vi.fn(), create: vi.fn(), get: vi.fn(), update: vi.fn(), remove: vi.fn(), rotateApiKey: vi.fn() },
-  uploadsApi: { uploadIcon: vi.fn(), uploadDocument: vi.fn() },
-  knowledgeApi: {
-    list: vi.fn(),
-    addFile: vi.fn(),
-    addWebsite: vi.fn(),
-    addText: vi.fn(),
-    refresh: vi.fn(),
-    remove: vi.fn(),
-  },
-}));
-vi.mock('../../api', () => api);
+vi.mock('../../api', () => import('../../test/apiMock').then((m) => m.api));
 vi.mock('../usage/BotUsageTab', () => ({ BotUsageTab: () => <p>Usage panel</p> }));
-
-function renderDialog(bot: Bot = makeBot()) {
-  api.botsApi.get.mockResolvedValue({ bot });
-  const onClose = vi.fn();
-  const view = renderAtDashboard(
-    <EditBotDialog botId={bot.id} categories={[]} onClose={onClose} onBotChanged={vi.fn()} onBotDeleted={vi.fn()} />,
-  );
-  return { ...view, onClose };
-}
-
-async function openTab(name: RegExp) {
-  const tab = await screen.findByRole('tab', { name });
-  await waitFor(() => expect(tab).toBeEnabled());
-  await userEvent.click(tab);
-}
 
 function beforeUnload(): Event {
   const event = new Event('beforeunload', { cancelable: true });
@@ -50,14 +22,12 @@ function beforeUnload(): Event {
 describe('EditBotDialog: one state for every tab', () => {
   beforeEach(() => {
     vi.resetAllMocks();
-    api.mailApi.usage.mockResolvedValue({ sentToday: 0, dailyLimit: 500, limitReached: false });
-    api.mailApi.notifyEmails.mockResolvedValue({ addresses: [] });
-    api.knowledgeApi.list.mockResolvedValue({ sources: [] });
+    answerEditBotDialogLoads();
     stubScreen('phone');
   });
 
   it('keeps an unsaved greeting while the owner visits Styling and Prompting, and marks its tab', async () => {
-    renderDialog(makeBot({ customGreeting: 'Hello' }));
+    renderEditBotDialog(makeBot({ customGreeting: 'Hello' }));
     fireEvent.change(await screen.findByLabelText('Custom greeting'), { target: { value: 'Welcome back!' } });
     expect(screen.getByRole('tab', { name: 'Details (unsaved changes)' })).toBeInTheDocument();
 
@@ -73,7 +43,7 @@ describe('EditBotDialog: one state for every tab', () => {
   });
 
   it('asks before ✕ discards edits: Keep editing keeps them, Discard changes closes', async () => {
-    const { onClose } = renderDialog();
+    const { onClose } = renderEditBotDialog();
     fireEvent.change(await screen.findByLabelText('Custom greeting'), { target: { value: 'Changed' } });
     await userEvent.click(screen.getByRole('button', { name: 'Close' }));
 
@@ -92,7 +62,7 @@ describe('EditBotDialog: one state for every tab', () => {
   });
 
   it('asks on Escape too, naming every tab with edits', async () => {
-    const { onClose } = renderDialog();
+    const { onClose } = renderEditBotDialog();
     fireEvent.change(await screen.findByLabelText('Custom greeting'), { target: { value: 'Changed' } });
     await openTab(/^Styling/);
     fireEvent.change(await screen.findByLabelText('Placeholder text'), { target: { value: 'Ask me' } });
@@ -107,7 +77,7 @@ describe('EditBotDialog: one state for every tab', () => {
     api.botsApi.update.mockImplementation((_id: number, changes: Partial<Bot>) =>
       Promise.resolve({ bot: { ...bot, ...changes } }),
     );
-    const { onClose } = renderDialog(bot);
+    const { onClose } = renderEditBotDialog(bot);
     fireEvent.change(await screen.findByLabelText('Custom greeting'), { target: { value: 'Saved now' } });
     await userEvent.click(screen.getByRole('button', { name: 'Save Details' }));
     expect(await screen.findByText('Bot details updated successfully!')).toBeInTheDocument();
@@ -118,7 +88,7 @@ describe('EditBotDialog: one state for every tab', () => {
   });
 
   it('an edit undone by hand is no longer unsaved', async () => {
-    const { onClose } = renderDialog(makeBot({ customGreeting: 'Hello' }));
+    const { onClose } = renderEditBotDialog(makeBot({ customGreeting: 'Hello' }));
     const greeting = await screen.findByLabelText('Custom greeting');
     fireEvent.change(greeting, { target: { value: 'Hello!' } });
     expect(screen.getByRole('tab', { name: 'Details (unsaved changes)' })).toBeInTheDocument();
@@ -129,7 +99,7 @@ describe('EditBotDialog: one state for every tab', () => {
   });
 
   it('has the browser ask before leaving the page while edits are unsaved, and not otherwise', async () => {
-    renderDialog();
+    renderEditBotDialog();
     await screen.findByLabelText('Custom greeting');
     expect(beforeUnload().defaultPrevented).toBe(false);
     fireEvent.change(screen.getByLabelText('Custom greeting'), { target: { value: 'Changed' } });

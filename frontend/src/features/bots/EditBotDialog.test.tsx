@@ -1,61 +1,28 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../api/client';
 import type { Bot } from '../../api/types';
+import { api } from '../../test/apiMock';
+import { answerEditBotDialogLoads, openTab, renderEditBotDialog } from '../../test/editBotDialog';
+import { makeBot } from '../../test/fixtures';
+import { renderAtDashboard } from '../../test/render';
+import { refusal, stubScreen } from '../../test/stubs';
 import { EditBotDialog } from './EditBotDialog';
 import { PREVIEW_EVENT } from './useWidgetPreview';
-import { renderAtDashboard } from '../../test/render';
-import { makeBot } from '../../test/fixtures';
-import { stubScreen } from '../../test/stubs';
 
 configure({ asyncUtilTimeout: 5000 });
 // The Styling tab renders dozens of fields; the shared test machine is slow.
 vi.setConfig({ testTimeout: 30_000 });
 
-const api = vi.hoisted(() => ({
-  mailApi: { usage: vi.fn(), notifyEmails: vi.fn(), resend: vi.fn() },
-  botsApi: { list: vi.fn(), create: vi.fn(), get: vi.fn(), update: vi.fn(), remove: vi.fn(), rotateApiKey: vi.fn() },
-  uploadsApi: { uploadIcon: vi.fn(), uploadDocument: vi.fn() },
-  knowledgeApi: {
-    list: vi.fn(),
-    addFile: vi.fn(),
-    addWebsite: vi.fn(),
-    addText: vi.fn(),
-    refresh: vi.fn(),
-    remove: vi.fn(),
-  },
-}));
-vi.mock('../../api', () => api);
+vi.mock('../../api', () => import('../../test/apiMock').then((m) => m.api));
 vi.mock('../usage/BotUsageTab', () => ({
   BotUsageTab: ({ botId }: { botId: number }) => <p>Usage panel of bot {botId}</p>,
 }));
 
-const serverError = (status = 500, message = 'boom') =>
-  Promise.reject(new ApiError(status, 'INTERNAL_ERROR', message, true));
+const serverError = (status = 500, message = 'boom') => refusal(status, message, 'INTERNAL_ERROR');
 
-function renderDialog(bot: Bot = makeBot(), handlers: { onBotChanged?: () => void; onBotDeleted?: () => void } = {}) {
-  api.botsApi.get.mockResolvedValue({ bot });
-  const onClose = vi.fn();
-  const onBotChanged = handlers.onBotChanged ?? vi.fn();
-  const onBotDeleted = handlers.onBotDeleted ?? vi.fn();
-  const view = renderAtDashboard(
-    <EditBotDialog
-      botId={bot.id}
-      categories={[{ id: 4, name: 'Acme' }]}
-      onClose={onClose}
-      onBotChanged={onBotChanged}
-      onBotDeleted={onBotDeleted}
-    />,
-  );
-  return { ...view, onClose, onBotChanged, onBotDeleted };
-}
-
-async function openTab(name: string) {
-  const tab = await screen.findByRole('tab', { name });
-  await waitFor(() => expect(tab).toBeEnabled());
-  await userEvent.click(tab);
-}
+const renderDialog = (bot?: Bot, handlers: { onBotChanged?: () => void; onBotDeleted?: () => void } = {}) =>
+  renderEditBotDialog(bot, { categories: [{ id: 4, name: 'Acme' }], ...handlers });
 
 /** The reference-document upload (docs/product.md#edit-bot-modal): one of the sources, on the Knowledge tab (issue 27). */
 async function openReferenceDocument() {
@@ -71,9 +38,7 @@ function previewScripts(): HTMLScriptElement[] {
 describe('EditBotDialog', () => {
   beforeEach(() => {
     vi.resetAllMocks();
-    api.mailApi.usage.mockResolvedValue({ sentToday: 0, dailyLimit: 500, limitReached: false });
-    api.mailApi.notifyEmails.mockResolvedValue({ addresses: [] });
-    api.knowledgeApi.list.mockResolvedValue({ sources: [] });
+    answerEditBotDialogLoads();
     stubScreen('desktop');
   });
   afterEach(() => {
