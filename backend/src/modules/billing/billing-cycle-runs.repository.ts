@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { tryAdvisoryLock } from '../../database/advisory-locks.js';
 import { entityManagerOf, type Transaction } from '../../database/transaction.js';
 
 export interface CycleTotals {
@@ -24,12 +25,8 @@ export class BillingCycleRunsRepository {
   }
 
   /** Takes the advisory lock `key` until the transaction ends; false when another session holds it. */
-  async tryLock(tx: Transaction, key: number): Promise<boolean> {
-    const [lock] = await entityManagerOf(tx).query<Array<{ locked: boolean }>>(
-      `SELECT pg_try_advisory_xact_lock($1) AS locked`,
-      [key],
-    );
-    return lock?.locked === true;
+  tryLock(tx: Transaction, key: number): Promise<boolean> {
+    return tryAdvisoryLock(tx, key);
   }
 
   async start(tx: Transaction, periodStart: string): Promise<void> {

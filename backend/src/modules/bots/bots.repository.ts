@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { entityManagerOf, type Transaction } from '../../database/transaction.js';
 import { QUOTA_LOCKS } from '../../common/constants.js';
+import { waitForAdvisoryLock } from '../../database/advisory-locks.js';
 import { BotEntity } from './bot.entity.js';
 
 export type NewBot = Omit<BotEntity, 'id' | 'createdAt' | 'updatedAt'>;
@@ -45,10 +46,7 @@ export class BotsRepository {
    * one after the other.
    */
   async lockOwnerBotCount(tx: Transaction, ownerId: number): Promise<void> {
-    await entityManagerOf(tx).query('SELECT pg_advisory_xact_lock($1::integer, $2::integer)', [
-      QUOTA_LOCKS.bots,
-      ownerId,
-    ]);
+    await waitForAdvisoryLock(tx, QUOTA_LOCKS.bots, ownerId);
   }
 
   countOwned(tx: Transaction, ownerId: number): Promise<number> {

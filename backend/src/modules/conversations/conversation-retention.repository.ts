@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { tryAdvisoryLock } from '../../database/advisory-locks.js';
 import { entityManagerOf, type Transaction } from '../../database/transaction.js';
 
 /**
@@ -9,12 +10,8 @@ import { entityManagerOf, type Transaction } from '../../database/transaction.js
 @Injectable()
 export class ConversationRetentionRepository {
   /** Takes the advisory lock `key` until the transaction ends; false when another session holds it. */
-  async tryLock(tx: Transaction, key: number): Promise<boolean> {
-    const [lock] = await entityManagerOf(tx).query<Array<{ locked: boolean }>>(
-      `SELECT pg_try_advisory_xact_lock($1) AS locked`,
-      [key],
-    );
-    return lock?.locked === true;
+  tryLock(tx: Transaction, key: number): Promise<boolean> {
+    return tryAdvisoryLock(tx, key);
   }
 
   /**

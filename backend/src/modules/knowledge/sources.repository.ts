@@ -6,6 +6,7 @@ import { entityManagerOf, type Transaction } from '../../database/transaction.js
 import { BotSourceEntity, type RefreshSchedule, type SourceFormat, type SourceKind } from './bot-source.entity.js';
 import type { JobPool, WaitingJob } from './source-job-slots.js';
 import { QUOTA_LOCKS } from '../../common/constants.js';
+import { waitForAdvisoryLock } from '../../database/advisory-locks.js';
 
 export interface NewSource {
   botId: number;
@@ -307,10 +308,7 @@ export class SourcesRepository {
    * against the account's quota one after the other.
    */
   async lockOwnerSourceBytes(tx: Transaction, ownerId: number): Promise<void> {
-    await entityManagerOf(tx).query('SELECT pg_advisory_xact_lock($1::integer, $2::integer)', [
-      QUOTA_LOCKS.sourceBytes,
-      ownerId,
-    ]);
+    await waitForAdvisoryLock(tx, QUOTA_LOCKS.sourceBytes, ownerId);
   }
 
   /** Bytes of every source of every bot of the owner, counted against the account's quota. */

@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { WebhookDeliveryStatus, WebhookEventType } from '@botsmith/contract';
 import { returnedRows } from '../../database/query-results.js';
-import { entityManagerOf, type Transaction } from '../../database/transaction.js';
+import { waitForAdvisoryLock } from '../../database/advisory-locks.js';
+import { entityManagerOf, transactionOf, type Transaction } from '../../database/transaction.js';
 
 export interface EndpointRow {
   id: number;
@@ -317,10 +318,7 @@ export class WebhooksRepository {
         [endpointId],
       );
       if (!owners[0]) return null;
-      await manager.query('SELECT pg_advisory_xact_lock($1::integer, $2::integer)', [
-        CLAIM_LOCK_NAMESPACE,
-        owners[0].owner_id,
-      ]);
+      await waitForAdvisoryLock(transactionOf(manager), CLAIM_LOCK_NAMESPACE, owners[0].owner_id);
       const due: Array<{ id: string }> = await manager.query(
         `SELECT id FROM webhook_deliveries
           WHERE endpoint_id = $1 AND status = 'pending'
