@@ -263,6 +263,29 @@ describe('POST /api/bots/{id}/notify-emails/resend with hostile bodies', () => {
   });
 });
 
+describe('edits of a written answer or a correction with hostile values', () => {
+  it.each([
+    ['a NUL in the answer', 'text', '{"name":"Hours","text":"We open at nine.\\u0000"}'],
+    ['a lone surrogate in the question', 'text', '{"name":"Hours\\ud800","text":"We open at nine."}'],
+    ['an answer that is a number', 'text', '{"name":"Hours","text":42}'],
+    ['an answer that is an object', 'text', '{"name":"Hours","text":{"toString":"x"}}'],
+    ['a __proto__ field', 'text', '{"name":"Hours","text":"We open at nine.","__proto__":{"bytes":0}}'],
+    ['a NUL in the correction', 'correction', '{"question":"Free?","answer":"Yes.\\u0000"}'],
+    ['a lone surrogate in the question', 'correction', '{"question":"Free\\udc00?","answer":"Yes."}'],
+    ['a question that is an array', 'correction', '{"question":["Free?"],"answer":"Yes."}'],
+  ])('refuses %s (%s) with 400 and a sentence, changing nothing', async (_, kind, body) => {
+    const before = await victimState();
+    const path =
+      kind === 'text'
+        ? `/api/bots/${ids.bot}/sources/${ids.text}/text`
+        : `/api/bots/${ids.bot}/corrections/${ids.correction}`;
+    const response = await victim.put(path).set('Origin', t.origin).set('Content-Type', 'application/json').send(body);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: expect.any(String), code: expect.any(String) });
+    expect(await victimState()).toEqual(before);
+  });
+});
+
 describe('a written answer at its size limit (POST and PUT /api/bots/{id}/sources/…/text)', () => {
   it.each([
     ['Latin letters', 'a'],
