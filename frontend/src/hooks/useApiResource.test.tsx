@@ -5,7 +5,7 @@ import { ApiError, type ApiErrorCode } from '../api/client';
 import { renderAtDashboard } from '../test/render';
 import { useApiResource } from './useApiResource';
 
-function Probe({ load }: { load: () => Promise<string> }) {
+function Probe({ load }: { load: (signal: AbortSignal) => Promise<string> }) {
   const resource = useApiResource(load);
   return (
     <>
@@ -49,6 +49,15 @@ describe('useApiResource', () => {
     expect(await screen.findByRole('heading', { name: page })).toBeInTheDocument();
     expect(screen.queryByText('error')).not.toBeInTheDocument();
     expect(router.state.historyAction).toBe('REPLACE');
+  });
+
+  it("aborts the request's signal when the owner leaves before it answers", () => {
+    const load = vi.fn<(signal: AbortSignal) => Promise<string>>(() => new Promise(() => undefined));
+    const { unmount } = renderAtDashboard(<Probe load={load} />);
+    const signal = load.mock.calls[0]?.[0];
+    expect(signal?.aborted).toBe(false);
+    unmount();
+    expect(signal?.aborted).toBe(true);
   });
 
   it('a 403 with another code is an error, not a redirect', async () => {

@@ -6,12 +6,13 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { knowledgeApi } from '../../api';
 import type { KnowledgeSource } from '../../api/types';
 import { CountedTextField, HintedTextField } from '../../components/CountedTextField';
 import { DialogForm, useDialogForm } from '../../components/DialogForm';
 import { RetryAlert } from '../../components/RetryAlert';
+import { useApiResource } from '../../hooks/useApiResource';
 import { serverMessage } from '../bots/botForms';
 import { KNOWLEDGE_LIMITS } from './knowledgeLimits';
 
@@ -24,8 +25,6 @@ export interface EditWrittenDialogProps {
 }
 
 export const TEXT_LOAD_FAILED = 'The answer could not be loaded.';
-
-type Loaded = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready' };
 
 /**
  * Edits a written answer (its question, which names it, and its answer) or a correction (the
@@ -60,68 +59,68 @@ interface EditWrittenFormProps {
   onSaving: (saving: boolean) => void;
 }
 
-/** One source's form, mounted afresh for each source opened. */
+/** One source's form, mounted afresh for each source opened: its answer is loaded first. */
 function EditWrittenForm({ botId, source, onClose, onSaved, onSaving }: EditWrittenFormProps) {
+  const load = useCallback((signal: AbortSignal) => knowledgeApi.text(botId, source.id, signal), [botId, source.id]);
+  const text = useApiResource(load);
+  const title = source.correction ? 'Edit correction' : 'Edit written answer';
+
+  if (text.status === 'ready') {
+    return (
+      <WrittenFields
+        botId={botId}
+        source={source}
+        title={title}
+        loadedAnswer={text.data.text}
+        onClose={onClose}
+        onSaved={onSaved}
+        onSaving={onSaving}
+      />
+    );
+  }
+  return (
+    <>
+      <DialogTitle id="edit-written-title">{title}</DialogTitle>
+      <DialogContent>
+        {text.status === 'loading' ? (
+          <Stack spacing={2} aria-busy="true" aria-label="Loading the answer" sx={{ pt: 1, pb: 2 }}>
+            <Skeleton variant="rounded" height={56} />
+            <Skeleton variant="rounded" height={140} />
+          </Stack>
+        ) : (
+          <RetryAlert onRetry={text.reload} sx={{ mb: 2 }}>
+            {serverMessage(text.error) ?? TEXT_LOAD_FAILED}
+          </RetryAlert>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Cancel</Button>
+      </DialogActions>
+    </>
+  );
+}
+
+/** The question and the answer as loaded, edited and saved. */
+function WrittenFields({
+  botId,
+  source,
+  title,
+  loadedAnswer,
+  onClose,
+  onSaved,
+  onSaving,
+}: EditWrittenFormProps & { title: string; loadedAnswer: string }) {
   const correction = source.correction;
   const [question, setQuestion] = useState(correction ? (source.question ?? source.name) : source.name);
-  const [answer, setAnswer] = useState('');
-  const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
+  const [answer, setAnswer] = useState(loadedAnswer);
   const form = useDialogForm((failure) => serverMessage(failure) ?? 'The answer could not be saved. Please try again.');
   const { saving } = form;
-
   useEffect(() => onSaving(saving), [onSaving, saving]);
-  useEffect(() => {
-    const controller = new AbortController();
-    knowledgeApi.text(botId, source.id, controller.signal).then(
-      ({ text }) => {
-        if (controller.signal.aborted) return;
-        setAnswer(text);
-        setLoaded({ status: 'ready' });
-      },
-      (failure: unknown) => {
-        if (!controller.signal.aborted) {
-          setLoaded({ status: 'error', message: serverMessage(failure) ?? TEXT_LOAD_FAILED });
-        }
-      },
-    );
-    return () => controller.abort();
-  }, [botId, source.id, attempt]);
 
   const questionMax = correction ? CORRECTION_LIMITS.questionMaxChars : KNOWLEDGE_LIMITS.nameMaxChars;
   const answerMax = correction ? CORRECTION_LIMITS.answerMaxChars : KNOWLEDGE_LIMITS.textMaxChars;
   const questionError = question.trim() ? null : 'Write the question.';
   const answerError = answer.trim() ? null : 'Write the answer.';
-  const title = correction ? 'Edit correction' : 'Edit written answer';
-
-  if (loaded.status !== 'ready') {
-    return (
-      <>
-        <DialogTitle id="edit-written-title">{title}</DialogTitle>
-        <DialogContent>
-          {loaded.status === 'loading' ? (
-            <Stack spacing={2} aria-busy="true" aria-label="Loading the answer" sx={{ pt: 1, pb: 2 }}>
-              <Skeleton variant="rounded" height={56} />
-              <Skeleton variant="rounded" height={140} />
-            </Stack>
-          ) : (
-            <RetryAlert
-              onRetry={() => {
-                setLoaded({ status: 'loading' });
-                setAttempt((n) => n + 1);
-              }}
-              sx={{ mb: 2 }}
-            >
-              {loaded.message}
-            </RetryAlert>
-          )}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>Cancel</Button>
-        </DialogActions>
-      </>
-    );
-  }
   return (
     <DialogForm
       titleId="edit-written-title"
