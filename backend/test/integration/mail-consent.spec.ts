@@ -345,6 +345,21 @@ describe('the daily mail limit of an account', () => {
       [conversationId],
     );
     expect(n).toBe(0);
+
+    // A lead address added now is asked tomorrow: a resend says when, like every daily limit.
+    const saved = await owner
+      .put(`/api/bots/${bot.id}`)
+      .set('Origin', t.origin)
+      .send({ leadCapture: { ...LEAD_CAPTURE_DEFAULTS, notifyEmails: ['late@partner.example'] } });
+    expect(saved.status).toBe(200);
+    expect(await mailsTo(t, 'late@partner.example')).toHaveLength(0);
+    const resent = await owner
+      .post(`/api/bots/${bot.id}/notify-emails/resend`)
+      .set('Origin', t.origin)
+      .send({ email: 'late@partner.example' });
+    expect([resent.status, resent.body.code]).toEqual([429, 'MAIL_DAILY_LIMIT']);
+    expect(Number(resent.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(resent.headers['retry-after'])).toBeLessThanOrEqual(86_400);
   });
 });
 

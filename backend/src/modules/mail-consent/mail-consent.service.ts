@@ -155,7 +155,7 @@ export class MailConsentService {
     }
     if (!(await this.quota.take(ownerId, now))) {
       await this.repository.unclaimRequest(hash);
-      throw new AppError(HttpStatus.TOO_MANY_REQUESTS, 'MAIL_DAILY_LIMIT', DAILY_LIMIT);
+      throw AppError.dailyLimit('MAIL_DAILY_LIMIT', DAILY_LIMIT, now);
     }
     this.mail.sendLeadAddressConfirmation(email, token);
     return this.statuses(ownerId, botId);
