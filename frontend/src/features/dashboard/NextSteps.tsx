@@ -142,7 +142,9 @@ export function NextSteps({ accountId, bots, refreshKey, onOpenBot, onAddBot }: 
               ) : (
                 <RadioButtonUncheckedRounded color="disabled" aria-label="To do" />
               )}
-              <Box sx={{ flex: 1, minWidth: 0 }}>
+              {/* On a phone the text takes the row beside the mark and the button wraps under it;
+                  with a zero basis the text shrank to a narrow column beside the button instead. */}
+              <Box sx={{ flex: { xs: '1 1 calc(100% - 36px)', sm: '1 1 0' }, minWidth: 0 }}>
                 <Typography
                   variant="subtitle2"
                   component="p"
