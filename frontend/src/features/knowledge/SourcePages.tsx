@@ -7,10 +7,10 @@ import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { SourcePageResponse } from '@botsmith/contract';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { knowledgeApi } from '../../api';
 import { RetryAlert } from '../../components/RetryAlert';
+import { useApiResource } from '../../hooks/useApiResource';
 import { serverMessage } from '../bots/botForms';
 import { formatMoment } from './knowledgeLimits';
 
@@ -21,18 +21,6 @@ export interface SourcePagesProps {
   name: string;
 }
 
-type PagesState =
-  | { status: 'loading' }
-  | { status: 'error'; message: string }
-  | {
-      status: 'ready';
-      pages: SourcePageResponse[];
-      nextCursor: string | null;
-      /** "Show more" is loading the next page, or why it could not. */
-      moreLoading: boolean;
-      moreError: string | null;
-    };
-
 export const PAGES_LOAD_FAILED = 'The pages could not be loaded.';
 
 /**
@@ -41,47 +29,37 @@ export const PAGES_LOAD_FAILED = 'The pages could not be loaded.';
  * the next (docs/product.md#knowledge-sources).
  */
 export function SourcePages({ botId, sourceId, name }: SourcePagesProps) {
-  const [state, setState] = useState<PagesState>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-  const controller = useRef<AbortController | null>(null);
-
+  const load = useCallback(
+    (signal: AbortSignal) => knowledgeApi.pages(botId, sourceId, null, signal),
+    [botId, sourceId],
+  );
+  const first = useApiResource(load);
+  const { update } = first;
+  /** "Show more" is loading the next page, or why it could not. */
+  const [more, setMore] = useState<{ loading: boolean; error: string | null }>({ loading: false, error: null });
+  const leaving = useRef(new AbortController());
   useEffect(() => {
-    const current = new AbortController();
-    controller.current = current;
-    knowledgeApi.pages(botId, sourceId, null, current.signal).then(
-      ({ pages, nextCursor }) => {
-        if (!current.signal.aborted)
-          setState({ status: 'ready', pages, nextCursor, moreLoading: false, moreError: null });
-      },
-      (failure: unknown) => {
-        if (!current.signal.aborted)
-          setState({ status: 'error', message: serverMessage(failure) ?? PAGES_LOAD_FAILED });
-      },
-    );
-    return () => current.abort();
-  }, [botId, sourceId, attempt]);
+    const controller = new AbortController();
+    leaving.current = controller;
+    return () => controller.abort();
+  }, [load]);
 
+  const nextCursor = first.status === 'ready' ? first.data.nextCursor : null;
   const showMore = useCallback(async () => {
-    if (state.status !== 'ready' || !state.nextCursor) return;
-    const signal = controller.current?.signal;
-    setState({ ...state, moreLoading: true, moreError: null });
+    if (!nextCursor) return;
+    const { signal } = leaving.current;
+    setMore({ loading: true, error: null });
     try {
-      const next = await knowledgeApi.pages(botId, sourceId, state.nextCursor, signal);
-      if (signal?.aborted) return;
-      setState({
-        status: 'ready',
-        pages: [...state.pages, ...next.pages],
-        nextCursor: next.nextCursor,
-        moreLoading: false,
-        moreError: null,
-      });
+      const next = await knowledgeApi.pages(botId, sourceId, nextCursor, signal);
+      if (signal.aborted) return;
+      update((shown) => ({ pages: [...shown.pages, ...next.pages], nextCursor: next.nextCursor }));
+      setMore({ loading: false, error: null });
     } catch (failure) {
-      if (signal?.aborted) return;
-      setState({ ...state, moreLoading: false, moreError: serverMessage(failure) ?? PAGES_LOAD_FAILED });
+      if (!signal.aborted) setMore({ loading: false, error: serverMessage(failure) ?? PAGES_LOAD_FAILED });
     }
-  }, [botId, sourceId, state]);
+  }, [botId, sourceId, nextCursor, update]);
 
-  if (state.status === 'loading') {
+  if (first.status === 'loading') {
     return (
       <Stack spacing={0.5} aria-busy="true" aria-label={`Loading the pages of ${name}`} sx={{ py: 1 }}>
         {[0, 1, 2].map((row) => (
@@ -90,21 +68,15 @@ export function SourcePages({ botId, sourceId, name }: SourcePagesProps) {
       </Stack>
     );
   }
-  if (state.status === 'error') {
+  if (first.status === 'error') {
     return (
       <Box sx={{ py: 1 }}>
-        <RetryAlert
-          onRetry={() => {
-            setState({ status: 'loading' });
-            setAttempt((n) => n + 1);
-          }}
-        >
-          {state.message}
-        </RetryAlert>
+        <RetryAlert onRetry={first.reload}>{serverMessage(first.error) ?? PAGES_LOAD_FAILED}</RetryAlert>
       </Box>
     );
   }
-  if (state.pages.length === 0) {
+  const { pages } = first.data;
+  if (pages.length === 0) {
     return (
       <Typography variant="body2" color="textSecondary" sx={{ py: 1 }}>
         No pages read yet. They appear here once the website has been read.
@@ -114,7 +86,7 @@ export function SourcePages({ botId, sourceId, name }: SourcePagesProps) {
   return (
     <Box sx={{ py: 0.5 }}>
       <Box component="ul" aria-label={`Pages of ${name}`} sx={{ m: 0, p: 0 }}>
-        {state.pages.map((page) => (
+        {pages.map((page) => (
           <Stack
             key={page.url}
             component="li"
@@ -157,14 +129,14 @@ export function SourcePages({ botId, sourceId, name }: SourcePagesProps) {
           </Stack>
         ))}
       </Box>
-      {state.nextCursor && (
-        <Button size="small" onClick={() => void showMore()} loading={state.moreLoading} sx={{ mt: 0.5 }}>
+      {nextCursor && (
+        <Button size="small" onClick={() => void showMore()} loading={more.loading} sx={{ mt: 0.5 }}>
           Show more pages
         </Button>
       )}
-      {state.moreError && (
+      {more.error && (
         <Typography variant="body2" color="error" role="alert">
-          {state.moreError}
+          {more.error}
         </Typography>
       )}
     </Box>
