@@ -25,6 +25,7 @@ let t: TestApp;
 let victim: request.Agent;
 let victimId: number;
 let attacker: request.Agent;
+let attackerEmail: string;
 let attackerBot: number;
 const ids = { bot: 0, text: 0, correction: 0, webhook: 0 };
 let confirmPath: string;
@@ -36,6 +37,7 @@ beforeAll(async () => {
   victimId = v.user.id;
   const a = await signedInAgent(t);
   attacker = a.agent;
+  attackerEmail = a.user.email;
   attackerBot = (await createChatBot(t, a.user.id, { name: 'Attacker Bot' })).id;
 
   ids.bot = (await createChatBot(t, v.user.id, { name: 'Victim Bot' })).id;
@@ -318,4 +320,38 @@ describe('a written answer at its size limit (POST and PUT /api/bots/{id}/source
       expect(read.body.text).toBe(edit);
     },
   );
+});
+
+describe("a lead address's consent belongs to the owner it was given to", () => {
+  it("is not confirmed for another owner who lists the same address, nor sent that owner's leads", async () => {
+    const confirmed = await t.http().post(confirmPath).set('Origin', t.origin).type('form').send('');
+    expect(confirmed.status).toBe(200);
+    const ofVictim = await victim.get(`/api/bots/${ids.bot}/notify-emails`);
+    expect(ofVictim.body.addresses).toEqual([
+      { email: PARTNER, state: 'confirmed', confirmationSentAt: expect.any(String) },
+    ]);
+
+    const listed = await attacker
+      .put(`/api/bots/${attackerBot}`)
+      .set('Origin', t.origin)
+      .send({ leadCapture: { ...LEAD_CAPTURE_DEFAULTS, enabled: true, notifyEmails: [PARTNER] } });
+    expect(listed.status).toBe(200);
+    const ofAttacker = await attacker.get(`/api/bots/${attackerBot}/notify-emails`);
+    expect(ofAttacker.status).toBe(200);
+    expect(ofAttacker.body.addresses).toEqual([
+      { email: PARTNER, state: 'pending', confirmationSentAt: expect.any(String) },
+    ]);
+    // The address is asked again, by a mail of its own naming its own link.
+    const requests = await mailsTo(t, PARTNER);
+    expect(requests).toHaveLength(2);
+    expect(CONFIRM_LINK.exec(requests[1].text)![1]).not.toBe(confirmPath);
+
+    const lead = await t.http().post('/api/chat/lead').send({ botId: attackerBot, email: 'ana@client.example' });
+    expect(lead.status).toBe(201);
+    // The lead reached the attacker's own address (the account's needs no confirmation), not the partner.
+    expect((await mailsTo(t, attackerEmail)).map((m) => m.subject)).toContainEqual(expect.stringMatching(/^New lead/));
+    expect((await mailsTo(t, PARTNER)).map((m) => m.subject)).not.toContainEqual(expect.stringMatching(/^New lead/));
+    // The victim's consent is untouched.
+    expect((await victim.get(`/api/bots/${ids.bot}/notify-emails`)).body).toEqual(ofVictim.body);
+  });
 });
