@@ -35,6 +35,12 @@ describe('BotUsageTab', { timeout: 30_000 }, () => {
     // @mui/x-charts in a fresh vitest run (cold transform cache) took over 5 s in a clean CI run.
     await waitFor(() => expect(chart).toHaveTextContent('Visitor messages'), { timeout: 20_000 });
     for (const series of ['Answers', 'Cost']) expect(chart).toHaveTextContent(series);
+    // Answers and visitor messages are often equal: a mark per day on the answers and a dashed line
+    // for the visitor messages keep both in sight where the two lines coincide.
+    await waitFor(() => expect(chart.querySelectorAll('circle[data-series-id="answers"]')).toHaveLength(10));
+    expect(chart.querySelectorAll('circle[data-series-id="visitor-messages"]')).toHaveLength(0);
+    const visitorLine = chart.querySelector('path[data-series-id="visitor-messages"]');
+    expect(visitorLine && getComputedStyle(visitorLine).getPropertyValue('stroke-dasharray')).toBe('6 4');
     // Tokens are no longer a series on a shared axis: they are in the totals line.
     expect(chart).toHaveTextContent('Last 10 days: 4 answers · 6 visitor messages · 570 tokens · $0.20.');
     expect(api.usageApi.getBotUsage).toHaveBeenCalledWith(42);

@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
 import { BarChart } from '@mui/x-charts/BarChart';
-import { LineChart } from '@mui/x-charts/LineChart';
+import { LineChart, lineClasses } from '@mui/x-charts/LineChart';
 import { formatCostAxis, formatCostTooltip, type UsageChartData } from './usageFormat';
 
 export interface UsageLineChartProps {
@@ -32,7 +32,16 @@ export function UsageLineChart({ data, height }: UsageLineChartProps) {
         xAxis={[{ ...xAxis[0], scaleType: 'point' }]}
         yAxis={[{ id: 'count', valueFormatter: integer, width: 36, tickMinStep: 1 }]}
         series={[
-          { id: 'answers', label: 'Answers', data: data.answers, curve: 'linear', color: palette.primary.main },
+          // Most days every visitor message gets an answer: the two lines coincide. The answers'
+          // marks and the visitor messages' dashes keep both in sight where they do.
+          {
+            id: 'answers',
+            label: 'Answers',
+            data: data.answers,
+            curve: 'linear',
+            color: palette.primary.main,
+            showMark: true,
+          },
           {
             id: 'visitor-messages',
             label: 'Visitor messages',
@@ -43,6 +52,7 @@ export function UsageLineChart({ data, height }: UsageLineChartProps) {
         ]}
         // The point scale puts the last day on the edge: room for its label ("Nov 27"), never "N…".
         margin={{ left: 0, right: 28 }}
+        sx={{ [`& .${lineClasses.line}[data-series="visitor-messages"]`]: { strokeDasharray: '6 4' } }}
       />
       <Typography variant="subtitle2" component="h4" sx={{ mt: 1 }}>
         Cost
