@@ -52,6 +52,16 @@ export class AddressNotAllowedError extends Error {
     super(`Refused to connect to ${hostname}${address && address !== hostname ? ` (${address})` : ''}: ${reason}`);
     this.name = 'AddressNotAllowedError';
   }
+
+  /**
+   * Whether the refused address is one DNS gave for a name, not an address or a refused name
+   * (localhost, metadata) the URL itself holds. Such a refusal is told to the owner like a name
+   * that does not resolve, by the crawler and by webhooks alike: otherwise an owner could try
+   * internal names one by one and learn which exist on our network (a DNS oracle).
+   */
+  get resolvedFromName(): boolean {
+    return this.address !== null && this.address !== this.hostname;
+  }
 }
 
 export const systemResolver: Resolver = async (hostname) => {

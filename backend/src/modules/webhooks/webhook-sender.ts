@@ -112,8 +112,7 @@ function describe(error: Error): string {
   const code = (error as NodeJS.ErrnoException).code;
   let text: string;
   if (error instanceof AddressNotAllowedError) {
-    const resolvedName = error.address !== null && error.address !== error.hostname;
-    text = resolvedName ? UNREACHABLE_NAME : `Refused: the address is not allowed (${error.reason}).`;
+    text = error.resolvedFromName ? UNREACHABLE_NAME : `Refused: the address is not allowed (${error.reason}).`;
   } else if (code !== undefined && NAME_LOOKUP_FAILURES.has(code)) {
     text = UNREACHABLE_NAME;
   } else {

@@ -632,7 +632,9 @@ function startFailure(error: FetchError): CrawlError {
       // A name the resolver answered with a private address reads as one that does not resolve.
       // Addresses written in the URL, refused names (localhost, metadata) and ports are refused
       // as such: they tell nothing about our network.
-      if (resolvedPrivately(error.cause)) return new CrawlError('SITE_UNREACHABLE', undefined, { cause: error });
+      if (error.cause instanceof AddressNotAllowedError && error.cause.resolvedFromName) {
+        return new CrawlError('SITE_UNREACHABLE', undefined, { cause: error });
+      }
       return new CrawlError('URL_NOT_ALLOWED', undefined, { cause: error });
     case 'aborted':
       return new CrawlError('CRAWL_ABORTED', undefined, { cause: error });
@@ -643,11 +645,6 @@ function startFailure(error: FetchError): CrawlError {
     case 'unreachable':
       return new CrawlError('SITE_UNREACHABLE', undefined, { cause: error });
   }
-}
-
-/** A refusal of an address that DNS gave for a name (not an address or name the URL itself holds). */
-function resolvedPrivately(cause: unknown): boolean {
-  return cause instanceof AddressNotAllowedError && cause.address !== null && cause.address !== cause.hostname;
 }
 
 function conditionalHeaders(previous: PreviousPage | undefined): Record<string, string> {
