@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { jest } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -105,20 +105,30 @@ describe('a new embedded data folder from the migrated template', () => {
   it('leaves no folder behind when the copy fails midway, and the start falls back to initdb', async () => {
     const good: TemplateSource = { root: tempRoot(), migrations: MIGRATIONS.slice(0, 1) };
     const template = (await ensureTemplate(good))!;
-    // The template gains a file no copy can take (a FIFO): the copy stops partway.
-    execFileSync('mkfifo', [path.join(template, 'zz-cannot-copy')]);
+    // The copy stops partway: half the template is written, then the disk "fills". (A file no
+    // copy can take, such as a FIFO, is no use here: Node 20 refuses it but Node 24 skips it.)
+    const realCopy = fs.cpSync.bind(fs);
+    const copyFailsMidway = jest.spyOn(fs, 'cpSync').mockImplementation((_from, to) => {
+      realCopy(path.join(template, 'PG_VERSION'), path.join(String(to), 'PG_VERSION'));
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    });
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'botsmith-copy-'));
     roots.push(dataDir);
-
-    expect(await restoreTemplate(path.join(dataDir, 'pgdata'), good)).toBe(false);
-    expect(fs.readdirSync(dataDir)).toEqual([]);
-
-    const embedded = await EmbeddedPostgres.start(dataDir, { template: good });
     try {
-      expect(embedded.origin).toBe('initdb');
-      expect(fs.readdirSync(dataDir).sort()).toEqual(['botsmith.lock', 'pgdata']);
+      expect(await restoreTemplate(path.join(dataDir, 'pgdata'), good)).toBe(false);
+      expect(copyFailsMidway).toHaveBeenCalledTimes(1);
+      expect(fs.readdirSync(dataDir)).toEqual([]);
+
+      const embedded = await EmbeddedPostgres.start(dataDir, { template: good });
+      try {
+        expect(embedded.origin).toBe('initdb');
+        expect(copyFailsMidway).toHaveBeenCalledTimes(2);
+        expect(fs.readdirSync(dataDir).sort()).toEqual(['botsmith.lock', 'pgdata']);
+      } finally {
+        await embedded.stop();
+      }
     } finally {
-      await embedded.stop();
+      copyFailsMidway.mockRestore();
     }
   }, 180_000);
 
