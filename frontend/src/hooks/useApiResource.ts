@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { destinationForError } from '../api/billingGate';
 
@@ -12,6 +12,14 @@ export type ApiResource<T> = ApiResourceState<T> & {
   update: (change: (data: T) => T) => void;
 };
 
+export interface ApiResourceOptions {
+  /**
+   * While the data is shown, reads it again this often (ms), quietly: no "loading" state. Null or
+   * absent: never. See {@link useApiResource} for what a poll guarantees.
+   */
+  pollMs?: number | null;
+}
+
 const LOADING = { status: 'loading' } as const;
 
 /**
@@ -23,8 +31,19 @@ const LOADING = { status: 'loading' } as const;
  * A failure that means the owner may no longer use the dashboard (the session ended, or the
  * billing state changed: docs/product.md#dashboard-gate) sends them where the gate would, and
  * the state stays "loading"; any other failure is the "error" state.
+ *
+ * With `pollMs`, the loaded data is read again `pollMs` after the last read answered, so two
+ * reads never overlap; no read starts while the tab is hidden (the one that fell due then runs
+ * when the tab shows again). A poll that fails keeps the data shown and tries again at the next
+ * tick, except a session or billing refusal, which sends the owner where the gate would, as
+ * above. A poll's answer is dropped if `update` changed the data while it was in flight (it may
+ * predate that change); the next poll brings the server's view.
  */
-export function useApiResource<T>(load: ((signal: AbortSignal) => Promise<T>) | null): ApiResource<T> {
+export function useApiResource<T>(
+  load: ((signal: AbortSignal) => Promise<T>) | null,
+  options: ApiResourceOptions = {},
+): ApiResource<T> {
+  const { pollMs = null } = options;
   const navigate = useNavigate();
   const [attempt, setAttempt] = useState(0);
   const [state, setState] = useState<{
@@ -32,6 +51,8 @@ export function useApiResource<T>(load: ((signal: AbortSignal) => Promise<T>) | 
     attempt: number;
     result: ApiResourceState<T>;
   } | null>(null);
+  /** Counts local changes (`update`), so a poll that started before one can be told apart. */
+  const changes = useRef(0);
 
   useEffect(() => {
     if (!load) return;
@@ -51,17 +72,71 @@ export function useApiResource<T>(load: ((signal: AbortSignal) => Promise<T>) | 
     return () => controller.abort();
   }, [load, attempt, navigate]);
 
+  const current = state && state.load === load && state.attempt === attempt ? state : null;
+  const loaded = current?.result.status === 'ready';
+
+  useEffect(() => {
+    if (!load || !loaded || !pollMs || pollMs <= 0) return;
+    const read = load;
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    /** A tick fell while the tab was hidden: read as soon as it shows. */
+    let due = false;
+    const schedule = () => {
+      timer = setTimeout(poll, pollMs);
+    };
+    function poll() {
+      if (document.hidden) {
+        due = true;
+        return;
+      }
+      due = false;
+      const changesBefore = changes.current;
+      read(controller.signal).then(
+        (data) => {
+          if (controller.signal.aborted) return;
+          if (changes.current === changesBefore) {
+            setState((shown) =>
+              shown?.load === load && shown.attempt === attempt && shown.result.status === 'ready'
+                ? { ...shown, result: { status: 'ready', data } }
+                : shown,
+            );
+          }
+          schedule();
+        },
+        (error: unknown) => {
+          if (controller.signal.aborted) return;
+          const destination = destinationForError(error);
+          if (destination) void navigate(destination, { replace: true });
+          else schedule();
+        },
+      );
+    }
+    const onVisibility = () => {
+      if (due && !document.hidden) poll();
+    };
+    document.addEventListener('visibilitychange', onVisibility);
+    schedule();
+    return () => {
+      controller.abort();
+      clearTimeout(timer);
+      document.removeEventListener('visibilitychange', onVisibility);
+    };
+  }, [load, attempt, loaded, pollMs, navigate]);
+
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
   const update = useCallback(
-    (change: (data: T) => T) =>
-      setState((current) =>
-        current?.load === load && current.attempt === attempt && current.result.status === 'ready'
-          ? { ...current, result: { status: 'ready', data: change(current.result.data) } }
-          : current,
-      ),
+    (change: (data: T) => T) => {
+      changes.current += 1;
+      setState((shown) =>
+        shown?.load === load && shown.attempt === attempt && shown.result.status === 'ready'
+          ? { ...shown, result: { status: 'ready', data: change(shown.result.data) } }
+          : shown,
+      );
+    },
     [load, attempt],
   );
 
-  const result = state && state.load === load && state.attempt === attempt ? state.result : LOADING;
+  const result = current ? current.result : LOADING;
   return { ...result, reload, update };
 }
