@@ -6,12 +6,15 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { CronJob } from 'cron';
 import { BILLING_CYCLE_CRON, METER_REPORT_CRON } from '../../common/constants.js';
+import { CronJobs } from '../../common/cron-jobs.js';
+import { describeError } from '../../common/error-description.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { BillingCycleService } from './billing-cycle.service.js';
 import { MeterReporter } from './meter-reporter.service.js';
 import { PAYMENTS, type PaymentsPort } from './payments.port.js';
+
+const CYCLE_FAILED = 'The billing cycle failed (retried every minute)';
 
 /**
  * The billing jobs, only where RUN_SCHEDULER is true (the default; set it false on all but one
@@ -23,60 +26,39 @@ import { PAYMENTS, type PaymentsPort } from './payments.port.js';
 @Injectable()
 export class BillingScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('BillingScheduler');
-  private readonly jobs: CronJob[] = [];
-  private tickInFlight: Promise<void> | null = null;
+  private readonly jobs: CronJobs;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly registry: SchedulerRegistry,
+    @Inject(APP_CONFIG) config: AppConfig,
+    registry: SchedulerRegistry,
     private readonly cycle: BillingCycleService,
     private readonly reporter: MeterReporter,
     @Inject(PAYMENTS) private readonly payments: PaymentsPort,
-  ) {}
+  ) {
+    this.jobs = new CronJobs(registry, this.logger, config.runScheduler);
+  }
 
   onApplicationBootstrap(): void {
-    if (!this.config.runScheduler) return;
-    this.add('billing-cycle', BILLING_CYCLE_CRON, () => this.runCycle());
-    this.add('meter-report', METER_REPORT_CRON, () => this.tick());
+    this.jobs.add('billing-cycle', BILLING_CYCLE_CRON, () => this.cycle.run(new Date()), CYCLE_FAILED);
+    this.jobs.add('meter-report', METER_REPORT_CRON, () => this.tick(), 'Reporting usage failed (retried in a minute)');
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    for (const job of this.jobs) await job.stop();
-    await this.tickInFlight;
+    await this.jobs.stop();
     if (this.cycle.running) await this.cycle.run();
   }
 
-  private add(name: string, cronTime: string, onTick: () => Promise<void>): void {
-    const job = CronJob.from({ cronTime, onTick, timeZone: 'UTC', start: true, waitForCompletion: true });
-    this.registry.addCronJob(name, job);
-    this.jobs.push(job);
-  }
-
-  private async runCycle(): Promise<void> {
-    try {
-      await this.cycle.run(new Date());
-    } catch (error) {
-      this.logger.error(`The billing cycle failed (retried every minute): ${(error as Error).message}`);
+  private async tick(): Promise<void> {
+    if (this.cycle.running) return;
+    const now = new Date();
+    if (!(await this.cycle.completedFor(now))) {
+      // Logged as the cycle's failure, not the reporter's: the next minute tries the cycle again.
+      await this.cycle.run(now).catch((error: unknown) => {
+        this.logger.error(`${CYCLE_FAILED}: ${describeError(error)}`);
+      });
+      return;
     }
-  }
-
-  private tick(): Promise<void> {
-    this.tickInFlight ??= (async () => {
-      try {
-        if (this.cycle.running) return;
-        const now = new Date();
-        if (!(await this.cycle.completedFor(now))) {
-          await this.runCycle();
-          return;
-        }
-        await this.reporter.reportPending(now);
-        await this.payments.flushEvents();
-      } catch (error) {
-        this.logger.error(`Reporting usage failed (retried in a minute): ${(error as Error).message}`);
-      } finally {
-        this.tickInFlight = null;
-      }
-    })();
-    return this.tickInFlight;
+    await this.reporter.reportPending(now);
+    await this.payments.flushEvents();
   }
 }

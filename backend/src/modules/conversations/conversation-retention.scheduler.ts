@@ -6,8 +6,8 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { CronJob } from 'cron';
 import { CONVERSATION_RETENTION_CRON } from '../../common/constants.js';
+import { CronJobs } from '../../common/cron-jobs.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { ConversationRetentionService } from './conversation-retention.service.js';
 
@@ -18,43 +18,26 @@ import { ConversationRetentionService } from './conversation-retention.service.j
  */
 @Injectable()
 export class ConversationRetentionScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('ConversationRetentionScheduler');
-  private job: CronJob | null = null;
-  private inFlight: Promise<void> | null = null;
+  private readonly jobs: CronJobs;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly registry: SchedulerRegistry,
+    @Inject(APP_CONFIG) config: AppConfig,
+    registry: SchedulerRegistry,
     private readonly retention: ConversationRetentionService,
-  ) {}
+  ) {
+    this.jobs = new CronJobs(registry, new Logger('ConversationRetentionScheduler'), config.runScheduler);
+  }
 
   onApplicationBootstrap(): void {
-    if (!this.config.runScheduler) return;
-    this.job = CronJob.from({
-      cronTime: CONVERSATION_RETENTION_CRON,
-      onTick: () => this.tick(),
-      timeZone: 'UTC',
-      start: true,
-      waitForCompletion: true,
-    });
-    this.registry.addCronJob('conversation-retention', this.job);
+    this.jobs.add(
+      'conversation-retention',
+      CONVERSATION_RETENTION_CRON,
+      () => this.retention.run(new Date()),
+      'Conversation retention failed (retried tomorrow)',
+    );
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.job?.stop();
-    await this.inFlight;
-  }
-
-  private tick(): Promise<void> {
-    this.inFlight ??= this.retention
-      .run(new Date())
-      .then(() => undefined)
-      .catch((error: unknown) => {
-        this.logger.error(`Conversation retention failed (retried tomorrow): ${(error as Error).message}`);
-      })
-      .finally(() => {
-        this.inFlight = null;
-      });
-    return this.inFlight;
+  beforeApplicationShutdown(): Promise<void> {
+    return this.jobs.stop();
   }
 }
