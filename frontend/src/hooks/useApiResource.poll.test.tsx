@@ -6,7 +6,13 @@ import { useApiResource } from './useApiResource';
 
 const POLL_MS = 1000;
 
-function Probe({ load, pollMs = POLL_MS }: { load: (signal: AbortSignal) => Promise<string>; pollMs?: number | null }) {
+function Probe({
+  load,
+  pollMs = POLL_MS,
+}: {
+  load: (signal: AbortSignal) => Promise<string>;
+  pollMs?: number | null | ((data: string) => number | null);
+}) {
   const resource = useApiResource(load, { pollMs });
   return (
     <>
@@ -89,6 +95,18 @@ describe('useApiResource polling', () => {
     await answer('one');
     await tick(POLL_MS * 10);
     expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('with a function, polls only while the data shown asks for it', async () => {
+    const { load, answer } = answers();
+    renderAtDashboard(<Probe load={load} pollMs={(data) => (data.startsWith('busy') ? POLL_MS : null)} />);
+    await answer('busy 1');
+    await tick(POLL_MS);
+    expect(load).toHaveBeenCalledTimes(2);
+    await answer('done');
+    expect(screen.getByText('data: done')).toBeInTheDocument();
+    await tick(POLL_MS * 10);
+    expect(load).toHaveBeenCalledTimes(2);
   });
 
   it('pauses while the tab is hidden and reads as soon as it shows again', async () => {

@@ -12,12 +12,13 @@ export type ApiResource<T> = ApiResourceState<T> & {
   update: (change: (data: T) => T) => void;
 };
 
-export interface ApiResourceOptions {
+export interface ApiResourceOptions<T> {
   /**
    * While the data is shown, reads it again this often (ms), quietly: no "loading" state. Null or
-   * absent: never. See {@link useApiResource} for what a poll guarantees.
+   * absent: never. A function decides from the data shown (poll only while something is under
+   * way). See {@link useApiResource} for what a poll guarantees.
    */
-  pollMs?: number | null;
+  pollMs?: number | null | ((data: T) => number | null);
 }
 
 const LOADING = { status: 'loading' } as const;
@@ -41,7 +42,7 @@ const LOADING = { status: 'loading' } as const;
  */
 export function useApiResource<T>(
   load: ((signal: AbortSignal) => Promise<T>) | null,
-  options: ApiResourceOptions = {},
+  options: ApiResourceOptions<T> = {},
 ): ApiResource<T> {
   const { pollMs = null } = options;
   const navigate = useNavigate();
@@ -73,17 +74,18 @@ export function useApiResource<T>(
   }, [load, attempt, navigate]);
 
   const current = state && state.load === load && state.attempt === attempt ? state : null;
-  const loaded = current?.result.status === 'ready';
+  const shown = current?.result.status === 'ready' ? current.result : null;
+  const interval = shown ? (typeof pollMs === 'function' ? pollMs(shown.data) : pollMs) : null;
 
   useEffect(() => {
-    if (!load || !loaded || !pollMs || pollMs <= 0) return;
+    if (!load || !interval || interval <= 0) return;
     const read = load;
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     /** A tick fell while the tab was hidden: read as soon as it shows. */
     let due = false;
     const schedule = () => {
-      timer = setTimeout(poll, pollMs);
+      timer = setTimeout(poll, interval);
     };
     function poll() {
       if (document.hidden) {
@@ -96,10 +98,10 @@ export function useApiResource<T>(
         (data) => {
           if (controller.signal.aborted) return;
           if (changes.current === changesBefore) {
-            setState((shown) =>
-              shown?.load === load && shown.attempt === attempt && shown.result.status === 'ready'
-                ? { ...shown, result: { status: 'ready', data } }
-                : shown,
+            setState((last) =>
+              last?.load === load && last.attempt === attempt && last.result.status === 'ready'
+                ? { ...last, result: { status: 'ready', data } }
+                : last,
             );
           }
           schedule();
@@ -122,16 +124,16 @@ export function useApiResource<T>(
       clearTimeout(timer);
       document.removeEventListener('visibilitychange', onVisibility);
     };
-  }, [load, attempt, loaded, pollMs, navigate]);
+  }, [load, attempt, interval, navigate]);
 
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
   const update = useCallback(
     (change: (data: T) => T) => {
       changes.current += 1;
-      setState((shown) =>
-        shown?.load === load && shown.attempt === attempt && shown.result.status === 'ready'
-          ? { ...shown, result: { status: 'ready', data: change(shown.result.data) } }
-          : shown,
+      setState((last) =>
+        last?.load === load && last.attempt === attempt && last.result.status === 'ready'
+          ? { ...last, result: { status: 'ready', data: change(last.result.data) } }
+          : last,
       );
     },
     [load, attempt],

@@ -36,6 +36,8 @@ import { UnverifiedMark } from './UnverifiedMark';
 
 /** While a person handles the conversation, the transcript is read again this often (new visitor messages). */
 export const HANDOFF_REFRESH_MS = 4000;
+const whileHandedOff = (data: ConversationTranscript) => (data.conversation.handoff ? HANDOFF_REFRESH_MS : null);
+
 /** The longest reply the server accepts (docs/product.md#owner-replies). */
 const REPLY_MAX_CHARS = OWNER_REPLY_LIMITS.contentMaxChars;
 
@@ -52,33 +54,15 @@ export interface TranscriptPaneProps {
 /** One conversation, message by message, with each answer's sources, rating and "Unanswered" marker. */
 export function TranscriptPane({ conversationId, onBack, onDeleted, onChanged, onFix }: TranscriptPaneProps) {
   const load = useCallback(() => conversationsApi.get(conversationId), [conversationId]);
-  const transcript = useApiResource(load);
+  // While a person handles the conversation, the visitor's new messages appear without a reload:
+  // the transcript is read again quietly, and a failed read is simply tried at the next tick.
+  const transcript = useApiResource(load, { pollMs: whileHandedOff });
   const [confirming, setConfirming] = useState(false);
-  const handedOff = transcript.status === 'ready' && transcript.data.conversation.handoff;
   const { update } = transcript;
   const summary = transcript.status === 'ready' ? transcript.data.conversation : null;
   useEffect(() => {
     if (summary) onChanged?.(summary);
   }, [summary, onChanged]);
-
-  // While a person handles the conversation, the visitor's new messages appear without a reload.
-  // Read quietly (no loading state); a failed read is simply tried again at the next tick.
-  useEffect(() => {
-    if (!handedOff) return;
-    let active = true;
-    const timer = setInterval(() => {
-      conversationsApi.get(conversationId).then(
-        (fresh) => {
-          if (active) update(() => fresh);
-        },
-        () => undefined,
-      );
-    }, HANDOFF_REFRESH_MS);
-    return () => {
-      active = false;
-      clearInterval(timer);
-    };
-  }, [handedOff, conversationId, update]);
 
   return (
     <Box
