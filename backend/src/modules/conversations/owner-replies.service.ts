@@ -2,6 +2,7 @@ import { HttpStatus, Inject, Injectable, Logger, type OnApplicationShutdown } fr
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { OWNER_REPLY_LIMITS, type OwnerReplyResponse } from '@botsmith/contract';
 import { AppError } from '../../common/app-error.js';
+import { BackgroundTasks } from '../../common/background-tasks.js';
 import { TransactionRunner } from '../../database/transaction.js';
 import { ConversationLogRepository } from './conversation-log.repository.js';
 import { MailConsentService } from '../mail-consent/mail-consent.service.js';
@@ -42,7 +43,7 @@ export interface ReplySent {
 export class OwnerRepliesService implements OnApplicationShutdown {
   private readonly logger = new Logger('OwnerReplies');
   /** Mail lookups under way (tests and shutdown wait for them). */
-  private readonly pending = new Set<Promise<void>>();
+  private readonly background = new BackgroundTasks(this.logger);
 
   constructor(
     private readonly chatLog: ConversationLogRepository,
@@ -114,22 +115,15 @@ export class OwnerRepliesService implements OnApplicationShutdown {
     }
     // To the address the visitor left in a lead (if any): the reply once that address confirmed,
     // else the fixed-text notice whose link confirms it (docs/product.md#mail-consent).
-    const mailing: Promise<void> = this.conversations
-      .visitorEmailOf(sent.ownerId, sent.conversationId)
-      .then(async (to) => {
-        if (to) await this.mailConsent.mailReply(sent, to);
-      })
-      .catch((error: unknown) => {
-        const reason = error instanceof Error ? error.message : String(error);
-        this.logger.error(`Could not mail a reply in conversation ${sent.conversationId}: ${reason}`);
-      })
-      .finally(() => this.pending.delete(mailing));
-    this.pending.add(mailing);
+    this.background.start(async () => {
+      const to = await this.conversations.visitorEmailOf(sent.ownerId, sent.conversationId);
+      if (to) await this.mailConsent.mailReply(sent, to);
+    }, `Could not mail a reply in conversation ${sent.conversationId}`);
   }
 
   /** Resolves when every reply's mail has been handed to the mail service. */
-  async settled(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  settled(): Promise<void> {
+    return this.background.settled();
   }
 
   async onApplicationShutdown(): Promise<void> {

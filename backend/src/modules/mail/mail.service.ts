@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { BackgroundTasks } from '../../common/background-tasks.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { MAIL_PORT, type MailMessage, type MailPort } from './mail.port.js';
 import {
@@ -30,7 +31,7 @@ import {
 @Injectable()
 export class MailService implements OnApplicationShutdown {
   private readonly logger = new Logger('Mail');
-  private readonly pending = new Set<Promise<void>>();
+  private readonly background = new BackgroundTasks(this.logger);
 
   constructor(
     @Inject(MAIL_PORT) private readonly port: MailPort,
@@ -100,8 +101,8 @@ export class MailService implements OnApplicationShutdown {
   }
 
   /** Resolves when every mail handed over so far has been sent (or has failed and been logged). */
-  async flush(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  flush(): Promise<void> {
+    return this.background.settled();
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -114,13 +115,6 @@ export class MailService implements OnApplicationShutdown {
   }
 
   private dispatch(message: MailMessage): void {
-    const sending = this.port
-      .send(message)
-      .catch((error: unknown) => {
-        const reason = error instanceof Error ? error.message : String(error);
-        this.logger.error(`Could not send "${message.subject}" to ${message.to}: ${reason}`);
-      })
-      .finally(() => this.pending.delete(sending));
-    this.pending.add(sending);
+    this.background.start(() => this.port.send(message), `Could not send "${message.subject}" to ${message.to}`);
   }
 }

@@ -1,6 +1,8 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { BackgroundTasks } from '../../common/background-tasks.js';
 import { isoDate, periodStartFor } from '../../common/billing-period.js';
 import { ACCOUNT_SPEND_ALERT_STEP_PERCENT, BOT_BUDGET_ALERT_STEPS, MODEL_CATALOGUE } from '../../common/constants.js';
+import { describeError } from '../../common/error-description.js';
 import { MailService } from '../mail/mail.service.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
 import { nextMessageFits } from './budget.js';
@@ -42,7 +44,7 @@ export function accountSpendStep(spentCents: number, thresholdCents: number): nu
 @Injectable()
 export class BudgetAlertsService implements OnApplicationShutdown {
   private readonly logger = new Logger('BudgetAlerts');
-  private readonly pending = new Set<Promise<void>>();
+  private readonly background = new BackgroundTasks(this.logger);
   /** The checks running, by owner and bot, with the spends to check after them, by period. */
   private readonly running = new Map<string, Map<string, Date>>();
 
@@ -70,8 +72,7 @@ export class BudgetAlertsService implements OnApplicationShutdown {
     }
     const queue = new Map<string, Date>([[period, at]]);
     this.running.set(key, queue);
-    const checking: Promise<void> = this.drain(key, ownerId, botId, queue).finally(() => this.pending.delete(checking));
-    this.pending.add(checking);
+    this.background.start(() => this.drain(key, ownerId, botId, queue), `Budget alert checks for bot ${botId} stopped`);
   }
 
   /** Checks the queued spends of one owner and bot until none is left. */
@@ -81,8 +82,7 @@ export class BudgetAlertsService implements OnApplicationShutdown {
         const [period, at] = queue.entries().next().value as [string, Date];
         queue.delete(period);
         await this.check(ownerId, botId, at).catch((error: unknown) => {
-          const reason = error instanceof Error ? error.message : String(error);
-          this.logger.error(`Budget alert check for bot ${botId} failed: ${reason}`);
+          this.logger.error(`Budget alert check for bot ${botId} failed: ${describeError(error)}`);
         });
       }
     } finally {
@@ -91,8 +91,8 @@ export class BudgetAlertsService implements OnApplicationShutdown {
   }
 
   /** Resolves when every check started so far has finished (tests, shutdown). */
-  async settled(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  settled(): Promise<void> {
+    return this.background.settled();
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -8,6 +8,8 @@ import {
 } from '@botsmith/contract';
 import { HttpStatus, Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { AppError } from '../../common/app-error.js';
+import { BackgroundTasks } from '../../common/background-tasks.js';
+import { describeError } from '../../common/error-description.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { MailService } from '../mail/mail.service.js';
 import { nextAttemptAt } from './webhook-backoff.js';
@@ -50,7 +52,7 @@ const BUSY_ERROR = 'Not sent: another delivery to this endpoint was in progress.
 export class WebhooksService implements OnApplicationShutdown {
   private readonly logger = new Logger('Webhooks');
   private readonly sender: WebhookSender;
-  private readonly pending = new Set<Promise<void>>();
+  private readonly background = new BackgroundTasks(this.logger);
   /** Test sends per owner in the current minute (each is a request to the owner's server). */
   private readonly testCounts = new Map<number, { windowStart: number; count: number }>();
   private wake: (() => void) | undefined;
@@ -170,18 +172,12 @@ export class WebhooksService implements OnApplicationShutdown {
 
   /** `publish` in the background: returns at once and never throws (a failure is logged). */
   notify(ownerId: number, type: WebhookEventType, data: Record<string, unknown>): void {
-    const publishing: Promise<void> = this.publish(ownerId, type, data)
-      .then(() => undefined)
-      .catch((error: unknown) => {
-        this.logger.error(`Could not queue ${type} for owner ${ownerId}: ${describe(error)}`);
-      })
-      .finally(() => this.pending.delete(publishing));
-    this.pending.add(publishing);
+    this.background.start(() => this.publish(ownerId, type, data), `Could not queue ${type} for owner ${ownerId}`);
   }
 
   /** Resolves when every `notify` started so far has queued its event (tests, shutdown). */
-  async settled(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  settled(): Promise<void> {
+    return this.background.settled();
   }
 
   /**
@@ -203,7 +199,7 @@ export class WebhooksService implements OnApplicationShutdown {
         const attempt: Promise<void> = this.attempt(delivery, now)
           .catch((error: unknown) => {
             // The lease ends on its own; the delivery is due again then.
-            this.logger.error(`Webhook delivery ${delivery.id} stopped: ${describe(error)}`);
+            this.logger.error(`Webhook delivery ${delivery.id} stopped: ${describeError(error)}`);
           })
           .finally(() => {
             inFlight.delete(attempt);
@@ -350,8 +346,4 @@ function deliveryView(row: DeliveryRow): WebhookDelivery {
     lastAttemptAt: iso(row.lastAttemptAt),
     deliveredAt: iso(row.deliveredAt),
   };
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
