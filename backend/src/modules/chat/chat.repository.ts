@@ -28,24 +28,32 @@ export class ChatRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * A bot whose owner account still exists (and whether that owner is the system account); null for
-   * unknown bots. Every chat message starts here, so the row is read as plain columns named after
-   * the entity's properties (the select list is built once from its metadata), without TypeORM's
-   * query builder and hydration (docs/decisions/0016-chat-path-cost.md).
+   * A bot whose owner account still exists (whether that owner is the system account, and the
+   * owner's billing row, which the message's gate decides from); null for unknown bots. Every chat
+   * message starts here, so the row is read as plain columns named after the entity's properties
+   * (the select list is built once from its metadata), without TypeORM's query builder and
+   * hydration, and the owner's billing columns ride along instead of a query of their own
+   * (docs/decisions/0016-chat-path-cost.md).
    */
-  async findServableBot(botId: number): Promise<{ bot: BotEntity; ownerIsSystem: boolean } | null> {
+  async findServableBot(
+    botId: number,
+  ): Promise<{ bot: BotEntity; ownerIsSystem: boolean; owner: OwnerBillingRow } | null> {
     this.servableBotSql ??= `SELECT ${this.dataSource
       .getMetadata(BotEntity)
       .columns.map((c) => `b.${c.databaseName} AS "${c.propertyName}"`)
-      .join(', ')}, u.is_system AS "${OWNER_IS_SYSTEM}"
+      .join(', ')}, ${OWNER_COLUMNS.map((c) => `u.${c} AS "${OWNER_PREFIX}${c}"`).join(', ')}
        FROM bots b JOIN users u ON u.id = b.owner_id AND u.deleted_at IS NULL
       WHERE b.id = $1`;
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(this.servableBotSql, [botId]);
     const row = rows[0];
     if (!row) return null;
-    const ownerIsSystem = row[OWNER_IS_SYSTEM] === true;
-    delete row[OWNER_IS_SYSTEM];
-    return { bot: Object.assign(new BotEntity(), row), ownerIsSystem };
+    const ownerColumns: Record<string, unknown> = {};
+    for (const column of OWNER_COLUMNS) {
+      ownerColumns[column] = row[OWNER_PREFIX + column];
+      delete row[OWNER_PREFIX + column];
+    }
+    const owner = toOwnerBillingRow(ownerColumns as unknown as OwnerBillingColumns);
+    return { bot: Object.assign(new BotEntity(), row), ownerIsSystem: owner.isSystem, owner };
   }
 
   /**
@@ -154,8 +162,15 @@ export class ChatRepository {
   }
 }
 
-/** The owner's flag beside the bot's columns in findServableBot's row. */
-const OWNER_IS_SYSTEM = '__ownerIsSystem';
+/** The owner's billing columns (OwnerBillingColumns) in findServableBot's row, each under this prefix. */
+const OWNER_PREFIX = '__owner_';
+const OWNER_COLUMNS: ReadonlyArray<keyof OwnerBillingColumns> = [
+  'credits_cents',
+  'has_paid',
+  'subscription_item_id',
+  'is_system',
+  'deleted_at',
+];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -58,7 +58,10 @@ function chatServiceWith(setup: Setup = {}) {
   };
   const bot = setup.bot === undefined ? botWith() : setup.bot;
   const repository = {
-    findServableBot: async () => (bot ? { bot, ownerIsSystem: setup.ownerIsSystem ?? false } : null),
+    findServableBot: async () =>
+      bot
+        ? { bot, ownerIsSystem: setup.ownerIsSystem ?? false, owner: { isSystem: setup.ownerIsSystem ?? false } }
+        : null,
     acquireInFlight: async () => 'reservation-1',
     releaseInFlight: async (id: string) => {
       calls.released.push(id);
@@ -78,7 +81,7 @@ function chatServiceWith(setup: Setup = {}) {
   };
   const transactions = { run: async <T>(work: (tx: never) => Promise<T>) => work({} as never) };
   const ledger = {
-    getOwnerBillingState: async () => setup.billing ?? { canServe: true },
+    billingStateOf: () => setup.billing ?? { canServe: true },
     chargeAnsweredMessage: async () => {
       calls.charged += 1;
       return { usageEventId: 1, creditsCents: 0, billableCents: 0 };

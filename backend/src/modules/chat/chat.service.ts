@@ -13,7 +13,7 @@ import {
 } from '../../common/constants.js';
 import type { BotEntity } from '../bots/bot.entity.js';
 import { BudgetAlertsService } from '../usage/budget-alerts.service.js';
-import { UsageLedgerService } from '../usage/usage-ledger.service.js';
+import { UsageLedgerService, type OwnerBillingRow } from '../usage/usage-ledger.service.js';
 import { ConversationLog, type ConversationKey } from '../conversations/conversation-log.js';
 import type { StoredCitation } from '../conversations/message.entity.js';
 import { ChatRepository } from './chat.repository.js';
@@ -108,6 +108,8 @@ export interface Turn {
   readonly bot: BotEntity;
   /** The system account's bot (the landing page's demo bot, paid by the house). */
   readonly houseBot: boolean;
+  /** The owner's billing row, read with the bot: gate decides from it whether the owner can be served. */
+  readonly owner: OwnerBillingRow;
   readonly visitor: VisitorOf;
   /** The conversation the turn is logged in. */
   readonly conversation: ConversationKey;
@@ -144,6 +146,8 @@ export interface CompletedTurn extends ComposedTurn {
 export interface ResolvedCaller {
   bot: BotEntity;
   houseBot: boolean;
+  /** The owner's billing row, read with the bot. */
+  owner: OwnerBillingRow;
   visitor: VisitorOf;
   /** The page the conversation may record (storablePageUrl). */
   pageUrl: string | null;
@@ -220,7 +224,7 @@ export class ChatService implements OnApplicationShutdown {
   async resolveCaller(botId: number, caller: ChatCaller): Promise<ResolvedCaller> {
     const found = await this.repository.findServableBot(botId);
     if (!found) throw AppError.notFound(REFUSALS.BOT_NOT_FOUND, 'BOT_NOT_FOUND');
-    const { bot, ownerIsSystem: houseBot } = found;
+    const { bot, ownerIsSystem: houseBot, owner } = found;
     const viaApiKey = this.checkCaller(bot, caller, houseBot);
     // From a browser, the visitor is who the server's token says (or a new one); from the owner's
     // own server, who the owner says.
@@ -228,7 +232,7 @@ export class ChatService implements OnApplicationShutdown {
       ? { id: apiVisitorId(caller.visitorId), token: undefined }
       : this.visitors.resolve(caller.visitorToken, botId, caller.ip);
     const pageUrl = storablePageUrl(this.domainOf(bot, houseBot), caller.origin, caller.pageUrl);
-    return { bot, houseBot, visitor, pageUrl };
+    return { bot, houseBot, owner, visitor, pageUrl };
   }
 
   /** One message, admit → gate → compose → complete → record; throws AppError for a refusal (nothing charged). */
@@ -259,7 +263,7 @@ export class ChatService implements OnApplicationShutdown {
    */
   private async admit(input: ChatRequestDto, caller: ChatCaller): Promise<Turn> {
     const receivedAt = new Date();
-    const { bot, houseBot, visitor, pageUrl } = await this.resolveCaller(input.botId, caller);
+    const { bot, houseBot, owner, visitor, pageUrl } = await this.resolveCaller(input.botId, caller);
     await this.rateLimiter.hit(bot.id, visitor.id, caller.ip);
 
     const lockKey = inFlightKey(bot.id, visitor.id);
@@ -277,13 +281,16 @@ export class ChatService implements OnApplicationShutdown {
       throw inFlightRefusal();
     }
     const conversation = { ownerId: bot.ownerId, botId: bot.id, botName: bot.name, visitorId: visitor.id, pageUrl };
-    return { input, receivedAt, bot, houseBot, visitor, conversation, reservationId };
+    return { input, receivedAt, bot, houseBot, owner, visitor, conversation, reservationId };
   }
 
-  /** gate: the owner may be billed and the bot's budget has room; reserves the message's price. */
+  /**
+   * gate: the owner may be billed (decided from the billing row read with the bot, so no query of
+   * its own) and the bot's budget has room; reserves the message's price.
+   */
   private async gate(turn: Turn): Promise<GatedTurn> {
     const { bot } = turn;
-    const billing = await this.ledger.getOwnerBillingState(bot.ownerId);
+    const billing = this.ledger.billingStateOf(turn.owner);
     if (!billing.canServe) {
       const code = billing.code ?? 'PAYMENT_FAILED';
       return this.refuse(

@@ -85,6 +85,14 @@ export class UsageLedgerService {
     return ownerBillingState(await this.ledger.findOwnerBillingRow(ownerId, tx));
   }
 
+  /**
+   * getOwnerBillingState on an owner row a caller already read in a larger query (the chat's bot
+   * row carries its owner's; null: no such account).
+   */
+  billingStateOf(owner: OwnerBillingRow | null): OwnerBillingState {
+    return ownerBillingState(owner);
+  }
+
   /** Billable rows not yet reported to the payment provider, oldest first (the meter reporter's queue). */
   findUnreported(tx: Transaction | undefined, limit: number): Promise<UnreportedUsage[]> {
     return this.ledger.findUnreported(tx, limit);
