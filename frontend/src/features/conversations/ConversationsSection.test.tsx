@@ -1,5 +1,5 @@
 import type { ConversationSummary, ConversationTranscript, TranscriptMessage } from '@botsmith/contract';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/client';
@@ -683,6 +683,39 @@ describe('ConversationsSection', () => {
           answer: 'Yes, for orders over $500.',
         }),
       );
+    });
+
+    it('marks the question Fixed as soon as its correction is saved, without reading the report again', async () => {
+      api.conversationsApi.correct.mockResolvedValue({});
+      renderInbox('?view=questions&botId=1');
+      const item = await screen.findByRole('listitem', { name: 'Can I pay by invoice?' });
+      expect(within(item).queryByText('Fixed')).not.toBeInTheDocument();
+      const reads = api.conversationsApi.unansweredQuestions.mock.calls.length;
+      await user.click(within(item).getByRole('button', { name: 'Fix this answer' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Fix this answer' });
+      await user.type(within(dialog).getByLabelText('Answer'), 'Yes, for orders over $500.');
+      await user.click(within(dialog).getByRole('button', { name: 'Save answer' }));
+      await waitForElementToBeRemoved(dialog);
+      expect(within(screen.getByRole('listitem', { name: 'Can I pay by invoice?' })).getByText('Fixed')).toBeVisible();
+      expect(
+        within(screen.getByRole('listitem', { name: 'Do you ship to Norway?' })).queryByText('Fixed'),
+      ).not.toBeInTheDocument();
+      expect(api.conversationsApi.unansweredQuestions.mock.calls.length).toBe(reads);
+      // The filter counts it too.
+      await user.click(screen.getByRole('button', { name: 'Hide fixed (1)' }));
+      expect(screen.queryByRole('listitem', { name: 'Can I pay by invoice?' })).not.toBeInTheDocument();
+    });
+
+    it('does not mark the question Fixed when the correction was refused', async () => {
+      api.conversationsApi.correct.mockImplementation(() => refusal(400, 'The answer is too long.'));
+      renderInbox('?view=questions&botId=1');
+      const item = await screen.findByRole('listitem', { name: 'Can I pay by invoice?' });
+      await user.click(within(item).getByRole('button', { name: 'Fix this answer' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Fix this answer' });
+      await user.type(within(dialog).getByLabelText('Answer'), 'Yes.');
+      await user.click(within(dialog).getByRole('button', { name: 'Save answer' }));
+      expect(await within(dialog).findByText('The answer is too long.')).toBeInTheDocument();
+      expect(within(item).queryByText('Fixed')).not.toBeInTheDocument();
     });
 
     it('asks for a bot first, and says when there is nothing to fix', async () => {

@@ -50,6 +50,8 @@ export function ConversationsSection({ bots }: ConversationsSectionProps) {
   const [searchParams, setSearchParams] = useSearchParams();
   const params = useMemo(() => readInboxParams(searchParams), [searchParams]);
   const [fixing, setFixing] = useState<FixTarget | null>(null);
+  // Questions corrected in this visit: marked Fixed at once, without waiting for the next load.
+  const [fixedNow, setFixedNow] = useState<FixTarget[]>([]);
 
   const change = (patch: Partial<InboxParams>, options: { push?: boolean } = {}) =>
     setSearchParams(inboxSearch({ ...params, ...patch }), { replace: !options.push });
@@ -77,10 +79,14 @@ export function ConversationsSection({ bots }: ConversationsSectionProps) {
       {params.view === 'conversations' ? (
         <Inbox params={params} bots={bots} wide={wide} change={change} onFix={setFixing} />
       ) : (
-        <QuestionsView params={params} bots={bots} change={change} onFix={setFixing} />
+        <QuestionsView params={params} bots={bots} change={change} onFix={setFixing} fixedNow={fixedNow} />
       )}
 
-      <FixAnswerDialog target={fixing} onClose={() => setFixing(null)} />
+      <FixAnswerDialog
+        target={fixing}
+        onClose={() => setFixing(null)}
+        onSaved={(target) => setFixedNow((fixed) => [...fixed, target])}
+      />
     </Box>
   );
 }
@@ -359,11 +365,13 @@ function QuestionsView({
   bots,
   change,
   onFix,
+  fixedNow,
 }: {
   params: InboxParams;
   bots: Bot[] | null;
   change: Change;
   onFix: (target: FixTarget) => void;
+  fixedNow: readonly FixTarget[];
 }) {
   const chosen = params.botId !== null && bots?.some((bot) => bot.id === params.botId) ? params.botId : null;
   // With one bot there is nothing to choose: its questions show at once.
@@ -385,6 +393,7 @@ function QuestionsView({
           period={params.period}
           onPeriod={(period: QuestionPeriod) => change({ period })}
           onFix={onFix}
+          fixedNow={fixedNow.filter((target) => target.botId === botId).map((target) => target.question)}
         />
       )}
     </>

@@ -17,21 +17,33 @@ export interface FixAnswerDialogProps {
   /** null closes the dialog. */
   target: FixTarget | null;
   onClose: () => void;
+  /** Called with the target once its correction is saved, before the dialog closes. */
+  onSaved?: (target: FixTarget) => void;
 }
 
 const { questionMaxChars, answerMaxChars } = CORRECTION_LIMITS;
 
 /** "Fix this answer": the owner writes the answer the bot gives from now on to this question and close variants. */
-export function FixAnswerDialog({ target, onClose }: FixAnswerDialogProps) {
+export function FixAnswerDialog({ target, onClose, onSaved }: FixAnswerDialogProps) {
   return (
     <Dialog open={target !== null} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="fix-answer-title">
       {/* Keyed by the target so each opening starts from its own question. */}
-      {target && <FixAnswerForm key={`${target.botId}:${target.question}`} target={target} onClose={onClose} />}
+      {target && (
+        <FixAnswerForm key={`${target.botId}:${target.question}`} target={target} onClose={onClose} onSaved={onSaved} />
+      )}
     </Dialog>
   );
 }
 
-function FixAnswerForm({ target, onClose }: { target: FixTarget; onClose: () => void }) {
+function FixAnswerForm({
+  target,
+  onClose,
+  onSaved,
+}: {
+  target: FixTarget;
+  onClose: () => void;
+  onSaved?: (target: FixTarget) => void;
+}) {
   const { enqueueSnackbar } = useSnackbar();
   const [question, setQuestion] = useState(target.question.slice(0, questionMaxChars));
   const [answer, setAnswer] = useState('');
@@ -47,6 +59,7 @@ function FixAnswerForm({ target, onClose }: { target: FixTarget; onClose: () => 
   const save = async () => {
     await conversationsApi.correct(target.botId, { question: question.trim(), answer: answer.trim() });
     enqueueSnackbar('Answer saved: the bot gives it from now on.', { variant: 'success' });
+    onSaved?.(target);
     onClose();
   };
 

@@ -27,14 +27,23 @@ export interface UnansweredQuestionsProps {
   period: QuestionPeriod;
   onPeriod: (period: QuestionPeriod) => void;
   onFix: (target: FixTarget) => void;
+  /** Questions the owner corrected since the report was read: shown Fixed at once. */
+  fixedNow?: readonly string[];
 }
 
 /** A bot's report: the questions it could not answer, similar ones grouped, most asked first. */
-export function UnansweredQuestions({ botId, period, onPeriod, onFix }: UnansweredQuestionsProps) {
+export function UnansweredQuestions({ botId, period, onPeriod, onFix, fixedNow = [] }: UnansweredQuestionsProps) {
   const load = useCallback(() => conversationsApi.unansweredQuestions(botId, period), [botId, period]);
   const report = useApiResource(load);
   const [hideFixed, setHideFixed] = useState(false);
-  const all = report.status === 'ready' ? report.data.questions : [];
+  // The server marks a question fixed by the corrections it holds; one saved since the report was
+  // read is marked here too, in place, so the owner sees it at once (the next read agrees).
+  const all =
+    report.status === 'ready'
+      ? report.data.questions.map((question) =>
+          !question.fixed && fixedNow.includes(question.text) ? { ...question, fixed: true } : question,
+        )
+      : [];
   const fixedCount = all.filter((question) => question.fixed).length;
   const questions = hideFixed ? all.filter((question) => !question.fixed) : all;
 
