@@ -1,3 +1,4 @@
+import type { SourcePagesPage } from '@botsmith/contract';
 import ErrorOutlineRounded from '@mui/icons-material/ErrorOutlineRounded';
 import TaskAltRounded from '@mui/icons-material/TaskAltRounded';
 import Box from '@mui/material/Box';
@@ -7,10 +8,10 @@ import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback } from 'react';
 import { knowledgeApi } from '../../api';
 import { RetryAlert } from '../../components/RetryAlert';
-import { useApiResource } from '../../hooks/useApiResource';
+import { useApiPages } from '../../hooks/useApiPages';
 import { serverMessage } from '../bots/botForms';
 import { formatMoment } from './knowledgeLimits';
 
@@ -23,41 +24,22 @@ export interface SourcePagesProps {
 
 export const PAGES_LOAD_FAILED = 'The pages could not be loaded.';
 
+const appendPages = (shown: SourcePagesPage, next: SourcePagesPage): SourcePagesPage => ({
+  pages: [...shown.pages, ...next.pages],
+  nextCursor: next.nextCursor,
+});
+
 /**
  * A website source's pages as its last crawl read them, each with its status: "Read" (the bot
  * answers from it) or "No text" (read, nothing to answer from). 50 at a time, "Show more" for
  * the next (docs/product.md#knowledge-sources).
  */
 export function SourcePages({ botId, sourceId, name }: SourcePagesProps) {
-  const load = useCallback(
-    (signal: AbortSignal) => knowledgeApi.pages(botId, sourceId, null, signal),
+  const loadPage = useCallback(
+    (cursor: string | null, signal: AbortSignal) => knowledgeApi.pages(botId, sourceId, cursor, signal),
     [botId, sourceId],
   );
-  const first = useApiResource(load);
-  const { update } = first;
-  /** "Show more" is loading the next page, or why it could not. */
-  const [more, setMore] = useState<{ loading: boolean; error: string | null }>({ loading: false, error: null });
-  const leaving = useRef(new AbortController());
-  useEffect(() => {
-    const controller = new AbortController();
-    leaving.current = controller;
-    return () => controller.abort();
-  }, [load]);
-
-  const nextCursor = first.status === 'ready' ? first.data.nextCursor : null;
-  const showMore = useCallback(async () => {
-    if (!nextCursor) return;
-    const { signal } = leaving.current;
-    setMore({ loading: true, error: null });
-    try {
-      const next = await knowledgeApi.pages(botId, sourceId, nextCursor, signal);
-      if (signal.aborted) return;
-      update((shown) => ({ pages: [...shown.pages, ...next.pages], nextCursor: next.nextCursor }));
-      setMore({ loading: false, error: null });
-    } catch (failure) {
-      if (!signal.aborted) setMore({ loading: false, error: serverMessage(failure) ?? PAGES_LOAD_FAILED });
-    }
-  }, [botId, sourceId, nextCursor, update]);
+  const first = useApiPages(loadPage, appendPages);
 
   if (first.status === 'loading') {
     return (
@@ -129,14 +111,14 @@ export function SourcePages({ botId, sourceId, name }: SourcePagesProps) {
           </Stack>
         ))}
       </Box>
-      {nextCursor && (
-        <Button size="small" onClick={() => void showMore()} loading={more.loading} sx={{ mt: 0.5 }}>
+      {first.hasMore && (
+        <Button size="small" onClick={first.showMore} loading={first.loadingMore} sx={{ mt: 0.5 }}>
           Show more pages
         </Button>
       )}
-      {more.error && (
+      {first.moreError !== null && (
         <Typography variant="body2" color="error" role="alert">
-          {more.error}
+          {serverMessage(first.moreError) ?? PAGES_LOAD_FAILED}
         </Typography>
       )}
     </Box>

@@ -89,7 +89,7 @@ describe('LeadsSection', () => {
     expect(api.leadsApi.list).toHaveBeenCalledWith(1, null, expect.any(AbortSignal));
     await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
     expect(await screen.findByText('Bo')).toBeInTheDocument();
-    expect(api.leadsApi.list).toHaveBeenLastCalledWith(1, 'next-page');
+    expect(api.leadsApi.list).toHaveBeenLastCalledWith(1, 'next-page', expect.any(AbortSignal));
     expect(screen.getByText('Ann Lee')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
   });

@@ -1,4 +1,4 @@
-import type { LeadSummary } from '@botsmith/contract';
+import type { LeadSummary, LeadsPage } from '@botsmith/contract';
 import DeleteOutlineRounded from '@mui/icons-material/DeleteOutlineRounded';
 import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import ForumOutlined from '@mui/icons-material/ForumOutlined';
@@ -26,6 +26,7 @@ import type { Bot } from '../../api/types';
 import { ConfirmDeleteDialog } from '../../components/ConfirmDeleteDialog';
 import { MailLimitNotice } from '../../components/MailLimitNotice';
 import { RetryAlert } from '../../components/RetryAlert';
+import { useApiPages } from '../../hooks/useApiPages';
 import { inboxLink } from '../conversations/inboxParams';
 import { saveFile } from '../settings/LogsTab';
 import { formatDateTime } from '../../format/dateTime';
@@ -38,8 +39,10 @@ export interface LeadsSectionProps {
   bots: Bot[] | null;
 }
 
-type ListState =
-  { status: 'loading' } | { status: 'error' } | { status: 'ready'; leads: LeadSummary[]; nextCursor: string | null };
+const appendLeads = (shown: LeadsPage, next: LeadsPage): LeadsPage => ({
+  leads: [...shown.leads, ...next.leads],
+  nextCursor: next.nextCursor,
+});
 
 function botIdOf(search: URLSearchParams): number | null {
   const text = search.get('botId');
@@ -57,46 +60,17 @@ export function LeadsSection({ bots }: LeadsSectionProps) {
   const { enqueueSnackbar } = useSnackbar();
   const [searchParams, setSearchParams] = useSearchParams();
   const botId = botIdOf(searchParams);
-  const [attempt, setAttempt] = useState(0);
-  // The answer to which request (bot filter and attempt): any other is still loading.
-  const requestKey = `${botId ?? 'all'}:${attempt}`;
-  const [loaded, setLoaded] = useState<{ key: string; state: ListState } | null>(null);
-  const state: ListState = loaded?.key === requestKey ? loaded.state : { status: 'loading' };
-  const setState = useCallback(
-    (update: ListState | ((current: ListState) => ListState)) =>
-      setLoaded((current) => {
-        const before: ListState = current?.key === requestKey ? current.state : { status: 'loading' };
-        return { key: requestKey, state: typeof update === 'function' ? update(before) : update };
-      }),
-    [requestKey],
+  const loadPage = useCallback(
+    (cursor: string | null, signal: AbortSignal) => leadsApi.list(botId, cursor, signal),
+    [botId],
   );
-  const [loadingMore, setLoadingMore] = useState(false);
+  const list = useApiPages(loadPage, appendLeads);
+  const { update, moreError } = list;
+  useEffect(() => {
+    if (moreError !== null) enqueueSnackbar('Error loading more leads.', { variant: 'error' });
+  }, [moreError, enqueueSnackbar]);
   const [exporting, setExporting] = useState(false);
   const [deleting, setDeleting] = useState<LeadSummary | null>(null);
-
-  useEffect(() => {
-    const abort = new AbortController();
-    leadsApi.list(botId, null, abort.signal).then(
-      (page) => setState({ status: 'ready', leads: page.leads, nextCursor: page.nextCursor }),
-      () => {
-        if (!abort.signal.aborted) setState({ status: 'error' });
-      },
-    );
-    return () => abort.abort();
-  }, [botId, setState]);
-
-  const loadMore = async () => {
-    if (state.status !== 'ready' || !state.nextCursor) return;
-    setLoadingMore(true);
-    try {
-      const page = await leadsApi.list(botId, state.nextCursor);
-      setState({ status: 'ready', leads: [...state.leads, ...page.leads], nextCursor: page.nextCursor });
-    } catch {
-      enqueueSnackbar('Error loading more leads.', { variant: 'error' });
-    } finally {
-      setLoadingMore(false);
-    }
-  };
 
   const exportFile = async () => {
     setExporting(true);
@@ -113,11 +87,9 @@ export function LeadsSection({ bots }: LeadsSectionProps) {
   const removed = useCallback(
     (id: number) => {
       setDeleting(null);
-      setState((current) =>
-        current.status === 'ready' ? { ...current, leads: current.leads.filter((lead) => lead.id !== id) } : current,
-      );
+      update((shown) => ({ ...shown, leads: shown.leads.filter((lead) => lead.id !== id) }));
     },
-    [setState],
+    [update],
   );
 
   // A bot id from a link that is not (or no longer) the owner's shows as "All bots" rather than blank.
@@ -163,23 +135,21 @@ export function LeadsSection({ bots }: LeadsSectionProps) {
           startIcon={<FileDownloadOutlined />}
           onClick={() => void exportFile()}
           loading={exporting}
-          disabled={state.status !== 'ready' || state.leads.length === 0}
+          disabled={list.status !== 'ready' || list.data.leads.length === 0}
         >
           Export
         </Button>
       </Stack>
 
-      {state.status === 'loading' && (
+      {list.status === 'loading' && (
         <Stack spacing={1} aria-busy="true" aria-label="Loading leads">
           {[0, 1, 2].map((row) => (
             <Skeleton key={row} variant="rounded" height={48} />
           ))}
         </Stack>
       )}
-      {state.status === 'error' && (
-        <RetryAlert onRetry={() => setAttempt((n) => n + 1)}>Error fetching leads.</RetryAlert>
-      )}
-      {state.status === 'ready' && state.leads.length === 0 && (
+      {list.status === 'error' && <RetryAlert onRetry={list.reload}>Error fetching leads.</RetryAlert>}
+      {list.status === 'ready' && list.data.leads.length === 0 && (
         <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }}>
           <Typography variant="h6" component="p">
             No leads yet
@@ -189,7 +159,7 @@ export function LeadsSection({ bots }: LeadsSectionProps) {
           </Typography>
         </Paper>
       )}
-      {state.status === 'ready' && state.leads.length > 0 && (
+      {list.status === 'ready' && list.data.leads.length > 0 && (
         <>
           <TableContainer component={Paper} variant="outlined">
             <Table size="small" aria-label="Leads">
@@ -208,7 +178,7 @@ export function LeadsSection({ bots }: LeadsSectionProps) {
                 </TableRow>
               </TableHead>
               <TableBody>
-                {state.leads.map((lead) => (
+                {list.data.leads.map((lead) => (
                   <TableRow key={lead.id}>
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>{when(lead.createdAt)}</TableCell>
                     <TableCell>{lead.botName}</TableCell>
@@ -252,9 +222,9 @@ export function LeadsSection({ bots }: LeadsSectionProps) {
               </TableBody>
             </Table>
           </TableContainer>
-          {state.nextCursor && (
+          {list.hasMore && (
             <Box sx={{ mt: 2, textAlign: 'center' }}>
-              <Button onClick={() => void loadMore()} loading={loadingMore}>
+              <Button onClick={list.showMore} loading={list.loadingMore}>
                 Load more
               </Button>
             </Box>
