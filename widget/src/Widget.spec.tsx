@@ -323,6 +323,43 @@ describe('Widget', () => {
     expect(screen.getByRole('menu')).toBeTruthy();
   });
 
+  it("scrolls the conversation so a comment box opened at the window's bottom shows whole", async () => {
+    localStorage.setItem(
+      'botsmith:chat:7',
+      JSON.stringify({
+        t: Date.now(),
+        m: [
+          { role: 'user', content: 'hello' },
+          { role: 'assistant', content: 'Hi', id: 42 },
+        ],
+      }),
+    );
+    vi.stubGlobal('fetch', (url: string) =>
+      Promise.resolve(
+        new Response(url.endsWith('/feedback') ? null : '{}', { status: url.endsWith('/feedback') ? 204 : 404 }),
+      ),
+    );
+    // jsdom has no layout: the log's visible part ends at 500 px, the comment box at 650 px.
+    const rect = (bottom: number) => ({ bottom }) as DOMRect;
+    const layout = vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (
+      this: HTMLElement,
+    ) {
+      if (this.classList.contains('log')) return rect(500);
+      if (this.classList.contains('cm')) return rect(650);
+      return rect(0);
+    });
+    try {
+      render(<Widget {...props()} />);
+      const log = await screen.findByRole('log');
+      fireEvent.click(await screen.findByRole('button', { name: 'Bad answer' }));
+      await screen.findByRole('textbox', { name: /What was wrong/ });
+      // Its 150 px below the fold, and a little room under it.
+      await waitFor(() => expect(log.scrollTop).toBe(150 + 8));
+    } finally {
+      layout.mockRestore();
+    }
+  });
+
   it('shows a refusal as an italic error bubble and stays usable', async () => {
     vi.stubGlobal(
       'fetch',

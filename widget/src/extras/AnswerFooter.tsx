@@ -35,9 +35,18 @@ export function AnswerFooter({
   const [comment, setComment] = useState('');
   const [failed, setFailed] = useState(false);
   const boxRef = useRef<HTMLTextAreaElement>(null);
-  // The box takes the keyboard as it opens (once: a later render, e.g. the menu's, keeps its focus).
+  // The box takes the keyboard as it opens (once: a later render, e.g. the menu's, keeps its focus),
+  // and the conversation scrolls just enough to show it whole: it opens below an answer that may
+  // already reach the window's bottom, which left its Send out of sight.
   useEffect(() => {
-    if (box == 'open') boxRef.current?.focus({ preventScroll: true });
+    if (box != 'open') return;
+    const field = boxRef.current;
+    field?.focus({ preventScroll: true });
+    const form = field?.form;
+    const log = form?.closest<HTMLElement>('.log');
+    if (!form || !log) return;
+    const below = form.getBoundingClientRect().bottom - log.getBoundingClientRect().bottom;
+    if (below > 0) log.scrollTop += below + 8;
   }, [box]);
   if (message.role != 'assistant') return null;
   const mark = (value?: MessageRating) =>
