@@ -5,6 +5,7 @@ import { ConfigValidationError } from './config/environment.js';
 import { DataDirLockedError } from './database/data-dir-lock.js';
 import { EmbeddedPostgres } from './database/embedded-postgres.js';
 import type { DatabaseTarget } from './database/database.options.js';
+import { describeError, describeErrorWithStack } from './common/error-description.js';
 
 async function main(): Promise<void> {
   const started = performance.now();
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
       .then(
         () => process.exit(0),
         (error: unknown) => {
-          Logger.error(error instanceof Error ? error.message : String(error), 'Bootstrap');
+          Logger.error(describeError(error), 'Bootstrap');
           process.exit(1);
         },
       );
@@ -54,9 +55,7 @@ main().catch((error: unknown) => {
   if (error instanceof ConfigValidationError || error instanceof DataDirLockedError) {
     process.stderr.write(`\n${error.message}\n\n`);
   } else {
-    process.stderr.write(
-      `Botsmith could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
+    process.stderr.write(`Botsmith could not start: ${describeErrorWithStack(error)}\n`);
   }
   process.exit(1);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { describeError } from './error-description.js';
+import { describeError, describeErrorWithStack } from './error-description.js';
 
 describe('describeError', () => {
   it("gives an Error's message, without its name or stack", () => {
@@ -11,5 +11,20 @@ describe('describeError', () => {
     expect(describeError(42)).toBe('42');
     expect(describeError(null)).toBe('null');
     expect(describeError(undefined)).toBe('undefined');
+  });
+});
+
+describe('describeErrorWithStack', () => {
+  it("gives an Error's stack, which starts with its message", () => {
+    const error = new Error('port in use');
+    expect(describeErrorWithStack(error)).toBe(error.stack);
+    expect(describeErrorWithStack(error)).toMatch(/^Error: port in use\n\s+at /);
+  });
+
+  it('falls back to the message when there is no stack, and to text for a non-Error', () => {
+    const error = new Error('no stack');
+    error.stack = undefined;
+    expect(describeErrorWithStack(error)).toBe('no stack');
+    expect(describeErrorWithStack({ code: 'X' })).toBe('[object Object]');
   });
 });

@@ -6,3 +6,8 @@
 export function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** The same, with the stack where there is one: for failures nobody expected (a 500, a failed start). */
+export function describeErrorWithStack(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}

@@ -3,6 +3,7 @@ import { Catch, HttpException, HttpStatus, Logger, type ArgumentsHost, type Exce
 import type { Response } from 'express';
 import { AppError } from './app-error.js';
 import { isServiceOutage, serviceUnavailable } from './outage.js';
+import { describeError, describeErrorWithStack } from './error-description.js';
 
 /** `{error, code}`: the contract's ApiErrorBody. */
 export type ErrorBody = ApiErrorBody;
@@ -91,7 +92,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
         headers: unavailable.headers,
       };
     }
-    this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    this.logger.error(describeErrorWithStack(exception));
     return {
       status: HttpStatus.INTERNAL_SERVER_ERROR,
       body: { error: 'Something went wrong on our side. Please try again.', code: 'INTERNAL_ERROR' },
@@ -103,7 +104,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
   private logOutage(exception: unknown): void {
     if (Date.now() - this.lastOutageLog < 10_000) return;
     this.lastOutageLog = Date.now();
-    const reason = exception instanceof Error ? exception.message : String(exception);
+    const reason = describeError(exception);
     this.logger.error(`A backing service is unreachable; answering 503 SERVICE_UNAVAILABLE (${reason})`);
   }
 

@@ -2,6 +2,7 @@ import type { Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { isServiceOutage, serviceUnavailable } from '../outage.js';
 import { RedisThrottlerStorage, type ThrottlerStorageRecord } from './redis-throttler-storage.js';
+import { describeError } from '../error-description.js';
 
 /**
  * What a Redis-backed limit answers while Redis is unreachable: 503 SERVICE_UNAVAILABLE, as every
@@ -23,7 +24,7 @@ export class RedisOutageAnswer {
     if (!isServiceOutage(error)) return error;
     if (Date.now() - this.lastWarning >= 60_000) {
       this.lastWarning = Date.now();
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = describeError(error);
       this.logger.warn(`${this.storageName} is unreachable (${reason}); answering 503.`);
     }
     return serviceUnavailable();

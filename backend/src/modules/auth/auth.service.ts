@@ -16,6 +16,7 @@ import type { PendingSignupEntity } from './pending-signup.entity.js';
 import { PendingSignupsRepository } from './pending-signups.repository.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { TransactionRunner } from '../../database/transaction.js';
+import { describeError } from '../../common/error-description.js';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password.';
 /** The confirmation text; the signup page switches to its confirmation view on "check your email". */
@@ -77,7 +78,7 @@ export class AuthService implements BeforeApplicationShutdown {
     const run: Promise<void> = previous
       .then(task)
       .catch((error: unknown) => {
-        this.logger.error(`${label} failed: ${error instanceof Error ? error.message : String(error)}`);
+        this.logger.error(`${label} failed: ${describeError(error)}`);
       })
       .finally(() => {
         if (this.pending.get(email) === run) this.pending.delete(email);

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ConfigValidationError } from '../../config/environment.js';
 import { runBillingCycleCommand, UsageError } from './billing-cycle.command.js';
+import { describeErrorWithStack } from '../../common/error-description.js';
 
 /** `npm run billing:cycle [-- --at=<ISO date>]`: see billing-cycle.command.ts. */
 runBillingCycleCommand(process.argv.slice(2)).then(
@@ -9,9 +10,7 @@ runBillingCycleCommand(process.argv.slice(2)).then(
     if (error instanceof ConfigValidationError || error instanceof UsageError) {
       process.stderr.write(`\n${error.message}\n\n`);
     } else {
-      process.stderr.write(
-        `The billing cycle failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-      );
+      process.stderr.write(`The billing cycle failed: ${describeErrorWithStack(error)}\n`);
     }
     process.exit(1);
   },

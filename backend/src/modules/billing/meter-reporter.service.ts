@@ -3,6 +3,7 @@ import type { Transaction } from '../../database/transaction.js';
 import { METER_REPORT_BATCH, METER_REPORT_CONCURRENCY } from '../../common/constants.js';
 import { UsageLedgerService, type UnreportedUsage } from '../usage/usage-ledger.service.js';
 import { PAYMENTS, type PaymentsPort } from './payments.port.js';
+import { describeError } from '../../common/error-description.js';
 
 /**
  * Sends billable ledger rows (billable_cents > 0, reported_at IS NULL) to the payment provider as
@@ -42,9 +43,7 @@ export class MeterReporter {
             accepted.push(row.id);
           } catch (error) {
             failed = true;
-            this.logger.warn(
-              `Reporting usage ${row.reportIdentifier} failed (retried later): ${(error as Error).message}`,
-            );
+            this.logger.warn(`Reporting usage ${row.reportIdentifier} failed (retried later): ${describeError(error)}`);
           }
         }
       };

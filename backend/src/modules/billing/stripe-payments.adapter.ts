@@ -13,6 +13,7 @@ import {
   type ProviderInvoice,
   type ProviderSubscription,
 } from './payments.port.js';
+import { describeError } from '../../common/error-description.js';
 
 type StripeSettings = NonNullable<AppConfig['stripe']>;
 
@@ -180,7 +181,7 @@ export class StripePaymentsAdapter implements PaymentsPort {
         await this.stripe.invoices.pay(invoiceId, { payment_method: paymentMethodId });
       } catch (error) {
         // A declined retry is reported by Stripe as invoice.payment_failed; nothing else to do.
-        this.logger.warn(`Retrying invoice ${invoiceId} failed: ${(error as Error).message}`);
+        this.logger.warn(`Retrying invoice ${invoiceId} failed: ${describeError(error)}`);
       }
     }
   }
@@ -271,7 +272,7 @@ export class StripePaymentsAdapter implements PaymentsPort {
   /** Provider failures become 502 with a sentence; never the provider's internals. */
   private translate(error: unknown): Error {
     if (error instanceof AppError) return error;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = describeError(error);
     this.logger.error(`Stripe call failed: ${message}`);
     if (error instanceof Stripe.errors.StripeCardError) {
       return new AppError(HttpStatus.PAYMENT_REQUIRED, 'CARD_DECLINED', 'Your card was declined.');

@@ -13,6 +13,7 @@ import type { BotEntity } from './bot.entity.js';
 import { normaliseLeadCapture, type BotResponse, type UpdateBotDto } from './bots.dto.js';
 import { BotsRepository, type BotChanges } from './bots.repository.js';
 import { normaliseAllowedDomain, normaliseGradient, normaliseRadius, type DocumentResponse } from '@botsmith/contract';
+import { describeError } from '../../common/error-description.js';
 
 const GRADIENT_FIELDS = [
   'bubbleColor',
@@ -149,7 +150,7 @@ export class BotsService {
       try {
         await listener(ownerId, emails);
       } catch (error) {
-        this.logger.error(`Could not ask lead addresses to confirm: ${(error as Error).message}`);
+        this.logger.error(`Could not ask lead addresses to confirm: ${describeError(error)}`);
       }
     }
   }
@@ -270,7 +271,7 @@ export class BotsService {
     try {
       await this.storage.delete(key);
     } catch (error) {
-      this.logger.warn(`Could not remove stored file ${key}: ${(error as Error).message}`);
+      this.logger.warn(`Could not remove stored file ${key}: ${describeError(error)}`);
     }
   }
 

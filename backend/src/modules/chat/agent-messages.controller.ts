@@ -9,6 +9,7 @@ import { Public } from '../../common/public.decorator.js';
 import { AGENT_STREAM, AgentMessagesService, type AgentStreamSlot } from './agent-messages.service.js';
 import { callerOf, header } from './chat.controller.js';
 import { AgentMessagesQueryDto } from './chat.dto.js';
+import { describeError } from '../../common/error-description.js';
 
 const CALLER_ERRORS = {
   400: ['VALIDATION_FAILED'],
@@ -108,7 +109,7 @@ export class AgentMessagesController {
         }
       } catch (error) {
         // The widget reconnects from its last id; a database outage must not keep timers running.
-        this.logger.warn(`Replies stream stopped: ${error instanceof Error ? error.message : String(error)}`);
+        this.logger.warn(`Replies stream stopped: ${describeError(error)}`);
         close();
       }
       if (!closed) pollTimer = setTimeout(() => void poll(), AGENT_STREAM.pollMs);

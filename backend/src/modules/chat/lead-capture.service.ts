@@ -15,6 +15,7 @@ import { ChatRepository } from './chat.repository.js';
 import { ChatService, type ChatCaller } from './chat.service.js';
 import type { LeadRequestDto } from './chat.dto.js';
 import { ChatRateLimiter } from './rate-limit/chat-rate-limiter.js';
+import { describeError } from '../../common/error-description.js';
 
 /** The most recent messages mailed with a lead: enough to see what the visitor needed. */
 const TRANSCRIPT_MAX_MESSAGES = 50;
@@ -151,7 +152,7 @@ export class LeadCaptureService {
         transcript: messages.map((m) => ({ ...m, content: m.content.slice(0, TRANSCRIPT_MESSAGE_MAX_CHARS) })),
       });
     } catch (error) {
-      this.logger.error(`Could not mail lead ${lead.id}: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.error(`Could not mail lead ${lead.id}: ${describeError(error)}`);
     }
   }
 }

@@ -3,6 +3,7 @@ import { SERVICE_UNAVAILABLE_SENTENCE } from '../../common/outage.js';
 import { DatabasePing } from '../../database/database-ping.js';
 import { DATABASE_TARGET } from '../../database/database.module.js';
 import type { DatabaseTarget } from '../../database/database.options.js';
+import { describeError } from '../../common/error-description.js';
 
 type Engine = 'pglite' | 'postgresql';
 
@@ -34,9 +35,7 @@ export class HealthService {
     try {
       await this.database.ping();
     } catch (error) {
-      this.logger.warn(
-        `Health check: the database is down (${error instanceof Error ? error.message : String(error)})`,
-      );
+      this.logger.warn(`Health check: the database is down (${describeError(error)})`);
       return {
         error: SERVICE_UNAVAILABLE_SENTENCE,
         code: 'SERVICE_UNAVAILABLE',

@@ -10,6 +10,7 @@ import { correctionName, normaliseQuestion, questionSimilarity, SAME_QUESTION_SI
 import { reciprocalRankFusion } from './rank-fusion.js';
 import { SourcesRepository } from './sources.repository.js';
 import { englishSynonyms, relatedWords } from './synonyms.js';
+import { describeError } from '../../common/error-description.js';
 
 /** Where a passage comes from, as an answer cites it: the contract's (contract/src/chat.ts). */
 export type { Citation };
@@ -35,6 +36,8 @@ export interface AnswerPassages {
    * is flagged unanswered (docs/product.md#conversations).
    */
   nothingRelevant: boolean;
+  /** The addresses of the bot's website sources: the sites its answers may link to (chat/answer-links.ts). */
+  sourceSites: string[];
 }
 
 /** The longest query the search looks at; a visitor's message can be long. */
@@ -127,23 +130,26 @@ export class KnowledgeSearchService implements OnModuleInit {
       this.rank(botId, query, limit, similarity),
     ]);
     const passages = withCorrection(correction, matches, limit);
-    // The owner answered this very question: nothing is more relevant.
-    if (correction) return { passages, nothingRelevant: false };
     const text = cleanQuery(query);
-    const { coverage, hasPassages } = text
-      ? await this.passages.termCoverage(
-          botId,
-          text,
-          matches.map((match) => match.id),
-          relatedWords(text, await englishSynonyms()),
-        )
-      : { coverage: new Map<number, number>(), hasPassages: false };
+    // The owner answered this very question: nothing is more relevant. (Without search terms
+    // nothing is found, so nothing is flagged either.) The bot's website addresses are read by
+    // the relevance check's statement when it runs, else by a query of their own
+    // (docs/decisions/0016-chat-path-cost.md).
+    if (correction || !text) {
+      return { passages, nothingRelevant: false, sourceSites: await this.sourceSites(botId) };
+    }
+    const { coverage, hasPassages, sourceSites } = await this.passages.termCoverage(
+      botId,
+      text,
+      matches.map((match) => match.id),
+      relatedWords(text, await englishSynonyms()),
+    );
     const relevant = matches.some(
       (match) =>
         (coverage.get(match.id) ?? 0) >= RETRIEVAL_RELEVANCE.minTermCoverage ||
         (similarity.get(match.id) ?? -1) >= RETRIEVAL_RELEVANCE.minVectorSimilarity,
     );
-    return { passages, nothingRelevant: hasPassages && !relevant };
+    return { passages, nothingRelevant: hasPassages && !relevant, sourceSites };
   }
 
   /** The addresses of the bot's website sources: the sites its answers may link to (chat/answer-links.ts). */
@@ -200,7 +206,7 @@ export class KnowledgeSearchService implements OnModuleInit {
       for (const passage of near) similarity.set(passage.chunkId, passage.similarity);
       nearest = near.map((passage) => passage.chunkId);
     } catch (error) {
-      this.logger.warn(`Bot ${botId}: vector search skipped, full-text only: ${(error as Error).message}`);
+      this.logger.warn(`Bot ${botId}: vector search skipped, full-text only: ${describeError(error)}`);
       return fullText.slice(0, limit);
     }
     const ranked = reciprocalRankFusion([fullText.map((match) => match.id), nearest]).slice(0, limit);

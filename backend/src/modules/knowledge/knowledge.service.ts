@@ -23,6 +23,7 @@ import { SourcesRepository } from './sources.repository.js';
 import { sourceFileName } from './source-names.js';
 import { normaliseUrl } from './website/crawl-urls.js';
 import { DEFAULT_MAX_PAGES } from './website/website-crawler.js';
+import { describeError } from '../../common/error-description.js';
 
 /** A website added without a schedule is read again weekly (docs/product.md#knowledge-sources). */
 export const DEFAULT_REFRESH_SCHEDULE: RefreshSchedule = 'weekly';
@@ -406,7 +407,7 @@ export class KnowledgeService {
     try {
       await this.storage.delete(key);
     } catch (error) {
-      this.logger.warn(`Could not remove stored file ${key}: ${(error as Error).message}`);
+      this.logger.warn(`Could not remove stored file ${key}: ${describeError(error)}`);
     }
   }
 }

@@ -6,6 +6,7 @@ import { DailyQuotasService } from '../quotas/daily-quotas.service.js';
 import { EMBEDDINGS, type EmbeddingsPort } from './embeddings/embeddings.port.js';
 import { PassageVectorsRepository } from './passage-vectors.repository.js';
 import { SourcesRepository, type ClaimedEmbedding } from './sources.repository.js';
+import { describeError } from '../../common/error-description.js';
 
 /**
  * A source's notice while its embedding waits for the account's daily quota of embedded passages
@@ -94,7 +95,7 @@ export class PassageEmbeddingsService {
   }
 
   private async recordFailure(job: ClaimedEmbedding, error: unknown): Promise<void> {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = describeError(error);
     const last = job.attempts >= EMBEDDING_DEFAULTS.maxAttempts;
     const retryInMs = last
       ? null
@@ -108,7 +109,7 @@ export class PassageEmbeddingsService {
     } catch (recordError) {
       // The claim's lease runs out and the job is tried again; nothing is lost.
       this.logger.error(
-        `Source ${job.sourceId}: could not record the embedding failure: ${(recordError as Error).message}`,
+        `Source ${job.sourceId}: could not record the embedding failure: ${describeError(recordError)}`,
       );
     }
   }

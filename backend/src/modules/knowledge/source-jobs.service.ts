@@ -21,6 +21,7 @@ import {
 } from './website/website-crawler.js';
 import { SourcesRepository, type ClaimedJob, type JobOutcome } from './sources.repository.js';
 import type { JobPool, SourceJobSlots } from './source-job-slots.js';
+import { describeError } from '../../common/error-description.js';
 
 /**
  * A ready website's notice naming the pages the crawl could not parse within its limits
@@ -138,7 +139,7 @@ export class SourceJobsService {
         await this.finish(job, failed(error.message), []);
         return 'done';
       }
-      this.logger.error(`Source ${job.sourceId}: extraction failed: ${(error as Error).message}`);
+      this.logger.error(`Source ${job.sourceId}: extraction failed: ${describeError(error)}`);
       await this.finish(job, failed(FAILURES.UNREADABLE), []);
       return 'done';
     }
@@ -188,7 +189,7 @@ export class SourceJobsService {
       }
       let sentence: string = FAILURES.UNREACHABLE;
       if (error instanceof CrawlError) sentence = error.message;
-      else this.logger.error(`Source ${job.sourceId}: crawl failed: ${(error as Error).message}`);
+      else this.logger.error(`Source ${job.sourceId}: crawl failed: ${describeError(error)}`);
       if (stored.length > 0 && !(error instanceof CrawlError && error.code === 'QUOTA_REACHED')) {
         await this.keepAfterFailedRefresh(job, sentence);
       } else {

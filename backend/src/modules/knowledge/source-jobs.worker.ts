@@ -12,6 +12,7 @@ import { PassageEmbeddingsService } from './passage-embeddings.service.js';
 import { SourceJobsService } from './source-jobs.service.js';
 import { JOB_POOLS, poolOf, SourceJobSlots, type JobPool } from './source-job-slots.js';
 import { SourcesRepository, type ClaimedJob } from './sources.repository.js';
+import { describeError } from '../../common/error-description.js';
 
 interface RunningJob {
   job: ClaimedJob;
@@ -98,7 +99,7 @@ export class SourceJobsWorker implements OnApplicationBootstrap, BeforeApplicati
       } while (this.loop.enabled && (await this.embeddings.runNext(this.stopping.signal)));
     } catch (error) {
       // The database may be down for a while: the next poll tries again.
-      this.logger.error(`Source jobs stopped for now: ${(error as Error).message}`);
+      this.logger.error(`Source jobs stopped for now: ${describeError(error)}`);
     }
   }
 
@@ -125,7 +126,7 @@ export class SourceJobsWorker implements OnApplicationBootstrap, BeforeApplicati
       .run(job, abort.signal)
       .catch(async (error: unknown) => {
         // The database failed mid-job: the job is given back for the next poll.
-        this.logger.error(`Source ${job.sourceId}: job stopped: ${(error as Error).message}`);
+        this.logger.error(`Source ${job.sourceId}: job stopped: ${describeError(error)}`);
         await this.sources.releaseJob(job).catch(() => undefined);
         return 'later' as const;
       })

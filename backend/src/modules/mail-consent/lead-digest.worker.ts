@@ -8,6 +8,7 @@ import {
 import { PollingLoop } from '../../common/polling-loop.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { LeadNoticesService } from './lead-notices.service.js';
+import { describeError } from '../../common/error-description.js';
 
 /**
  * Sends the lead digests that are due, every LEAD_DIGEST_POLL_MS on this instance. Every instance
@@ -39,7 +40,7 @@ export class LeadDigestWorker implements OnApplicationBootstrap, BeforeApplicati
       await this.notices.sendDueDigests();
     } catch (error) {
       // The database may be down for a while: the next poll tries again.
-      this.logger.error(`Lead digests stopped for now: ${(error as Error).message}`);
+      this.logger.error(`Lead digests stopped for now: ${describeError(error)}`);
     }
   }
 }

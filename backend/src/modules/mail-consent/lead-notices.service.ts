@@ -4,6 +4,7 @@ import { MailService } from '../mail/mail.service.js';
 import { MailConsentRepository, type DigestRow } from './mail-consent.repository.js';
 import { MailConsentService } from './mail-consent.service.js';
 import { MailQuotaService } from './mail-quota.service.js';
+import { describeError } from '../../common/error-description.js';
 
 /** The most digest items one run sends (the next run takes the rest). */
 const DIGEST_BATCH = 500;
@@ -69,7 +70,7 @@ export class LeadNoticesService {
           this.mail.sendLeadDigest(to, group);
           sent += 1;
         } catch (error) {
-          this.logger.error(`Could not mail a lead digest: ${error instanceof Error ? error.message : String(error)}`);
+          this.logger.error(`Could not mail a lead digest: ${describeError(error)}`);
         }
       }
       if (rows.length < DIGEST_BATCH) return sent;

@@ -9,6 +9,7 @@ import { MailService } from '../mail/mail.service.js';
 import { UsersService } from '../users/users.service.js';
 import { MailConsentRepository, type AgentReplyRow, type ConsentRow } from './mail-consent.repository.js';
 import { MailQuotaService } from './mail-quota.service.js';
+import { describeError } from '../../common/error-description.js';
 
 /** What the public confirmation page shows (docs/product.md#mail-consent). */
 export type ConfirmationView =
@@ -248,7 +249,7 @@ export class MailConsentService {
       const bot = await this.bots.get(reply.ownerId, reply.botId);
       if (bot.allowedDomain) return bot.allowedDomain;
     } catch (error) {
-      this.logger.warn(`No bot for a reply notice: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(`No bot for a reply notice: ${describeError(error)}`);
     }
     return hostOf(reply.pageUrl) ?? 'our website';
   }

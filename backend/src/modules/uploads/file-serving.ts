@@ -4,6 +4,7 @@ import type { Express, Request, Response } from 'express';
 import { DocumentsService } from '../knowledge/documents.service.js';
 import { contentTypeOfKey, FILE_STORAGE, isStorageKey, type FileStorage } from '../storage/file-storage.js';
 import { UPLOADS_PATH } from '../storage/file-urls.js';
+import { describeError } from '../../common/error-description.js';
 
 const logger = new Logger('Uploads');
 
@@ -60,7 +61,7 @@ async function serve(req: Request, res: Response, storage: FileStorage, document
     await pipeline(file.body, res);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
-    logger.error(`GET ${UPLOADS_PATH}/${key} failed: ${(error as Error).message}`);
+    logger.error(`GET ${UPLOADS_PATH}/${key} failed: ${describeError(error)}`);
     if (!res.headersSent) {
       res.status(500).json({ error: 'The file could not be read. Please try again.', code: 'INTERNAL_ERROR' });
     } else {

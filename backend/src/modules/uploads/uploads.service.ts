@@ -14,6 +14,7 @@ import {
   type StoredExtension,
 } from '../storage/file-storage.js';
 import { publicFileUrl, uploadPath } from '../storage/file-urls.js';
+import { describeError } from '../../common/error-description.js';
 
 /** What the content of an icon may be (checked from its bytes, never its name or declared type). */
 const ICON_TYPES: Record<string, StoredExtension> = {
@@ -129,7 +130,7 @@ export class UploadsService {
     try {
       await this.storage.delete(key);
     } catch (error) {
-      this.logger.warn(`Could not remove stored file ${key}: ${(error as Error).message}`);
+      this.logger.warn(`Could not remove stored file ${key}: ${describeError(error)}`);
     }
   }
 }

@@ -5,6 +5,7 @@ import ExcelJS from 'exceljs';
 import { LOGS_EXPORT_BATCH_ROWS, XLSX_CELL_MAX_CHARS } from '../../common/constants.js';
 import { UsageClock } from './usage-clock.js';
 import { UsageRepository, type LogCursor, type LogRow } from './usage.repository.js';
+import { describeErrorWithStack } from '../../common/error-description.js';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -262,7 +263,7 @@ export async function sendWorkbook(res: Response, workbook: PreparedLogsExport, 
   } catch (error) {
     // Half a workbook must not look like a complete download: cut the connection.
     if (!(error instanceof LogsExportAbortedError)) {
-      logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+      logger.error(describeErrorWithStack(error));
     }
     res.destroy();
   }

@@ -8,6 +8,7 @@ import {
 import { PollingLoop } from '../../common/polling-loop.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { WebhooksService } from './webhooks.service.js';
+import { describeError } from '../../common/error-description.js';
 
 /**
  * Sends due webhook deliveries on this instance: every WEBHOOK_POLL_MS, and at once after an event
@@ -49,7 +50,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
     } catch (error) {
       // The database may be down for a while: the next poll tries again; claimed rows come due
       // again when their lease ends.
-      this.logger.error(`Webhook deliveries stopped for now: ${(error as Error).message}`);
+      this.logger.error(`Webhook deliveries stopped for now: ${describeError(error)}`);
     }
   }
 }

@@ -21,6 +21,7 @@ import {
 import { toBillingEvent } from '../stripe-payments.adapter.js';
 import type { AcceptedCard } from './test-cards.js';
 import { TestModeRepository, testId, type TestCheckoutSession, type TestInvoice } from './test-mode.repository.js';
+import { describeError } from '../../../common/error-description.js';
 
 /** What the test-mode payment page shows for a session. */
 export interface TestCheckoutView {
@@ -190,7 +191,7 @@ export class TestModePaymentsAdapter implements PaymentsPort {
                 await this.sink(event);
               } catch (error) {
                 // Left pending: delivered again on the next flush, as Stripe retries a webhook.
-                this.logger.error(`Delivering ${event.type} ${event.id} failed: ${(error as Error).message}`);
+                this.logger.error(`Delivering ${event.type} ${event.id} failed: ${describeError(error)}`);
                 return;
               }
               await this.store.markEventDelivered(null, event.id);

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { type ModelTier, UPSTREAM_MODELS } from '../../../common/constants.js';
 import { estimateTokens, LlmError, type LlmPort, type LlmRequest, type LlmResult } from './llm.port.js';
+import { describeError } from '../../../common/error-description.js';
 
 export interface OpenAiAdapterOptions {
   apiKey: string;
@@ -134,7 +135,7 @@ export class OpenAiLlmAdapter implements LlmPort {
         cause: error,
       });
     }
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = describeError(error);
     return new LlmError('UPSTREAM_FAILED', `The model service could not be reached or broke off: ${detail}`, {
       cause: error,
     });

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { EMBEDDING_DEFAULTS } from '../../../common/constants.js';
 import { EmbeddingsError, normalise, type EmbeddingsPort, type EmbedOptions } from './embeddings.port.js';
+import { describeError } from '../../../common/error-description.js';
 
 export interface OpenAiEmbeddingsOptions {
   apiKey: string;
@@ -133,7 +134,7 @@ function classify(error: unknown, timeoutMs: number, elapsedMs: number): Embeddi
       },
     );
   }
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = describeError(error);
   return new EmbeddingsError('EMBEDDINGS_FAILED', `The embeddings server could not be reached: ${detail}`, {
     cause: error,
   });
