@@ -240,6 +240,35 @@ describe("the answer's links", () => {
     expect(response.status).toBe(200);
     expect(response.body.message).toContain('[the returns form](https://forms.partner.example/returns/acme)');
   });
+
+  it("keeps links to its website sources' sites, and only those", async () => {
+    const bot = await createChatBot(t, ownerId);
+    // A crawled page, as the crawler stores it (the crawl itself is website-crawler.spec's).
+    const [source] = await t.dataSource.query<Array<{ id: number }>>(
+      `INSERT INTO bot_sources (bot_id, kind, name, status, url) VALUES ($1, 'website', 'Help centre', 'ready', $2) RETURNING id`,
+      [bot.id, 'https://www.help.partner.example/'],
+    );
+    await t.dataSource.query(
+      `INSERT INTO document_chunks (source_id, bot_id, page, ordinal, content, page_url, page_title)
+       VALUES ($1, $2, 1, 0, $3, $4, 'Warranty')`,
+      [
+        source.id,
+        bot.id,
+        'Warranty claims are filed at [the claims page](https://help.partner.example/claims) or https://evil.example/claims within a year.',
+        'https://www.help.partner.example/warranty',
+      ],
+    );
+    const response = await t
+      .http()
+      .post('/api/chat')
+      .set('Authorization', `Bearer ${bot.apiKey}`)
+      .set('X-Visitor-Id', visitor())
+      .send({ botId: bot.id, prompt: 'Where are warranty claims filed?' });
+    expect(response.status).toBe(200);
+    expect(response.body.message).toContain('[the claims page](https://help.partner.example/claims)');
+    expect(response.body.message).toContain('or evil.example/claims within a year');
+    expect(response.body.message).not.toContain('https://evil.example');
+  });
 });
 
 describe('an upload past its limit', () => {

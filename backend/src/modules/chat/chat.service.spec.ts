@@ -103,8 +103,7 @@ function chatServiceWith(setup: Setup = {}) {
   } as LlmPort;
   const webhooks = { notify: () => undefined };
   const chunks: ChunkSearch = {
-    searchForAnswer: async () => ({ passages: [], nothingRelevant: false }),
-    sourceSites: async () => [],
+    searchForAnswer: async () => ({ passages: [], nothingRelevant: false, sourceSites: [] }),
   };
 
   const service = new ChatService(

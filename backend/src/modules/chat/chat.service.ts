@@ -39,14 +39,16 @@ import { WebhooksService } from '../webhooks/webhooks.service.js';
 /** Where passages come from (full-text search over all of the bot's sources, with their citations). */
 export const CHUNK_SEARCH = Symbol('CHUNK_SEARCH');
 export interface ChunkSearch {
-  /** `nothingRelevant`: the bot has knowledge, but none of it is about the question. */
+  /**
+   * `nothingRelevant`: the bot has knowledge, but none of it is about the question. `sourceSites`:
+   * the addresses of the bot's website sources, the sites its answers may link to (read with the
+   * passages, docs/decisions/0016-chat-path-cost.md).
+   */
   searchForAnswer(
     botId: number,
     query: string,
     limit: number,
-  ): Promise<{ passages: Passage[]; nothingRelevant: boolean }>;
-  /** The addresses of the bot's website sources: the sites its answers may link to. */
-  sourceSites(botId: number): Promise<string[]>;
+  ): Promise<{ passages: Passage[]; nothingRelevant: boolean; sourceSites: string[] }>;
 }
 
 /** What the HTTP layer knows about the caller. */
@@ -318,7 +320,7 @@ export class ChatService implements OnApplicationShutdown {
   /** compose: the bot's passages for the question, the model's input, and the links the answer may carry. */
   private async compose(turn: GatedTurn): Promise<ComposedTurn> {
     const { bot, input } = turn;
-    const { passages, nothingRelevant } = await this.retrieve(bot.id, input.prompt);
+    const { passages, nothingRelevant, sourceSites } = await this.retrieve(bot.id, input.prompt);
     const modelInput = buildModelInput({
       botName: bot.name,
       botPrompt: bot.prompt,
@@ -326,7 +328,7 @@ export class ChatService implements OnApplicationShutdown {
       history: (input.chatHistory ?? []).map((h) => ({ role: h.role, content: h.content })),
       question: input.prompt,
     });
-    const links = await this.linkPolicyFor(bot, turn.houseBot, passages);
+    const links = this.linkPolicyFor(bot, turn.houseBot, passages, sourceSites);
     return { ...turn, passages, nothingRelevant, modelInput, links };
   }
 
@@ -542,16 +544,10 @@ export class ChatService implements OnApplicationShutdown {
   /**
    * The links an answer may carry (answer-links.ts): the bot's domain (the product's own for the
    * house bots), its website sources' sites, and addresses the owner wrote in the prompt and in the
-   * written answers and corrections the model is given. Without the sources' sites (the database
-   * failed), fewer links are kept, never more.
+   * written answers and corrections the model is given. The sites come with the passages: when
+   * retrieval failed there are none, so fewer links are kept, never more.
    */
-  private async linkPolicyFor(bot: BotEntity, houseBot: boolean, passages: Passage[]): Promise<LinkPolicy> {
-    let sourceSites: string[] = [];
-    try {
-      sourceSites = await this.chunks.sourceSites(bot.id);
-    } catch (error) {
-      this.logger.error(`Bot ${bot.id}: source sites unavailable for its links: ${describeError(error)}`);
-    }
+  private linkPolicyFor(bot: BotEntity, houseBot: boolean, passages: Passage[], sourceSites: string[]): LinkPolicy {
     return linkPolicy({
       allowedDomain: this.domainOf(bot, houseBot),
       sourceSites,
@@ -559,14 +555,17 @@ export class ChatService implements OnApplicationShutdown {
     });
   }
 
-  private async retrieve(botId: number, question: string): Promise<{ passages: Passage[]; nothingRelevant: boolean }> {
+  private async retrieve(
+    botId: number,
+    question: string,
+  ): Promise<{ passages: Passage[]; nothingRelevant: boolean; sourceSites: string[] }> {
     try {
       return await this.chunks.searchForAnswer(botId, question, CHAT_LIMITS.retrievalPassages);
     } catch (error) {
       // An answer from the prompt alone beats no answer: log it and carry on (unflagged: the
       // search failed, not the knowledge).
       this.logger.error(`Bot ${botId}: document search failed: ${describeError(error)}`);
-      return { passages: [], nothingRelevant: false };
+      return { passages: [], nothingRelevant: false, sourceSites: [] };
     }
   }
 

@@ -210,15 +210,16 @@ export class PassagesRepository {
    * search terms (English stems, stop words dropped: the same analysis as the search) found among
    * the passage's own terms; a term also counts as held when the passage holds one of its word's
    * synonyms (`related`, as given to `search`). `hasPassages` says whether the bot has any usable
-   * passage at all.
+   * passage at all; `sourceSites` is `websiteAddresses`, read by the same statement so that a
+   * chat answer's retrieval makes no round trip for it (docs/decisions/0016-chat-path-cost.md).
    */
   async termCoverage(
     botId: number,
     query: string,
     ids: readonly number[],
     related: readonly RelatedWords[] = [],
-  ): Promise<{ coverage: Map<number, number>; hasPassages: boolean }> {
-    const rows: Array<{ id: number | null; coverage: number | null; has_passages: boolean }> =
+  ): Promise<{ coverage: Map<number, number>; hasPassages: boolean; sourceSites: string[] }> {
+    const rows: Array<{ id: number | null; coverage: number | null; has_passages: boolean; sites: string[] }> =
       await this.passages.query(
         `WITH terms AS (SELECT tsvector_to_array(to_tsvector('english', $2)) AS lexemes),
               groups AS (
@@ -233,13 +234,15 @@ export class PassagesRepository {
                                WHERE l = ANY(g.word) AND g.synonyms && tsvector_to_array(c.search_vector)))::float8
                 / GREATEST(cardinality(terms.lexemes), 1) AS coverage,
               EXISTS (SELECT 1 FROM document_chunks a JOIN bot_sources s ON s.id = a.source_id
-                       WHERE a.bot_id = $1 AND s.status <> 'failed') AS has_passages
+                       WHERE a.bot_id = $1 AND s.status <> 'failed') AS has_passages,
+              ARRAY(SELECT DISTINCT url FROM bot_sources
+                     WHERE bot_id = $1 AND kind = 'website' AND url IS NOT NULL) AS sites
          FROM terms LEFT JOIN document_chunks c ON c.bot_id = $1 AND c.id = ANY($3::int[])`,
         [botId, query, ids, related.map((r) => r.word), related.map((r) => r.synonyms.join(' '))],
       );
     const coverage = new Map<number, number>();
     for (const row of rows) if (row.id !== null) coverage.set(Number(row.id), Number(row.coverage));
-    return { coverage, hasPassages: rows[0]?.has_passages === true };
+    return { coverage, hasPassages: rows[0]?.has_passages === true, sourceSites: rows[0]?.sites ?? [] };
   }
 
   countForBot(botId: number): Promise<number> {
