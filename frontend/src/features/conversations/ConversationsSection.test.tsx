@@ -185,10 +185,18 @@ describe('ConversationsSection', () => {
       await user.click(screen.getByRole('button', { name: 'Load more' }));
       await waitFor(() => expect(rows()).toHaveLength(2));
       expect(rows()[1]).toHaveTextContent('Third one');
-      expect(api.conversationsApi.list).toHaveBeenLastCalledWith({ botId: 1, filter: 'all' }, 'c1');
+      expect(api.conversationsApi.list).toHaveBeenLastCalledWith(
+        { botId: 1, filter: 'all' },
+        'c1',
+        expect.any(AbortSignal),
+      );
       await user.click(screen.getByRole('button', { name: 'Load more' }));
       await waitFor(() => expect(rows()).toHaveLength(3));
-      expect(api.conversationsApi.list).toHaveBeenLastCalledWith({ botId: 1, filter: 'all' }, 'c2');
+      expect(api.conversationsApi.list).toHaveBeenLastCalledWith(
+        { botId: 1, filter: 'all' },
+        'c2',
+        expect.any(AbortSignal),
+      );
       expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
     });
 
