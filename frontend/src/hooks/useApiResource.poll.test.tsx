@@ -174,3 +174,43 @@ describe('useApiResource polling', () => {
     expect(load).toHaveBeenCalledTimes(2);
   });
 });
+
+function RefreshProbe({ load }: { load: (signal: AbortSignal) => Promise<string> }) {
+  const resource = useApiResource(load);
+  return (
+    <>
+      <p>{resource.status === 'ready' ? `data: ${resource.data}` : resource.status}</p>
+      <button onClick={resource.refresh}>Refresh</button>
+    </>
+  );
+}
+
+describe('useApiResource refresh', () => {
+  it('reads again keeping the data shown, and a failed refresh keeps it', async () => {
+    const { load, answer } = answers();
+    renderAtDashboard(<RefreshProbe load={load} />);
+    await answer('one');
+    act(() => screen.getByRole('button', { name: 'Refresh' }).click());
+    expect(load).toHaveBeenCalledTimes(2);
+    expect(screen.getByText('data: one')).toBeInTheDocument();
+    await answer(new ApiError(500, 'INTERNAL_ERROR', 'Down.', true));
+    expect(screen.getByText('data: one')).toBeInTheDocument();
+    act(() => screen.getByRole('button', { name: 'Refresh' }).click());
+    await answer('two');
+    expect(screen.getByText('data: two')).toBeInTheDocument();
+  });
+
+  it('a newer refresh aborts the one in flight, and unmounting aborts it too', async () => {
+    const { load, answer } = answers();
+    const { unmount } = renderAtDashboard(<RefreshProbe load={load} />);
+    await answer('one');
+    act(() => screen.getByRole('button', { name: 'Refresh' }).click());
+    const first = load.mock.calls[1]?.[0];
+    act(() => screen.getByRole('button', { name: 'Refresh' }).click());
+    expect(first?.aborted).toBe(true);
+    const second = load.mock.calls[2]?.[0];
+    expect(second?.aborted).toBe(false);
+    unmount();
+    expect(second?.aborted).toBe(true);
+  });
+});

@@ -8,6 +8,11 @@ export type ApiResourceState<T> =
 export type ApiResource<T> = ApiResourceState<T> & {
   /** Loads again; the state shows "loading" at once. */
   reload: () => void;
+  /**
+   * Reads again quietly (after a change made elsewhere): the data stays shown until the answer
+   * replaces it, and a failed read keeps it. A newer refresh aborts the one in flight.
+   */
+  refresh: () => void;
   /** Changes the loaded data in place (after a save); does nothing unless the data is loaded. */
   update: (change: (data: T) => T) => void;
 };
@@ -54,6 +59,10 @@ export function useApiResource<T>(
   } | null>(null);
   /** Counts local changes (`update`), so a poll that started before one can be told apart. */
   const changes = useRef(0);
+  /** The last quiet read asked for, tied to the load and reload it was asked under. */
+  const [refreshing, setRefreshing] = useState<{ load: (signal: AbortSignal) => Promise<T>; attempt: number } | null>(
+    null,
+  );
 
   useEffect(() => {
     if (!load) return;
@@ -126,7 +135,33 @@ export function useApiResource<T>(
     };
   }, [load, attempt, interval, navigate]);
 
+  useEffect(() => {
+    if (!refreshing) return;
+    const { load: read, attempt: asked } = refreshing;
+    const controller = new AbortController();
+    const changesBefore = changes.current;
+    read(controller.signal).then(
+      (data) => {
+        if (controller.signal.aborted || changes.current !== changesBefore) return;
+        setState((last) =>
+          last?.load === read && last.attempt === asked && last.result.status === 'ready'
+            ? { ...last, result: { status: 'ready', data } }
+            : last,
+        );
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        const destination = destinationForError(error);
+        if (destination) void navigate(destination, { replace: true });
+      },
+    );
+    return () => controller.abort();
+  }, [refreshing, navigate]);
+
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
+  const refresh = useCallback(() => {
+    if (load) setRefreshing({ load, attempt });
+  }, [load, attempt]);
   const update = useCallback(
     (change: (data: T) => T) => {
       changes.current += 1;
@@ -140,5 +175,5 @@ export function useApiResource<T>(
   );
 
   const result = current ? current.result : LOADING;
-  return { ...result, reload, update };
+  return { ...result, reload, refresh, update };
 }

@@ -30,9 +30,10 @@ import {
   type WebhookEventType,
 } from '@botsmith/contract';
 import { useSnackbar } from 'notistack';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import { webhooksApi } from '../../api';
 import { ApiError } from '../../api/client';
+import { useApiResource } from '../../hooks/useApiResource';
 import { serverMessage } from '../bots/botForms';
 import { formatDateTime } from '../../format/dateTime';
 
@@ -56,51 +57,25 @@ function when(iso: string | null): string {
   return formatDateTime(iso) || '—';
 }
 
+const loadEndpoints = () => webhooksApi.list().then((answer) => answer.webhooks);
+
 /**
  * Settings > Integrations (docs/product.md#webhooks): the owner's webhook endpoints, adding one
  * (its signing secret shown once), a test send, the delivery log, deleting one, and enabling one
  * disabled after failing for days.
  */
 export function IntegrationsTab() {
-  const [endpoints, setEndpoints] = useState<WebhookEndpoint[] | null>(null);
-  const [loadFailed, setLoadFailed] = useState(false);
+  const list = useApiResource(loadEndpoints);
   const [secret, setSecret] = useState<string | null>(null);
+  // After a change the list is read again quietly, so the endpoints (and an open delivery log) stay.
+  const { refresh } = list;
 
-  // Bumped to read the list again (after a change, or Retry).
-  const [reloads, setReloads] = useState(0);
-  const reload = useCallback(() => setReloads((n) => n + 1), []);
-
-  useEffect(() => {
-    let active = true;
-    webhooksApi.list().then(
-      (answer) => {
-        if (!active) return;
-        setEndpoints(answer.webhooks);
-        setLoadFailed(false);
-      },
-      () => {
-        if (active) setLoadFailed(true);
-      },
-    );
-    return () => {
-      active = false;
-    };
-  }, [reloads]);
-
-  if (loadFailed) {
+  if (list.status === 'error') {
     return (
       <Alert
         severity="error"
         action={
-          <Button
-            color="inherit"
-            size="small"
-            onClick={() => {
-              setLoadFailed(false);
-              setEndpoints(null);
-              reload();
-            }}
-          >
+          <Button color="inherit" size="small" onClick={list.reload}>
             Retry
           </Button>
         }
@@ -109,13 +84,14 @@ export function IntegrationsTab() {
       </Alert>
     );
   }
-  if (endpoints === null) {
+  if (list.status === 'loading') {
     return (
       <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }}>
         <CircularProgress aria-label="Loading webhooks" />
       </Box>
     );
   }
+  const endpoints = list.data;
   return (
     <Stack spacing={3}>
       <Typography variant="body2" color="textSecondary">
@@ -128,7 +104,7 @@ export function IntegrationsTab() {
       ) : (
         <Stack spacing={2} component="ul" sx={{ listStyle: 'none', p: 0, m: 0 }} aria-label="Webhook endpoints">
           {endpoints.map((endpoint) => (
-            <EndpointItem key={endpoint.id} endpoint={endpoint} onChanged={reload} />
+            <EndpointItem key={endpoint.id} endpoint={endpoint} onChanged={refresh} />
           ))}
         </Stack>
       )}
@@ -136,7 +112,7 @@ export function IntegrationsTab() {
         <AddEndpointForm
           onAdded={(newSecret) => {
             setSecret(newSecret);
-            reload();
+            refresh();
           }}
         />
       ) : (
@@ -379,25 +355,16 @@ function EndpointItem({ endpoint, onChanged }: { endpoint: WebhookEndpoint; onCh
 }
 
 function DeliveryLog({ endpointId, version }: { endpointId: number; version: number }) {
-  const [deliveries, setDeliveries] = useState<WebhookDelivery[] | null>(null);
-  const [failed, setFailed] = useState(false);
-
-  useEffect(() => {
-    let active = true;
-    webhooksApi.deliveries(endpointId).then(
-      (answer) => {
-        if (!active) return;
-        setDeliveries(answer.deliveries);
-        setFailed(false);
-      },
-      () => {
-        if (active) setFailed(true);
-      },
-    );
-    return () => {
-      active = false;
-    };
-  }, [endpointId, version]);
+  const load = useCallback(() => webhooksApi.deliveries(endpointId).then((answer) => answer.deliveries), [endpointId]);
+  const log = useApiResource(load);
+  // `version` is bumped after a test send: the log is read again, quietly (the rows stay meanwhile).
+  const [readFor, setReadFor] = useState(version);
+  if (version !== readFor) {
+    setReadFor(version);
+    log.refresh();
+  }
+  const failed = log.status === 'error';
+  const deliveries = log.status === 'ready' ? log.data : null;
 
   if (failed)
     return (

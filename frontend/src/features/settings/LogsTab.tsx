@@ -5,6 +5,7 @@ import Typography from '@mui/material/Typography';
 import { useSnackbar } from 'notistack';
 import { useEffect, useState } from 'react';
 import { usageApi } from '../../api';
+import { useApiResource } from '../../hooks/useApiResource';
 
 /** `user_logs_{YYYY-MM-DD}_{HH-mm-ss}.xlsx` (UTC), used when the server did not name the file. */
 export function defaultLogsFileName(now: Date = new Date()): string {
@@ -26,28 +27,19 @@ export function saveFile(blob: Blob, fileName: string): void {
   window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+const loadUsage = () => usageApi.getUserUsage();
+
 /** Settings > Logs: every conversation of every bot as an Excel file, when there is at least one message. */
 export function LogsTab() {
   const { enqueueSnackbar } = useSnackbar();
-  const [logsAvailable, setLogsAvailable] = useState<boolean | null>(null);
-  const [downloading, setDownloading] = useState(false);
-
+  const usage = useApiResource(loadUsage);
+  // Unknown while loading; a failed read offers no download (and says so in a toast).
+  const logsAvailable = usage.status === 'ready' ? usage.data.logsAvailable : usage.status === 'error' ? false : null;
+  const usageFailed = usage.status === 'error';
   useEffect(() => {
-    let active = true;
-    usageApi.getUserUsage().then(
-      (usage) => {
-        if (active) setLogsAvailable(usage.logsAvailable);
-      },
-      () => {
-        if (!active) return;
-        setLogsAvailable(false);
-        enqueueSnackbar('Error fetching usage info.', { variant: 'error' });
-      },
-    );
-    return () => {
-      active = false;
-    };
-  }, [enqueueSnackbar]);
+    if (usageFailed) enqueueSnackbar('Error fetching usage info.', { variant: 'error' });
+  }, [usageFailed, enqueueSnackbar]);
+  const [downloading, setDownloading] = useState(false);
 
   const download = async () => {
     setDownloading(true);
