@@ -40,7 +40,9 @@ function ColourInput({ label, name, value, onChange }: ColourInputProps) {
   const text = draft ?? value;
   const invalid = draft !== null && !isHex(draft);
   return (
-    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flex: 1, minWidth: 0 }}>
+    // Never narrower than the swatch and a whole "#rrggbb": two colours that do not fit side by
+    // side (a gradient in a narrow card) wrap to two rows instead of running past the card's edge.
+    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flex: '1 1 0', minWidth: 'min-content' }}>
       <Box
         component="input"
         type="color"
