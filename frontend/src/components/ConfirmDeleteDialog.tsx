@@ -7,7 +7,7 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { useSnackbar } from 'notistack';
 import { useId, useState } from 'react';
-import { serverMessage } from '../features/bots/botForms';
+import { serverMessage } from '../api/serverMessage';
 
 export interface ConfirmDeleteDialogProps<Id> {
   /** What is being deleted; null closes the dialog. */

@@ -4,7 +4,7 @@ import type { BotSummary } from '../../api/types';
 import { track } from '../../analytics/analytics';
 import { NameDialog } from '../../components/NameDialog';
 import { BOT_LIMITS } from './botOptions';
-import { serverMessage } from './botForms';
+import { serverMessage } from '../../api/serverMessage';
 
 export interface AddBotDialogProps {
   open: boolean;

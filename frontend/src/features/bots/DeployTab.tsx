@@ -17,7 +17,7 @@ import { useSnackbar } from 'notistack';
 import { useState } from 'react';
 import { botsApi } from '../../api';
 import type { Bot } from '../../api/types';
-import { serverMessage } from './botForms';
+import { serverMessage } from '../../api/serverMessage';
 
 export interface DeployTabProps {
   bot: Bot;

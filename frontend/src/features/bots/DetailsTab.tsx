@@ -13,7 +13,8 @@ import { WIDGET_LANGUAGES, WIDGET_LANGUAGE_NAMES, type WidgetLanguageChoice } fr
 import { botsApi } from '../../api';
 import type { Bot, BotDetailsUpdate, BotModel, Category } from '../../api/types';
 import { BOT_LIMITS, isBareDomain, MODEL_OPTIONS } from './botOptions';
-import { detailsOf, serverMessage } from './botForms';
+import { detailsOf } from './botForms';
+import { serverMessage } from '../../api/serverMessage';
 import { SaveBar } from './SaveBar';
 import { useTabDraft } from './tabDrafts';
 import { savedStarterQuestions, StarterQuestionsField, starterQuestionsError } from './StarterQuestionsField';

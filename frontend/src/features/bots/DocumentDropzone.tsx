@@ -13,7 +13,7 @@ import { uploadsApi } from '../../api';
 import { FileDropArea, UploadProgress } from '../../components/FileDropArea';
 import type { BotDocument } from '../../api/types';
 import { BOT_LIMITS } from './botOptions';
-import { serverMessage } from './botForms';
+import { serverMessage } from '../../api/serverMessage';
 
 export interface DocumentDropzoneProps {
   botId: number;

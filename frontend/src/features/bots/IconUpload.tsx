@@ -12,7 +12,7 @@ import { useSnackbar } from 'notistack';
 import { useRef, useState, type ChangeEvent } from 'react';
 import { uploadsApi } from '../../api';
 import { BOT_LIMITS } from './botOptions';
-import { serverMessage } from './botForms';
+import { serverMessage } from '../../api/serverMessage';
 
 export const ICON_TOO_BIG = 'Image is too big. Keep under 500KB in size.';
 export const ICON_UPLOAD_FAILED = 'Icon upload failed.';

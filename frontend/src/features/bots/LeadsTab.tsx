@@ -25,7 +25,7 @@ import { botsApi } from '../../api';
 import type { Bot } from '../../api/types';
 import { CountedTextField } from '../../components/CountedTextField';
 import { MailLimitNotice } from '../../components/MailLimitNotice';
-import { serverMessage } from './botForms';
+import { serverMessage } from '../../api/serverMessage';
 import { NotifyEmailStates } from './NotifyEmailStates';
 import { SaveBar } from './SaveBar';
 import { useTabDraft } from './tabDrafts';

@@ -9,7 +9,7 @@ import { useSnackbar } from 'notistack';
 import { useCallback, useState } from 'react';
 import { mailApi } from '../../api';
 import { useApiResource } from '../../hooks/useApiResource';
-import { serverMessage } from './botForms';
+import { serverMessage } from '../../api/serverMessage';
 
 export interface NotifyEmailStatesProps {
   botId: number;

@@ -9,7 +9,7 @@ import { useState, type FormEvent } from 'react';
 import { botsApi } from '../../api';
 import type { Bot } from '../../api/types';
 import { BOT_LIMITS } from './botOptions';
-import { serverMessage } from './botForms';
+import { serverMessage } from '../../api/serverMessage';
 import { SaveBar } from './SaveBar';
 import { useTabDraft } from './tabDrafts';
 

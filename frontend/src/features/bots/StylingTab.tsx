@@ -16,7 +16,8 @@ import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 're
 import { botsApi } from '../../api';
 import type { Bot, BotAnimation, BotStylingUpdate, WidgetPosition } from '../../api/types';
 import { ANIMATION_OPTIONS, BOT_LIMITS, isRadius, POSITION_OPTIONS } from './botOptions';
-import { serverMessage, stylingOf } from './botForms';
+import { stylingOf } from './botForms';
+import { serverMessage } from '../../api/serverMessage';
 import { ContrastCheck } from './ContrastCheck';
 import { GradientField } from './GradientField';
 import { IconUpload } from './IconUpload';

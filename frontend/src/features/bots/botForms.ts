@@ -1,5 +1,4 @@
 import type { Bot, BotDetailsUpdate, BotPromptingUpdate, BotStylingUpdate } from '../../api/types';
-import { ApiError } from '../../api/client';
 
 export function detailsOf(bot: Bot): BotDetailsUpdate {
   return {
@@ -39,9 +38,4 @@ export function stylingOf(bot: Bot): BotStylingUpdate {
 
 export function promptingOf(bot: Bot): BotPromptingUpdate {
   return { prompt: bot.prompt, maxTokens: bot.maxTokens, temperature: bot.temperature };
-}
-
-/** The server's sentence when it sent one (e.g. which field was refused), else null. */
-export function serverMessage(error: unknown): string | null {
-  return error instanceof ApiError ? error.displayable : null;
 }

@@ -23,7 +23,7 @@ import { useSearchParams } from 'react-router-dom';
 import { conversationsApi } from '../../api';
 import type { Bot } from '../../api/types';
 import { MailLimitNotice } from '../../components/MailLimitNotice';
-import { saveFile } from '../settings/LogsTab';
+import { saveFile } from '../../lib/saveFile';
 import { ConversationList } from './ConversationList';
 import { FixAnswerDialog, type FixTarget } from './FixAnswerDialog';
 import { inboxSearch, readInboxParams, SEARCH_DEBOUNCE_MS, toQuery, type InboxParams } from './inboxParams';

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { conversationsApi } from '../../api';
 import { CountedTextField } from '../../components/CountedTextField';
 import { DialogForm, useDialogForm } from '../../components/DialogForm';
-import { serverMessage } from '../bots/botForms';
+import { serverMessage } from '../../api/serverMessage';
 
 /** What the dialog corrects: a bot and the visitor's question, prefilled. */
 export interface FixTarget {

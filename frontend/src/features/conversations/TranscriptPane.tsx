@@ -28,7 +28,7 @@ import { useCallback, useEffect, useState, type FormEvent, type KeyboardEvent } 
 import { conversationsApi } from '../../api';
 import { ConfirmDeleteDialog } from '../../components/ConfirmDeleteDialog';
 import { RetryAlert } from '../../components/RetryAlert';
-import { serverMessage } from '../bots/botForms';
+import { serverMessage } from '../../api/serverMessage';
 import { useApiResource } from '../../hooks/useApiResource';
 import type { FixTarget } from './FixAnswerDialog';
 import { formatMomentLong, isWebAddress, mailtoHref, visitorEmailOf, visitorLabel } from './inboxParams';

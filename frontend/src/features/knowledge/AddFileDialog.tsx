@@ -11,7 +11,7 @@ import { useState } from 'react';
 import { useDropzone, type FileRejection } from 'react-dropzone';
 import { knowledgeApi } from '../../api';
 import { FileDropArea, UploadProgress } from '../../components/FileDropArea';
-import { serverMessage } from '../bots/botForms';
+import { serverMessage } from '../../api/serverMessage';
 import { KNOWLEDGE_FILE_TYPES, KNOWLEDGE_LIMITS } from './knowledgeLimits';
 
 export interface AddFileDialogProps {

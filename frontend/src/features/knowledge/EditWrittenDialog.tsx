@@ -13,7 +13,7 @@ import { CountedTextField, HintedTextField } from '../../components/CountedTextF
 import { DialogForm, useDialogForm } from '../../components/DialogForm';
 import { RetryAlert } from '../../components/RetryAlert';
 import { useApiResource } from '../../hooks/useApiResource';
-import { serverMessage } from '../bots/botForms';
+import { serverMessage } from '../../api/serverMessage';
 import { KNOWLEDGE_LIMITS } from './knowledgeLimits';
 
 export interface EditWrittenDialogProps {

@@ -26,7 +26,7 @@ import { useState } from 'react';
 import { knowledgeApi } from '../../api';
 import type { BotDocument, KnowledgeSource, RefreshSchedule } from '../../api/types';
 import { RetryAlert } from '../../components/RetryAlert';
-import { serverMessage } from '../bots/botForms';
+import { serverMessage } from '../../api/serverMessage';
 import { AddFileDialog } from './AddFileDialog';
 import { AddTextDialog } from './AddTextDialog';
 import { AddWebsiteDialog } from './AddWebsiteDialog';

@@ -12,7 +12,7 @@ import { useCallback } from 'react';
 import { knowledgeApi } from '../../api';
 import { RetryAlert } from '../../components/RetryAlert';
 import { useApiPages } from '../../hooks/useApiPages';
-import { serverMessage } from '../bots/botForms';
+import { serverMessage } from '../../api/serverMessage';
 import { formatMoment } from './knowledgeLimits';
 
 export interface SourcePagesProps {

@@ -135,7 +135,19 @@ export function SourceRow({
           <Typography variant="body2" noWrap sx={{ fontWeight: 600 }} title={source.name}>
             {source.name}
           </Typography>
-          <Typography variant="caption" color="textSecondary" component="p" noWrap>
+          {/* One line on a wide screen; on a phone it wraps (a long address breaks anywhere), so the
+              size, pages and passages after the address are not cut off. */}
+          <Typography
+            variant="caption"
+            color="textSecondary"
+            component="p"
+            sx={{
+              whiteSpace: { xs: 'normal', sm: 'nowrap' },
+              overflowWrap: 'anywhere',
+              overflow: 'hidden',
+              textOverflow: 'ellipsis',
+            }}
+          >
             {source.url ? (
               <Link href={source.url} target="_blank" rel="noopener noreferrer" color="inherit" underline="hover">
                 {source.url}

@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 import type { KnowledgeSource } from '../../api/types';
 import { useDialogForm } from '../../components/DialogForm';
-import { serverMessage } from '../bots/botForms';
+import { serverMessage } from '../../api/serverMessage';
 
 export interface AddSourceFormOptions {
   /** The error shown when the server gives no message of its own. */

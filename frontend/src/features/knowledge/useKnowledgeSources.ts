@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { knowledgeApi } from '../../api';
 import type { KnowledgeSource } from '../../api/types';
-import { serverMessage } from '../bots/botForms';
+import { serverMessage } from '../../api/serverMessage';
 import { POLL_MS } from './knowledgeLimits';
 
 export type SourcesState =

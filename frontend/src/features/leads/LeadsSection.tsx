@@ -28,7 +28,7 @@ import { MailLimitNotice } from '../../components/MailLimitNotice';
 import { RetryAlert } from '../../components/RetryAlert';
 import { useApiPages } from '../../hooks/useApiPages';
 import { inboxLink } from '../conversations/inboxParams';
-import { saveFile } from '../settings/LogsTab';
+import { saveFile } from '../../lib/saveFile';
 import { formatDateTime } from '../../format/dateTime';
 
 /** Where the leads page lives; `?botId=` narrows it to one bot. */

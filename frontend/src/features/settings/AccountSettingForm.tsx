@@ -6,7 +6,7 @@ import { useSnackbar } from 'notistack';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { userApi } from '../../api';
 import type { AccountSettings } from '../../api/types';
-import { serverMessage } from '../bots/botForms';
+import { serverMessage } from '../../api/serverMessage';
 
 export interface AccountSettingTexts {
   /** The form's accessible name. */

@@ -34,7 +34,7 @@ import { useCallback, useState, type FormEvent } from 'react';
 import { webhooksApi } from '../../api';
 import { ApiError } from '../../api/client';
 import { useApiResource } from '../../hooks/useApiResource';
-import { serverMessage } from '../bots/botForms';
+import { serverMessage } from '../../api/serverMessage';
 import { formatDateTime } from '../../format/dateTime';
 
 /** What each event means, as the owner reads it next to its checkbox. */

@@ -6,25 +6,12 @@ import { useSnackbar } from 'notistack';
 import { useEffect, useState } from 'react';
 import { usageApi } from '../../api';
 import { useApiResource } from '../../hooks/useApiResource';
+import { saveFile } from '../../lib/saveFile';
 
 /** `user_logs_{YYYY-MM-DD}_{HH-mm-ss}.xlsx` (UTC), used when the server did not name the file. */
 export function defaultLogsFileName(now: Date = new Date()): string {
   const iso = now.toISOString();
   return `user_logs_${iso.slice(0, 10)}_${iso.slice(11, 19).replaceAll(':', '-')}.xlsx`;
-}
-
-/** Hands a downloaded file to the browser's "save" flow. */
-export function saveFile(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  // Give the browser time to start the download before the blob is released.
-  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 const loadUsage = () => usageApi.getUserUsage();
