@@ -162,6 +162,93 @@ export class ConversationLogRepository {
   }
 
   /**
+   * A turn in one statement (docs/decisions/0016-chat-path-cost.md): what `conversationFor`,
+   * `setVisitorIdentity` and `logMessages` do one after another, as the data-modifying parts of
+   * one statement. The visitor's conversation is found (key-share locked, as `conversationFor`)
+   * and its totals and the visitor's identity updated, or it is created with them already set
+   * (a row created by the statement cannot be updated by it); the messages are inserted into it.
+   * Returns the conversation and the messages' ids in order. Called under the visitor's in-flight lock.
+   */
+  async recordTurn(
+    tx: Transaction,
+    key: ConversationKey,
+    messages: LoggedMessage[],
+    identity?: { name?: string; email?: string } | null,
+  ): Promise<{ conversationId: number; messageIds: number[] }> {
+    const firstQuestion = messages.find((m) => m.role === 'user')?.content.slice(0, 200) ?? null;
+    const lastAt = messages.reduce((at, m) => (m.createdAt > at ? m.createdAt : at), messages[0].createdAt);
+    const params: unknown[] = [
+      key.ownerId,
+      key.botId,
+      key.botName.slice(0, 100),
+      key.visitorId,
+      key.pageUrl?.slice(0, 2048) ?? null,
+      identity?.name ?? null,
+      identity?.email ?? null,
+      lastAt,
+      messages.length,
+      firstQuestion,
+      messages.filter((m) => m.unanswered).length,
+    ];
+    const rows = messages.map((m, ordinal) => {
+      params.push(
+        ordinal,
+        m.role,
+        m.content,
+        m.model ?? null,
+        m.tokens ?? 0,
+        m.costCents ?? 0,
+        m.createdAt,
+        m.unanswered ?? false,
+        m.citations?.length ? JSON.stringify(m.citations) : null,
+        m.agentName ?? null,
+      );
+      const p = (i: number) => `$${params.length - 9 + i}`;
+      return `(${p(0)}::integer, ${p(1)}::varchar, ${p(2)}::text, ${p(3)}::varchar, ${p(4)}::integer, ${p(5)}::integer, ${p(6)}::timestamptz, ${p(7)}::boolean, ${p(8)}::jsonb, ${p(9)}::varchar)`;
+    });
+    // A new conversation's last_message_at starts from its default (now()), as when it was
+    // created first and its totals moved after. Serial ids are drawn in the SELECT's order.
+    const inserted: Array<{ id: number; conversation_id: number }> = await entityManagerOf(tx).query(
+      `WITH found AS (
+         SELECT id FROM conversations WHERE bot_id = $2::integer AND visitor_id = $4::varchar
+          ORDER BY id DESC LIMIT 1 FOR KEY SHARE
+       ), created AS (
+         INSERT INTO conversations (owner_id, bot_id, bot_name, visitor_id, page_url, visitor_name, visitor_email,
+                                    last_message_at, message_count, preview, unanswered_count)
+         SELECT $1::integer, $2::integer, $3::varchar, $4::varchar, $5::varchar, $6::varchar, $7::varchar,
+                GREATEST(now(), $8::timestamptz), $9::integer, $10::varchar, $11::integer
+          WHERE NOT EXISTS (SELECT 1 FROM found)
+         RETURNING id
+       ), updated AS (
+         UPDATE conversations
+            SET last_message_at = GREATEST(last_message_at, $8::timestamptz),
+                message_count = message_count + $9::integer,
+                preview = COALESCE(preview, $10::varchar),
+                unanswered_count = unanswered_count + $11::integer,
+                visitor_name = COALESCE($6::varchar, visitor_name),
+                visitor_email = COALESCE($7::varchar, visitor_email)
+          WHERE id = (SELECT id FROM found)
+       ), conversation AS (
+         SELECT id FROM found UNION ALL SELECT id FROM created
+       )
+       INSERT INTO messages (conversation_id, owner_id, role, content, model, tokens, cost_cents, created_at, unanswered,
+                             citations, agent_name)
+       SELECT c.id, $1::integer, v.role, v.content, v.model, v.tokens, v.cost_cents, v.created_at, v.unanswered,
+              v.citations, v.agent_name
+         FROM conversation c
+        CROSS JOIN (VALUES ${rows.join(', ')})
+              AS v(ordinal, role, content, model, tokens, cost_cents, created_at, unanswered, citations, agent_name)
+        ORDER BY v.ordinal
+       RETURNING id, conversation_id`,
+      params,
+    );
+    return {
+      conversationId: Number(inserted[0].conversation_id),
+      messageIds: inserted.map((r) => Number(r.id)).sort((a, b) => a - b),
+    };
+  }
+
+  /**
    * Whether a person handles the visitor's conversation with the bot (its `handoff_at` is set):
    * the bot then stays quiet. Read before the visitor's message is logged, under their in-flight lock.
    */

@@ -16,7 +16,7 @@ export interface TurnRecord {
   conversation: ConversationKey;
   messages: LoggedMessage[];
   /** Who the host page says the visitor is (display only): stored with an accepted message, never a refusal. */
-  visitor?: { name?: string; email?: string };
+  visitor?: { name?: string; email?: string } | null;
   /**
    * The answer is charged in the same transaction, after this. The owner's row is then locked
    * first: the ledger locks it to spend credits, and taken after the message inserts (whose
@@ -44,10 +44,7 @@ export class ConversationLog {
    */
   async record(tx: Transaction, turn: TurnRecord): Promise<{ conversationId: number; messageIds: number[] }> {
     if (turn.charged) await this.log.lockOwner(tx, turn.conversation.ownerId);
-    const conversationId = await this.log.conversationFor(tx, turn.conversation);
-    if (turn.visitor) await this.log.setVisitorIdentity(tx, conversationId, turn.visitor);
-    const messageIds = await this.log.logMessages(tx, conversationId, turn.conversation.ownerId, turn.messages);
-    return { conversationId, messageIds };
+    return this.log.recordTurn(tx, turn.conversation, turn.messages, turn.visitor);
   }
 
   /**
