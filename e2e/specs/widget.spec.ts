@@ -589,6 +589,9 @@ describe('the embeddable widget on a hostile customer site', () => {
     const win = chatWindow(page, '9');
     await win.waitFor({ state: 'visible' });
     expect(await win.getAttribute('aria-label')).toBe('Chat mit Corner Cafe');
+    // The launcher speaks German too once the German window is there: it closes the chat now.
+    expect(await launcher(page, '9').getAttribute('aria-label')).toBe('Chat schließen');
+    expect(await launcher(page, '9').getAttribute('title')).toBe('Chat schließen');
     expect(await messageBox(page, '9').getAttribute('placeholder')).toBe('Schreiben Sie hier Ihre Nachricht...');
     expect(await win.getByRole('button', { name: 'Neue Unterhaltung' }).isVisible()).toBe(true);
     // The owner's starter questions, as written.
@@ -607,6 +610,54 @@ describe('the embeddable widget on a hostile customer site', () => {
     await form.waitFor();
     expect(await form.getByRole('textbox', { name: 'E-Mail' }).getAttribute('type')).toBe('email');
     expect(await form.getByRole('button', { name: 'Senden' }).isVisible()).toBe(true);
+    await form.getByRole('button', { name: 'Abbrechen' }).click();
+    await form.waitFor({ state: 'detached' });
+    await launcher(page, '9').click();
+    await win.waitFor({ state: 'hidden' });
+    expect(await launcher(page, '9').getAttribute('aria-label')).toBe('Chat mit Corner Cafe öffnen');
+    expect(await cspViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it("fits the lead form in a phone's window below a conversation, its Send in view, and cancels it", async () => {
+    const { page, errors } = await openPage('bots=9', PHONE);
+    await launcher(page, '9').tap();
+    const win = chatWindow(page, '9');
+    await win.waitFor({ state: 'visible' });
+    // A conversation long enough that the form opens where the window ends.
+    for (const question of ['Do you have oat milk?', 'And gluten-free cake?']) {
+      await send(page, '9', question);
+      await expect.poll(() => sendButton(page, '9').isDisabled(), { timeout: 10_000 }).toBe(false);
+    }
+    await win.getByRole('button', { name: 'More options' }).tap();
+    await win.getByRole('menuitem', { name: 'Talk to a person' }).tap();
+    const form = win.getByRole('form', { name: 'Talk to a person' });
+    await form.waitFor();
+    const viewport = PHONE.viewport!;
+    const inView = async (name: string) => {
+      const box = (await form.getByRole('button', { name, exact: true }).boundingBox())!;
+      return box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height;
+    };
+    // The form scrolled into the window whole: its Send and Cancel within the phone's screen,
+    // above the message box (not under it).
+    await expect.poll(() => inView('Send')).toBe(true);
+    expect(await inView('Cancel')).toBe(true);
+    const submit = (await form.getByRole('button', { name: 'Send', exact: true }).boundingBox())!;
+    const input = (await messageBox(page, '9').boundingBox())!;
+    expect(submit.y + submit.height).toBeLessThanOrEqual(input.y);
+    // Its first field has the keyboard.
+    expect(await page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.getAttribute('name'))).toBe(
+      'name',
+    );
+
+    // Cancel closes it without sending anything; the chat goes on.
+    const leads = () => api.requests.filter((r) => r.path == '/api/chat/lead').length;
+    const before = leads();
+    await form.getByRole('button', { name: 'Cancel' }).tap();
+    await form.waitFor({ state: 'detached' });
+    expect(leads()).toBe(before);
+    expect(await win.locator('.m.user').count()).toBe(2);
+    expect(await messageBox(page, '9').isEnabled()).toBe(true);
     expect(await cspViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
   });
@@ -735,6 +786,17 @@ describe('the widget of the built product on a customer site', () => {
     expect((await win.locator('.m.assistant').nth(1).textContent())?.length).toBeGreaterThan(10);
     // The answer (not the greeting) can be rated once its id came with the stream's last event.
     expect(await win.getByRole('group', { name: 'Rate this answer' }).count()).toBe(1);
+    // Thumbs a finger can hit: at least 32 px each way.
+    for (const name of ['Good answer', 'Bad answer']) {
+      const box = (await win.getByRole('button', { name }).boundingBox())!;
+      expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(32);
+    }
+    // No model name under the input unless the owner turned it on (the demo bot did not).
+    expect(await win.locator('.ml').count()).toBe(0);
+    const face = (await (await page.request.get(`${baseUrl}/api/widget/bots/1`)).json()) as {
+      bot: { modelLabel: string };
+    };
+    expect(face.bot.modelLabel).toBe('');
     const bad = win.getByRole('button', { name: 'Bad answer' });
     const rated = page.waitForResponse((r) => r.url() == `${baseUrl}/api/chat/feedback`);
     await bad.click();
