@@ -1,6 +1,6 @@
 import { apiFetch } from './client';
 import type { BillingOverviewResponse } from '@botsmith/contract';
-import type { Subscription, UrlResponse } from './types';
+import type { SubscriptionResponse, UrlResponse } from './types';
 
 export const billingApi = {
   /** Creates the payment-provider customer and returns the hosted page where the card is entered. */
@@ -11,7 +11,7 @@ export const billingApi = {
   /** Idempotent: a second call returns the same subscription. */
   createStripeSubscription: () =>
     apiFetch<{ subscriptionItemId: string }>('/api/auth/create-stripe-subscription', { method: 'POST' }),
-  getSubscription: () => apiFetch<Subscription>('/api/subscription'),
+  getSubscription: () => apiFetch<SubscriptionResponse>('/api/subscription'),
   /** The card on file and the latest invoices (Settings > Billing). */
   getOverview: () => apiFetch<BillingOverviewResponse>('/api/billing'),
   /** Where "Change card" goes: Stripe's customer portal, or the test-mode card page. */

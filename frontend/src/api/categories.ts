@@ -1,10 +1,10 @@
 import { apiFetch } from './client';
-import type { Category } from './types';
+import type { CategoryResponse } from './types';
 
 export const categoriesApi = {
-  list: () => apiFetch<{ categories: Category[] }>('/api/categories'),
+  list: () => apiFetch<{ categories: CategoryResponse[] }>('/api/categories'),
   create: (name: string) =>
-    apiFetch<{ message: string; category: Category }>('/api/categories', {
+    apiFetch<{ message: string; category: CategoryResponse }>('/api/categories', {
       method: 'POST',
       body: { name: name.trim() },
     }),

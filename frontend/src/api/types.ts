@@ -19,29 +19,35 @@ import type {
   WidgetPosition,
 } from '@botsmith/contract';
 
-/** Shapes of the HTTP contract (docs/product.md#http-api), as the frontend reads them. */
+/**
+ * Shapes of the HTTP contract (docs/product.md#http-api), as the frontend reads them: the
+ * contract's own names, re-exported rather than renamed, so a type reads the same in every
+ * workspace; a type of its own only where the frontend's shape differs (CurrentUser).
+ */
 
-export type { MessageResponse, UrlResponse };
+export type {
+  Animation,
+  BotResponse,
+  BotUsageResponse,
+  CategoryResponse,
+  DocumentResponse,
+  MessageResponse,
+  ModelTier,
+  SettingsResponse,
+  SourceResponse,
+  SubscriptionResponse,
+  UrlResponse,
+  UsageHistoryResponse,
+  UserUsageResponse,
+};
 /** GET /api/user/me (demoMode is absent from older servers' answers). */
 export type CurrentUser = Omit<MeResponse, 'demoMode'> & { demoMode?: boolean };
-export type Subscription = SubscriptionResponse;
 
 export interface Credentials {
   email: string;
   password: string;
 }
 
-/** GET/PUT /api/user/settings. */
-export type AccountSettings = SettingsResponse;
-export type Bot = BotResponse;
-export type BotDocument = DocumentResponse;
-export type Category = CategoryResponse;
-export type UserUsage = UserUsageResponse;
-export type BotUsage = BotUsageResponse;
-export type UsageHistory = UsageHistoryResponse;
-
-export type BotModel = ModelTier;
-export type BotAnimation = Animation;
 export type { WidgetPosition };
 
 export interface BotSummary {
@@ -52,7 +58,7 @@ export interface BotSummary {
 
 /** The field groups the edit-bot modal saves, one per tab (docs/product.md#edit-bot-modal, PUT /api/bots/{id}). */
 export type BotDetailsUpdate = Pick<
-  Bot,
+  BotResponse,
   | 'name'
   | 'customGreeting'
   | 'starterQuestions'
@@ -63,7 +69,7 @@ export type BotDetailsUpdate = Pick<
   | 'allowedDomain'
 >;
 export type BotStylingUpdate = Pick<
-  Bot,
+  BotResponse,
   | 'bubbleColor'
   | 'bubbleTextColor'
   | 'bubbleIcon'
@@ -83,13 +89,11 @@ export type BotStylingUpdate = Pick<
   | 'animation'
   | 'widgetPosition'
 >;
-export type BotPromptingUpdate = Pick<Bot, 'prompt' | 'maxTokens' | 'temperature'>;
-export type BotLeadsUpdate = Pick<Bot, 'leadCapture'>;
-export type BotUsageUpdate = Pick<Bot, 'usageLimitDollars'>;
+export type BotPromptingUpdate = Pick<BotResponse, 'prompt' | 'maxTokens' | 'temperature'>;
+export type BotLeadsUpdate = Pick<BotResponse, 'leadCapture'>;
+export type BotUsageUpdate = Pick<BotResponse, 'usageLimitDollars'>;
 export type BotUpdate = Partial<
   BotDetailsUpdate & BotStylingUpdate & BotPromptingUpdate & BotUsageUpdate & BotLeadsUpdate
 >;
 
 export type { RefreshSchedule, SourceKind, SourceStatus };
-/** One thing a bot answers from, as GET /api/bots/{id}/sources lists it. */
-export type KnowledgeSource = SourceResponse;

@@ -1,6 +1,6 @@
 import { apiFetch } from './client';
 import { apiUpload, type UploadOptions } from './upload';
-import type { BotDocument } from './types';
+import type { DocumentResponse } from './types';
 
 function form(field: string, file: File): FormData {
   const data = new FormData();
@@ -14,5 +14,5 @@ export const uploadsApi = {
     apiFetch<{ fileUrl: string }>(`/api/upload/icon/${botId}`, { method: 'POST', body: form('icon', file) }),
   /** A PDF of at most 10 MB; its text becomes the bot's reference. Reports upload progress. */
   uploadDocument: (botId: number, file: File, options?: UploadOptions) =>
-    apiUpload<{ document: BotDocument }>(`/api/upload/update-document/${botId}`, form('document', file), options),
+    apiUpload<{ document: DocumentResponse }>(`/api/upload/update-document/${botId}`, form('document', file), options),
 };

@@ -1,5 +1,5 @@
 import { apiFetch, apiRequest } from './client';
-import type { BotUsage, UsageHistory, UserUsage } from './types';
+import type { BotUsageResponse, UsageHistoryResponse, UserUsageResponse } from './types';
 
 export interface DownloadedFile {
   blob: Blob;
@@ -14,10 +14,10 @@ export function fileNameFrom(disposition: string | null): string | null {
 }
 
 export const usageApi = {
-  getUserUsage: () => apiFetch<UserUsage>('/api/user/usage'),
-  getUserUsageHistory: () => apiFetch<UsageHistory>('/api/user/usage-history'),
-  getBotUsage: (botId: number) => apiFetch<BotUsage>(`/api/bots/${botId}/usage`),
-  getBotUsageHistory: (botId: number) => apiFetch<UsageHistory>(`/api/bots/${botId}/usage-history`),
+  getUserUsage: () => apiFetch<UserUsageResponse>('/api/user/usage'),
+  getUserUsageHistory: () => apiFetch<UsageHistoryResponse>('/api/user/usage-history'),
+  getBotUsage: (botId: number) => apiFetch<BotUsageResponse>(`/api/bots/${botId}/usage`),
+  getBotUsageHistory: (botId: number) => apiFetch<UsageHistoryResponse>(`/api/bots/${botId}/usage-history`),
   /** The chat logs as an .xlsx file. */
   downloadLogs: async (): Promise<DownloadedFile> => {
     const response = await apiRequest('/api/user/logs/download', {

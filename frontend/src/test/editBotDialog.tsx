@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, vi } from 'vitest';
-import type { Bot, Category } from '../api/types';
+import type { BotResponse, CategoryResponse } from '../api/types';
 import { EditBotDialog } from '../features/bots/EditBotDialog';
 import { api } from './apiMock';
 import { makeBot } from './fixtures';
@@ -19,13 +19,13 @@ export function answerEditBotDialogLoads(): void {
 }
 
 export interface EditBotDialogOptions {
-  categories?: Category[];
+  categories?: CategoryResponse[];
   onBotChanged?: () => void;
   onBotDeleted?: () => void;
 }
 
 /** Test helper: the edit-bot dialog open on `bot`, at /dashboard; returns the view and its callbacks. */
-export function renderEditBotDialog(bot: Bot = makeBot(), options: EditBotDialogOptions = {}) {
+export function renderEditBotDialog(bot: BotResponse = makeBot(), options: EditBotDialogOptions = {}) {
   api.botsApi.get.mockResolvedValue({ bot });
   const onClose = vi.fn();
   const onBotChanged = options.onBotChanged ?? vi.fn();

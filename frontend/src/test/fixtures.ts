@@ -1,9 +1,9 @@
 import { BOT_DEFAULTS } from '@botsmith/contract';
-import type { Bot, KnowledgeSource, UsageHistory } from '../api/types';
+import type { BotResponse, SourceResponse, UsageHistoryResponse } from '../api/types';
 
 /** A bot as GET /api/bots/:id answers, with the defaults of a new bot. */
-export function makeBot(overrides: Partial<Bot> = {}): Bot {
-  const bot: Bot = {
+export function makeBot(overrides: Partial<BotResponse> = {}): BotResponse {
+  const bot: BotResponse = {
     ...BOT_DEFAULTS,
     id: 7,
     name: 'Support Bot',
@@ -20,7 +20,7 @@ export function makeBot(overrides: Partial<Bot> = {}): Bot {
 }
 
 /** A ready file source as GET /api/bots/:id/knowledge lists it: Menu.pdf, 1.4 MB, 3 pages, 12 passages. */
-export function knowledgeSource(overrides: Partial<KnowledgeSource> = {}): KnowledgeSource {
+export function knowledgeSource(overrides: Partial<SourceResponse> = {}): SourceResponse {
   return {
     id: 1,
     kind: 'file',
@@ -45,7 +45,7 @@ export function knowledgeSource(overrides: Partial<KnowledgeSource> = {}): Knowl
   };
 }
 
-export function history(overrides: Partial<UsageHistory> = {}): UsageHistory {
+export function history(overrides: Partial<UsageHistoryResponse> = {}): UsageHistoryResponse {
   return {
     labels: [
       '2026-11-13',

@@ -7,10 +7,10 @@ import Typography from '@mui/material/Typography';
 import { useSnackbar } from 'notistack';
 import { useState } from 'react';
 import { botsApi } from '../../api';
-import type { Bot } from '../../api/types';
+import type { BotResponse } from '../../api/types';
 
 export interface DeleteBotTabProps {
-  bot: Bot;
+  bot: BotResponse;
   onDeleted: (botId: number) => void;
 }
 

@@ -16,13 +16,13 @@ import Typography from '@mui/material/Typography';
 import { useSnackbar } from 'notistack';
 import { useState } from 'react';
 import { botsApi } from '../../api';
-import type { Bot } from '../../api/types';
+import type { BotResponse } from '../../api/types';
 import { serverMessage } from '../../api/serverMessage';
 
 export interface DeployTabProps {
-  bot: Bot;
+  bot: BotResponse;
   /** Called with the bot carrying its new API key after a rotation. */
-  onSaved: (bot: Bot) => void;
+  onSaved: (bot: BotResponse) => void;
 }
 
 /** The one line an owner pastes into their site. */

@@ -11,7 +11,7 @@ import { useSnackbar } from 'notistack';
 import { useState, type FormEvent } from 'react';
 import { WIDGET_LANGUAGES, WIDGET_LANGUAGE_NAMES, type WidgetLanguageChoice } from '@botsmith/contract';
 import { botsApi } from '../../api';
-import type { Bot, BotDetailsUpdate, BotModel, Category } from '../../api/types';
+import type { BotResponse, BotDetailsUpdate, ModelTier, CategoryResponse } from '../../api/types';
 import { BOT_LIMITS, isBareDomain, MODEL_OPTIONS } from './botOptions';
 import { detailsOf } from './botForms';
 import { serverMessage } from '../../api/serverMessage';
@@ -20,9 +20,9 @@ import { useTabDraft } from './tabDrafts';
 import { savedStarterQuestions, StarterQuestionsField, starterQuestionsError } from './StarterQuestionsField';
 
 export interface DetailsTabProps {
-  bot: Bot;
-  categories: Category[];
-  onSaved: (bot: Bot) => void;
+  bot: BotResponse;
+  categories: CategoryResponse[];
+  onSaved: (bot: BotResponse) => void;
 }
 
 const NO_CATEGORY = 'none';
@@ -109,7 +109,7 @@ export function DetailsTab({ bot, categories, onSaved }: DetailsTabProps) {
           select
           label="Model"
           value={form.model}
-          onChange={(event) => setForm({ ...form, model: event.target.value as BotModel })}
+          onChange={(event) => setForm({ ...form, model: event.target.value as ModelTier })}
           helperText="Larger models write better answers and cost a little more per message."
         >
           {MODEL_OPTIONS.map((option) => (

@@ -11,14 +11,14 @@ import { useState } from 'react';
 import { useDropzone, type FileRejection } from 'react-dropzone';
 import { uploadsApi } from '../../api';
 import { FileDropArea, UploadProgress } from '../../components/FileDropArea';
-import type { BotDocument } from '../../api/types';
+import type { DocumentResponse } from '../../api/types';
 import { BOT_LIMITS } from './botOptions';
 import { serverMessage } from '../../api/serverMessage';
 
 export interface DocumentDropzoneProps {
   botId: number;
-  document: BotDocument | null;
-  onUploaded: (document: BotDocument) => void;
+  document: DocumentResponse | null;
+  onUploaded: (document: DocumentResponse) => void;
 }
 
 type UploadState = { phase: 'idle' } | { phase: 'sending'; fraction: number } | { phase: 'processing' };

@@ -1,7 +1,7 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Bot } from '../../api/types';
+import type { BotResponse } from '../../api/types';
 import { api } from '../../test/apiMock';
 import { answerEditBotDialogLoads, openTab, renderEditBotDialog } from '../../test/editBotDialog';
 import { makeBot } from '../../test/fixtures';
@@ -74,7 +74,7 @@ describe('EditBotDialog: one state for every tab', () => {
 
   it('closes at once without edits, and with none left once they are saved', async () => {
     const bot = makeBot({ customGreeting: 'Hello' });
-    api.botsApi.update.mockImplementation((_id: number, changes: Partial<Bot>) =>
+    api.botsApi.update.mockImplementation((_id: number, changes: Partial<BotResponse>) =>
       Promise.resolve({ bot: { ...bot, ...changes } }),
     );
     const { onClose } = renderEditBotDialog(bot);

@@ -1,7 +1,7 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Bot } from '../../api/types';
+import type { BotResponse } from '../../api/types';
 import { api } from '../../test/apiMock';
 import { answerEditBotDialogLoads, openTab, renderEditBotDialog } from '../../test/editBotDialog';
 import { makeBot } from '../../test/fixtures';
@@ -21,7 +21,7 @@ vi.mock('../usage/BotUsageTab', () => ({
 
 const serverError = (status = 500, message = 'boom') => refusal(status, message, 'INTERNAL_ERROR');
 
-const renderDialog = (bot?: Bot, handlers: { onBotChanged?: () => void; onBotDeleted?: () => void } = {}) =>
+const renderDialog = (bot?: BotResponse, handlers: { onBotChanged?: () => void; onBotDeleted?: () => void } = {}) =>
   renderEditBotDialog(bot, { categories: [{ id: 4, name: 'Acme' }], ...handlers });
 
 /** The reference-document upload (docs/product.md#edit-bot-modal): one of the sources, on the Knowledge tab (issue 27). */
@@ -82,7 +82,7 @@ describe('EditBotDialog', () => {
 
     it("saves name, greeting, model, category and domain with 'Bot details updated successfully!'", async () => {
       const { onBotChanged } = renderDialog();
-      api.botsApi.update.mockImplementation((_id: number, changes: Partial<Bot>) =>
+      api.botsApi.update.mockImplementation((_id: number, changes: Partial<BotResponse>) =>
         Promise.resolve({ bot: makeBot({ ...changes }) }),
       );
       fireEvent.change(await screen.findByLabelText(/^Name/), { target: { value: '  Concierge ' } });
@@ -120,7 +120,7 @@ describe('EditBotDialog', () => {
 
     it('adds up to four starter questions and saves them trimmed, blank rows left out', async () => {
       renderDialog();
-      api.botsApi.update.mockImplementation((_id: number, changes: Partial<Bot>) =>
+      api.botsApi.update.mockImplementation((_id: number, changes: Partial<BotResponse>) =>
         Promise.resolve({ bot: makeBot({ ...changes }) }),
       );
       const add = await screen.findByRole('button', { name: 'Add a starter question' });
@@ -143,7 +143,7 @@ describe('EditBotDialog', () => {
 
     it('fixes the widget language (each named in its own language) or leaves it automatic', async () => {
       renderDialog();
-      api.botsApi.update.mockImplementation((_id: number, changes: Partial<Bot>) =>
+      api.botsApi.update.mockImplementation((_id: number, changes: Partial<BotResponse>) =>
         Promise.resolve({ bot: makeBot({ ...changes }) }),
       );
       const select = await screen.findByRole('combobox', { name: /Widget language/ });
@@ -169,7 +169,7 @@ describe('EditBotDialog', () => {
 
     it("hides the model's name from visitors until the owner turns it on, and saves the switch", async () => {
       renderDialog();
-      api.botsApi.update.mockImplementation((_id: number, changes: Partial<Bot>) =>
+      api.botsApi.update.mockImplementation((_id: number, changes: Partial<BotResponse>) =>
         Promise.resolve({ bot: makeBot({ ...changes }) }),
       );
       const toggle = await screen.findByRole('switch', { name: "Show the model's name to visitors" });
@@ -257,7 +257,7 @@ describe('EditBotDialog', () => {
 
     it("saves every styling field with 'Styling updated successfully!'", async () => {
       renderDialog();
-      api.botsApi.update.mockImplementation((_id: number, changes: Partial<Bot>) =>
+      api.botsApi.update.mockImplementation((_id: number, changes: Partial<BotResponse>) =>
         Promise.resolve({ bot: makeBot(changes) }),
       );
       await openTab('Styling');
@@ -351,7 +351,7 @@ describe('EditBotDialog', () => {
   describe('Prompting', () => {
     it("ignores max tokens above 2000 and saves with 'Prompting settings saved!'", async () => {
       renderDialog();
-      api.botsApi.update.mockImplementation((_id: number, changes: Partial<Bot>) =>
+      api.botsApi.update.mockImplementation((_id: number, changes: Partial<BotResponse>) =>
         Promise.resolve({ bot: makeBot(changes) }),
       );
       await openTab('Prompting');

@@ -15,7 +15,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContentText from '@mui/material/DialogContentText';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { botsApi } from '../../api';
-import type { Bot, Category, WidgetPosition } from '../../api/types';
+import type { BotResponse, CategoryResponse, WidgetPosition } from '../../api/types';
 import { useApiResource } from '../../hooks/useApiResource';
 import { RetryAlert } from '../../components/RetryAlert';
 import { BotUsageTab } from '../usage/BotUsageTab';
@@ -52,10 +52,10 @@ const PREVIEW_ROOM = 400;
 export interface EditBotDialogProps {
   /** The bot to edit; null closes the modal. */
   botId: number | null;
-  categories: Category[];
+  categories: CategoryResponse[];
   onClose: () => void;
   /** A tab saved the bot (name, category... may have changed). */
-  onBotChanged: (bot: Bot) => void;
+  onBotChanged: (bot: BotResponse) => void;
   onBotDeleted: (botId: number) => void;
   /** The owner's account address, where leads go by default (the Leads tab shows it). */
   ownerEmail?: string;
@@ -113,7 +113,7 @@ export function EditBotDialog({
 
   const { update } = loaded;
   const saved = useCallback(
-    (bot: Bot) => {
+    (bot: BotResponse) => {
       update(() => bot);
       onBotChanged(bot);
     },

@@ -22,7 +22,7 @@ import {
 import { useSnackbar } from 'notistack';
 import { useState, type FormEvent } from 'react';
 import { botsApi } from '../../api';
-import type { Bot } from '../../api/types';
+import type { BotResponse } from '../../api/types';
 import { CountedTextField } from '../../components/CountedTextField';
 import { MailLimitNotice } from '../../components/MailLimitNotice';
 import { serverMessage } from '../../api/serverMessage';
@@ -31,10 +31,10 @@ import { SaveBar } from './SaveBar';
 import { useTabDraft } from './tabDrafts';
 
 export interface LeadsTabProps {
-  bot: Bot;
+  bot: BotResponse;
   /** The owner's account address: where leads go when no address is listed. */
   ownerEmail?: string;
-  onSaved: (bot: Bot) => void;
+  onSaved: (bot: BotResponse) => void;
 }
 
 const FIELD_LABELS: Record<LeadField, string> = {

@@ -7,15 +7,15 @@ import Typography from '@mui/material/Typography';
 import { useSnackbar } from 'notistack';
 import { useState, type FormEvent } from 'react';
 import { botsApi } from '../../api';
-import type { Bot } from '../../api/types';
+import type { BotResponse } from '../../api/types';
 import { BOT_LIMITS } from './botOptions';
 import { serverMessage } from '../../api/serverMessage';
 import { SaveBar } from './SaveBar';
 import { useTabDraft } from './tabDrafts';
 
 export interface PromptingTabProps {
-  bot: Bot;
-  onSaved: (bot: Bot) => void;
+  bot: BotResponse;
+  onSaved: (bot: BotResponse) => void;
 }
 
 const { maxTokens: TOKENS, temperature: TEMPERATURE } = BOT_LIMITS;

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Bot } from '../../api/types';
+import type { BotResponse } from '../../api/types';
 import { StylingTab } from './StylingTab';
 import { renderAtDashboard } from '../../test/render';
 import { makeBot } from '../../test/fixtures';
@@ -15,8 +15,8 @@ const api = vi.hoisted(() => ({
 }));
 vi.mock('../../api', () => api);
 
-function renderTab(bot: Bot = makeBot()) {
-  api.botsApi.update.mockImplementation((_id: number, changes: Partial<Bot>) =>
+function renderTab(bot: BotResponse = makeBot()) {
+  api.botsApi.update.mockImplementation((_id: number, changes: Partial<BotResponse>) =>
     Promise.resolve({ bot: { ...bot, ...changes } }),
   );
   return renderAtDashboard(<StylingTab bot={bot} onSaved={vi.fn()} />);

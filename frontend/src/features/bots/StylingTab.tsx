@@ -14,7 +14,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useSnackbar } from 'notistack';
 import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { botsApi } from '../../api';
-import type { Bot, BotAnimation, BotStylingUpdate, WidgetPosition } from '../../api/types';
+import type { BotResponse, Animation, BotStylingUpdate, WidgetPosition } from '../../api/types';
 import { ANIMATION_OPTIONS, BOT_LIMITS, isRadius, POSITION_OPTIONS } from './botOptions';
 import { stylingOf } from './botForms';
 import { serverMessage } from '../../api/serverMessage';
@@ -26,8 +26,8 @@ import { useTabDraft } from './tabDrafts';
 import { useWidgetPreview } from './useWidgetPreview';
 
 export interface StylingTabProps {
-  bot: Bot;
-  onSaved: (bot: Bot) => void;
+  bot: BotResponse;
+  onSaved: (bot: BotResponse) => void;
   /** Where the live preview sits while it is shown (null: not shown), so the modal can make room. */
   onPreviewSide?: (side: WidgetPosition | null) => void;
 }
@@ -144,7 +144,7 @@ export function StylingTab({ bot, onSaved, onPreviewSide }: StylingTabProps) {
             select
             label="Animation"
             value={form.animation}
-            onChange={(event) => set('animation', event.target.value as BotAnimation)}
+            onChange={(event) => set('animation', event.target.value as Animation)}
           >
             {ANIMATION_OPTIONS.map((option) => (
               <MenuItem key={option.value} value={option.value}>

@@ -1,6 +1,6 @@
-import type { Bot, BotDetailsUpdate, BotPromptingUpdate, BotStylingUpdate } from '../../api/types';
+import type { BotResponse, BotDetailsUpdate, BotPromptingUpdate, BotStylingUpdate } from '../../api/types';
 
-export function detailsOf(bot: Bot): BotDetailsUpdate {
+export function detailsOf(bot: BotResponse): BotDetailsUpdate {
   return {
     name: bot.name,
     customGreeting: bot.customGreeting,
@@ -13,7 +13,7 @@ export function detailsOf(bot: Bot): BotDetailsUpdate {
   };
 }
 
-export function stylingOf(bot: Bot): BotStylingUpdate {
+export function stylingOf(bot: BotResponse): BotStylingUpdate {
   return {
     bubbleColor: bot.bubbleColor,
     bubbleTextColor: bot.bubbleTextColor,
@@ -36,6 +36,6 @@ export function stylingOf(bot: Bot): BotStylingUpdate {
   };
 }
 
-export function promptingOf(bot: Bot): BotPromptingUpdate {
+export function promptingOf(bot: BotResponse): BotPromptingUpdate {
   return { prompt: bot.prompt, maxTokens: bot.maxTokens, temperature: bot.temperature };
 }

@@ -1,12 +1,12 @@
 import { categoriesApi } from '../../api';
 import { ApiError } from '../../api/client';
-import type { Category } from '../../api/types';
+import type { CategoryResponse } from '../../api/types';
 import { NameDialog } from '../../components/NameDialog';
 
 export interface AddCategoryDialogProps {
   open: boolean;
   onClose: () => void;
-  onCreated: (category: Category) => void;
+  onCreated: (category: CategoryResponse) => void;
 }
 
 const NAME_MAX = 100;

@@ -7,13 +7,13 @@ import DialogTitle from '@mui/material/DialogTitle';
 import { useSnackbar } from 'notistack';
 import { useState } from 'react';
 import { categoriesApi } from '../../api';
-import type { Category } from '../../api/types';
+import type { CategoryResponse } from '../../api/types';
 
 export interface DeleteCategoryDialogProps {
   /** The category to delete; null closes the dialog. */
-  category: Category | null;
+  category: CategoryResponse | null;
   onClose: () => void;
-  onDeleted: (category: Category) => void;
+  onDeleted: (category: CategoryResponse) => void;
 }
 
 /** Asks 'Are you sure you want to delete this category?' and deletes it; its bots stay, uncategorised. */
@@ -21,7 +21,7 @@ export function DeleteCategoryDialog({ category, onClose, onDeleted }: DeleteCat
   const { enqueueSnackbar } = useSnackbar();
   const [deleting, setDeleting] = useState(false);
   // Keep the name on screen while the dialog fades out.
-  const [shown, setShown] = useState<Category | null>(category);
+  const [shown, setShown] = useState<CategoryResponse | null>(category);
   if (category && category !== shown) setShown(category);
 
   const remove = async () => {

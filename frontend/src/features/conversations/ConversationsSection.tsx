@@ -21,7 +21,7 @@ import { useSnackbar } from 'notistack';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { conversationsApi } from '../../api';
-import type { Bot } from '../../api/types';
+import type { BotResponse } from '../../api/types';
 import { MailLimitNotice } from '../../components/MailLimitNotice';
 import { saveFile } from '../../lib/saveFile';
 import { ConversationList } from './ConversationList';
@@ -33,7 +33,7 @@ import { useConversationList } from './useConversationList';
 
 export interface ConversationsSectionProps {
   /** The owner's bots, for the bot filter; null while loading. */
-  bots: Bot[] | null;
+  bots: BotResponse[] | null;
 }
 
 /** Height of the panes on a wide screen: the window less the header, the title and the filters. */
@@ -100,7 +100,7 @@ function BotSelect({
   allowAll,
 }: {
   params: InboxParams;
-  bots: Bot[] | null;
+  bots: BotResponse[] | null;
   change: Change;
   allowAll: boolean;
 }) {
@@ -208,7 +208,7 @@ function Inbox({
   onFix,
 }: {
   params: InboxParams;
-  bots: Bot[] | null;
+  bots: BotResponse[] | null;
   wide: boolean;
   change: Change;
   onFix: (target: FixTarget) => void;
@@ -368,7 +368,7 @@ function QuestionsView({
   fixedNow,
 }: {
   params: InboxParams;
-  bots: Bot[] | null;
+  bots: BotResponse[] | null;
   change: Change;
   onFix: (target: FixTarget) => void;
   fixedNow: readonly FixTarget[];

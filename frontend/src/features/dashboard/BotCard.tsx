@@ -11,7 +11,7 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
-import type { Bot } from '../../api/types';
+import type { BotResponse } from '../../api/types';
 import { modelLabel } from '../bots/botOptions';
 import { gradientOrSolid, formatGradient } from '../bots/gradient';
 
@@ -26,8 +26,8 @@ const cardSx = {
 } as const;
 
 export interface BotCardProps {
-  bot: Bot;
-  onOpen: (bot: Bot) => void;
+  bot: BotResponse;
+  onOpen: (bot: BotResponse) => void;
 }
 
 /** A bot in the grid: its launcher as visitors see it, its name and model; opens the edit modal. */

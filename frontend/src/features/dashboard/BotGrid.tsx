@@ -2,18 +2,18 @@ import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
 import Box from '@mui/material/Box';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import type { Bot } from '../../api/types';
+import type { BotResponse } from '../../api/types';
 import { RetryAlert } from '../../components/RetryAlert';
 import { AddBotCard, BOT_CARD_HEIGHT, BotCard } from './BotCard';
 
 export interface BotGridProps {
-  bots: Bot[] | null;
+  bots: BotResponse[] | null;
   loading: boolean;
   error: boolean;
   /** Shown above the grid when there are no bots in view. */
   emptyTitle: string;
   emptyText: string;
-  onOpen: (bot: Bot) => void;
+  onOpen: (bot: BotResponse) => void;
   onAdd: () => void;
   onRetry: () => void;
 }

@@ -10,7 +10,7 @@ import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import type { BotSummary, Category, CurrentUser } from '../../api/types';
+import type { BotSummary, CategoryResponse, CurrentUser } from '../../api/types';
 import { BrandLogo } from '../../layout/BrandLogo';
 import { AddBotDialog } from '../bots/AddBotDialog';
 import { EditBotDialog, type EditBotTab } from '../bots/EditBotDialog';
@@ -71,7 +71,7 @@ export function DashboardShell({ user, section }: DashboardShellProps) {
   };
   const [editing, setEditing] = useState<number | null>(null);
   const [editTab, setEditTab] = useState<EditBotTab | undefined>(undefined);
-  const [deleting, setDeleting] = useState<Category | null>(null);
+  const [deleting, setDeleting] = useState<CategoryResponse | null>(null);
   const heading = selectedCategory?.name ?? 'All Bots';
   const visible = data.visible;
 
@@ -105,7 +105,7 @@ export function DashboardShell({ user, section }: DashboardShellProps) {
     [removeBot],
   );
 
-  const categoryDeleted = (category: Category) => {
+  const categoryDeleted = (category: CategoryResponse) => {
     setDeleting(null);
     data.categoryDeleted(category);
   };

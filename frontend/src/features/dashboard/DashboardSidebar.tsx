@@ -16,13 +16,13 @@ import ListSubheader from '@mui/material/ListSubheader';
 import Skeleton from '@mui/material/Skeleton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import type { Category } from '../../api/types';
+import type { CategoryResponse } from '../../api/types';
 import { useWaitingCount } from '../conversations/useWaitingCount';
 
 export type CategoryFilter = 'all' | number;
 
 export interface DashboardSidebarProps {
-  categories: Category[] | null;
+  categories: CategoryResponse[] | null;
   /** Bots per category id, and 'all'. */
   counts: Map<CategoryFilter, number>;
   /** The open category or All Bots; null while another section (the conversations) is open. */
@@ -32,7 +32,7 @@ export interface DashboardSidebarProps {
   onOpenConversations: () => void;
   leadsOpen?: boolean;
   onOpenLeads?: () => void;
-  onDelete: (category: Category) => void;
+  onDelete: (category: CategoryResponse) => void;
   onAdd: () => void;
   email: string;
 }

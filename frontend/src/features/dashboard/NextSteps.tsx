@@ -9,7 +9,7 @@ import Typography from '@mui/material/Typography';
 import type { OnboardingState } from '@botsmith/contract';
 import { useEffect, useState } from 'react';
 import { conversationsApi } from '../../api';
-import type { Bot } from '../../api/types';
+import type { BotResponse } from '../../api/types';
 import type { EditBotTab } from '../bots/EditBotDialog';
 
 /** Dismissal is kept per account in this browser (docs/product.md#next-steps). */
@@ -25,7 +25,7 @@ function readDismissed(accountId: number): boolean {
 
 export interface NextStepsProps {
   accountId: number;
-  bots: Bot[] | null;
+  bots: BotResponse[] | null;
   /** Read again when this changes (the edit dialog closed: a step may be done now). */
   refreshKey?: unknown;
   onOpenBot: (botId: number, tab: EditBotTab) => void;

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { botsApi, categoriesApi } from '../../api';
 import { destinationForError } from '../../api/billingGate';
-import type { Bot, BotSummary, Category } from '../../api/types';
+import type { BotResponse, BotSummary, CategoryResponse } from '../../api/types';
 import { useApiResource } from '../../hooks/useApiResource';
 import type { CategoryFilter } from './DashboardSidebar';
 
@@ -13,31 +13,31 @@ const loadCategories = () =>
     ({ categories }) => categories,
     (error: unknown) => {
       if (destinationForError(error)) throw error;
-      return [] as Category[];
+      return [] as CategoryResponse[];
     },
   );
 
 export interface DashboardData {
   /** The owner's bots; null while loading or after a failure. */
-  bots: Bot[] | null;
+  bots: BotResponse[] | null;
   botsStatus: 'loading' | 'ready' | 'error';
   /** The owner's categories; null while loading. */
-  categories: Category[] | null;
+  categories: CategoryResponse[] | null;
   /** Bots per category id, and 'all'. */
   counts: Map<CategoryFilter, number>;
   selected: CategoryFilter;
   /** The open category, null for All Bots. */
-  selectedCategory: Category | null;
+  selectedCategory: CategoryResponse | null;
   /** The bots of the open category (all of them for All Bots); null until loaded. */
-  visible: Bot[] | null;
+  visible: BotResponse[] | null;
   select: (filter: CategoryFilter) => void;
   /** Loads the bots and the categories again. */
   reload: () => void;
   botCreated: (created: BotSummary) => Promise<void>;
-  botChanged: (bot: Bot) => void;
+  botChanged: (bot: BotResponse) => void;
   botDeleted: (botId: number) => void;
-  categoryAdded: (category: Category) => void;
-  categoryDeleted: (category: Category) => void;
+  categoryAdded: (category: CategoryResponse) => void;
+  categoryDeleted: (category: CategoryResponse) => void;
 }
 
 /** The dashboard's data: the owner's bots and categories, the category filter, and their changes. */
@@ -66,7 +66,7 @@ export function useDashboard(): DashboardData {
   }, [reloadBots, reloadCategories]);
 
   const botCreated = async (created: BotSummary) => {
-    let added: Bot;
+    let added: BotResponse;
     try {
       // A bot created while a category is open goes into it, so it appears where the owner is.
       added = selectedCategory
@@ -80,7 +80,7 @@ export function useDashboard(): DashboardData {
   };
 
   const botChanged = useCallback(
-    (bot: Bot) => updateBots((current) => current.map((b) => (b.id === bot.id ? { ...b, ...bot } : b))),
+    (bot: BotResponse) => updateBots((current) => current.map((b) => (b.id === bot.id ? { ...b, ...bot } : b))),
     [updateBots],
   );
 
@@ -89,9 +89,9 @@ export function useDashboard(): DashboardData {
     [updateBots],
   );
 
-  const categoryAdded = (category: Category) => updateCategories((current) => [...current, category]);
+  const categoryAdded = (category: CategoryResponse) => updateCategories((current) => [...current, category]);
 
-  const categoryDeleted = (category: Category) => {
+  const categoryDeleted = (category: CategoryResponse) => {
     updateCategories((current) => current.filter((c) => c.id !== category.id));
     updateBots((current) => current.map((b) => (b.categoryId === category.id ? { ...b, categoryId: null } : b)));
     if (selected === category.id) setSelected('all');

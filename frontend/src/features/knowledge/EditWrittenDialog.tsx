@@ -8,7 +8,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import { useCallback, useEffect, useState } from 'react';
 import { knowledgeApi } from '../../api';
-import type { KnowledgeSource } from '../../api/types';
+import type { SourceResponse } from '../../api/types';
 import { CountedTextField, HintedTextField } from '../../components/CountedTextField';
 import { DialogForm, useDialogForm } from '../../components/DialogForm';
 import { RetryAlert } from '../../components/RetryAlert';
@@ -19,9 +19,9 @@ import { KNOWLEDGE_LIMITS } from './knowledgeLimits';
 export interface EditWrittenDialogProps {
   botId: number;
   /** The written answer or correction to edit; null closes the dialog. */
-  source: KnowledgeSource | null;
+  source: SourceResponse | null;
   onClose: () => void;
-  onSaved: (source: KnowledgeSource) => void;
+  onSaved: (source: SourceResponse) => void;
 }
 
 export const TEXT_LOAD_FAILED = 'The answer could not be loaded.';
@@ -53,9 +53,9 @@ export function EditWrittenDialog({ botId, source, onClose, onSaved }: EditWritt
 
 interface EditWrittenFormProps {
   botId: number;
-  source: KnowledgeSource;
+  source: SourceResponse;
   onClose: () => void;
-  onSaved: (source: KnowledgeSource) => void;
+  onSaved: (source: SourceResponse) => void;
   onSaving: (saving: boolean) => void;
 }
 

@@ -2,7 +2,7 @@ import { act, configure, screen, waitFor, within } from '@testing-library/react'
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/client';
-import type { KnowledgeSource } from '../../api/types';
+import type { SourceResponse } from '../../api/types';
 import { api } from '../../test/apiMock';
 import { knowledgeSource as source } from '../../test/fixtures';
 import { chooseFromAddMenu } from '../../test/interactions';
@@ -345,7 +345,7 @@ describe('KnowledgeSection', () => {
   });
 
   describe('how often a website is read again', () => {
-    const site = (over: Partial<KnowledgeSource> = {}) =>
+    const site = (over: Partial<SourceResponse> = {}) =>
       source({
         id: 2,
         kind: 'website',

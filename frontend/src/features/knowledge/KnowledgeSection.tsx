@@ -24,7 +24,7 @@ import Typography from '@mui/material/Typography';
 import { useSnackbar } from 'notistack';
 import { useState } from 'react';
 import { knowledgeApi } from '../../api';
-import type { BotDocument, KnowledgeSource, RefreshSchedule } from '../../api/types';
+import type { DocumentResponse, SourceResponse, RefreshSchedule } from '../../api/types';
 import { RetryAlert } from '../../components/RetryAlert';
 import { serverMessage } from '../../api/serverMessage';
 import { AddFileDialog } from './AddFileDialog';
@@ -46,7 +46,7 @@ export interface KnowledgeSectionProps {
    * The reference document (docs/product.md#edit-bot-modal), as one of the sources: with it, "Add" offers "Reference
    * document" (a PDF that replaces the current one).
    */
-  reference?: { document: BotDocument | null; onUploaded: (document: BotDocument) => void };
+  reference?: { document: DocumentResponse | null; onUploaded: (document: DocumentResponse) => void };
 }
 
 type Adding = 'file' | 'website' | 'text' | 'reference' | null;
@@ -58,10 +58,10 @@ const GROUPS: Array<{ group: Group; title: string }> = [
   { group: 'text', title: 'Written answers' },
   { group: 'correction', title: 'Corrections' },
 ];
-const groupOf = (source: KnowledgeSource): Group => (source.correction ? 'correction' : source.kind);
+const groupOf = (source: SourceResponse): Group => (source.correction ? 'correction' : source.kind);
 
 /** The sources by kind (the reference document first among the files), each kind under its heading. */
-function grouped(sources: KnowledgeSource[]): Array<{ group: Group; title: string; sources: KnowledgeSource[] }> {
+function grouped(sources: SourceResponse[]): Array<{ group: Group; title: string; sources: SourceResponse[] }> {
   return GROUPS.map(({ group, title }) => ({
     group,
     title,
@@ -82,17 +82,17 @@ export function KnowledgeSection({ botId, onDeleted, revision, reference }: Know
   const [adding, setAdding] = useState<Adding>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
   // Kept after the confirmation closes, so its title does not change while it fades out.
-  const [deleting, setDeleting] = useState<KnowledgeSource | null>(null);
+  const [deleting, setDeleting] = useState<SourceResponse | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const [editing, setEditing] = useState<KnowledgeSource | null>(null);
+  const [editing, setEditing] = useState<SourceResponse | null>(null);
   const [openPages, setOpenPages] = useState<ReadonlySet<number>>(new Set());
-  const togglePages = (source: KnowledgeSource) =>
+  const togglePages = (source: SourceResponse) =>
     setOpenPages((current) => {
       const next = new Set(current);
       if (!next.delete(source.id)) next.add(source.id);
       return next;
     });
-  const askDelete = (source: KnowledgeSource) => {
+  const askDelete = (source: SourceResponse) => {
     setDeleting(source);
     setConfirming(true);
   };
@@ -106,7 +106,7 @@ export function KnowledgeSection({ botId, onDeleted, revision, reference }: Know
     reload();
   };
 
-  const refresh = async (source: KnowledgeSource) => {
+  const refresh = async (source: SourceResponse) => {
     setBusyId(source.id);
     try {
       await knowledgeApi.refresh(botId, source.id);
@@ -119,7 +119,7 @@ export function KnowledgeSection({ botId, onDeleted, revision, reference }: Know
     }
   };
 
-  const schedule = async (source: KnowledgeSource, refreshSchedule: RefreshSchedule) => {
+  const schedule = async (source: SourceResponse, refreshSchedule: RefreshSchedule) => {
     setBusyId(source.id);
     try {
       const { source: changed } = await knowledgeApi.setSchedule(botId, source.id, refreshSchedule);

@@ -1,11 +1,11 @@
 import { botsApi } from '../../api';
-import type { Bot, BotDocument } from '../../api/types';
+import type { BotResponse, DocumentResponse } from '../../api/types';
 import { KnowledgeSection } from './KnowledgeSection';
 
 export interface KnowledgeTabProps {
-  bot: Bot;
+  bot: BotResponse;
   /** The bot as the server now has it (its reference document changed). */
-  onSaved: (bot: Bot) => void;
+  onSaved: (bot: BotResponse) => void;
 }
 
 /**
@@ -31,7 +31,7 @@ export function KnowledgeTab({ bot, onSaved }: KnowledgeTabProps) {
       onDeleted={() => void reread()}
       reference={{
         document: bot.document,
-        onUploaded: (document: BotDocument) => onSaved({ ...bot, document }),
+        onUploaded: (document: DocumentResponse) => onSaved({ ...bot, document }),
       }}
     />
   );

@@ -4,15 +4,15 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import type { BotDocument } from '../../api/types';
+import type { DocumentResponse } from '../../api/types';
 import { DocumentDropzone } from '../bots/DocumentDropzone';
 
 export interface ReferenceDocumentDialogProps {
   botId: number;
   open: boolean;
-  document: BotDocument | null;
+  document: DocumentResponse | null;
   onClose: () => void;
-  onUploaded: (document: BotDocument) => void;
+  onUploaded: (document: DocumentResponse) => void;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { configure, screen, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { KnowledgeSource } from '../../api/types';
+import type { SourceResponse } from '../../api/types';
 import { api } from '../../test/apiMock';
 import { knowledgeSource } from '../../test/fixtures';
 import { chooseFromAddMenu } from '../../test/interactions';
@@ -20,7 +20,7 @@ const EMBEDDING_WAITS =
   "Your account reached today's limit of passages made searchable by meaning. This source answers by keyword search until the rest are done, from 00:00 UTC.";
 
 /** A written answer of 40 passages. */
-const source = (over: Partial<KnowledgeSource> = {}) =>
+const source = (over: Partial<SourceResponse> = {}) =>
   knowledgeSource({ kind: 'text', name: 'Opening hours', pages: null, chunks: 40, bytes: 30_000, ...over });
 
 const accountFull = () => refusal(413, ACCOUNT_FULL, 'ACCOUNT_SOURCES_QUOTA_EXCEEDED');

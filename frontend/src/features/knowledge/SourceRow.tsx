@@ -23,22 +23,22 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
 import type { ReactNode } from 'react';
-import type { KnowledgeSource, RefreshSchedule } from '../../api/types';
+import type { SourceResponse, RefreshSchedule } from '../../api/types';
 import { DEFAULT_REFRESH_SCHEDULE, REFRESH_CHOICES, refreshFacts, sourceFacts } from './knowledgeLimits';
 
 export interface SourceRowProps {
-  source: KnowledgeSource;
+  source: SourceResponse;
   /** True while this row's refresh, schedule or delete request is on its way. */
   busy: boolean;
-  onRefresh: (source: KnowledgeSource) => void;
+  onRefresh: (source: SourceResponse) => void;
   /** A website's new refresh schedule, chosen on the row. */
-  onSchedule: (source: KnowledgeSource, schedule: RefreshSchedule) => void;
-  onDelete: (source: KnowledgeSource) => void;
+  onSchedule: (source: SourceResponse, schedule: RefreshSchedule) => void;
+  onDelete: (source: SourceResponse) => void;
   /** A written answer or correction: opens it for editing (no Edit button without it). */
-  onEdit?: (source: KnowledgeSource) => void;
+  onEdit?: (source: SourceResponse) => void;
   /** A website: whether its pages are shown under it, and the button that shows or hides them. */
   pagesOpen?: boolean;
-  onTogglePages?: (source: KnowledgeSource) => void;
+  onTogglePages?: (source: SourceResponse) => void;
   /** Shown under the row (a website's pages). */
   children?: ReactNode;
 }
@@ -46,13 +46,13 @@ export interface SourceRowProps {
 const KIND_LABEL = { file: 'File', website: 'Website', text: 'Written answer' } as const;
 
 /** What the row says the source is: a correction and the reference document are named as such. */
-export function kindLabel(source: KnowledgeSource): string {
+export function kindLabel(source: SourceResponse): string {
   if (source.correction) return 'Correction';
   if (source.reference) return 'Reference document';
   return KIND_LABEL[source.kind];
 }
 
-function KindIcon({ source }: { source: KnowledgeSource }) {
+function KindIcon({ source }: { source: SourceResponse }) {
   const props = { fontSize: 'small', 'aria-hidden': true } as const;
   switch (source.kind) {
     case 'website':
@@ -64,7 +64,7 @@ function KindIcon({ source }: { source: KnowledgeSource }) {
   }
 }
 
-function StatusChip({ status }: { status: KnowledgeSource['status'] }) {
+function StatusChip({ status }: { status: SourceResponse['status'] }) {
   switch (status) {
     case 'processing':
       return (

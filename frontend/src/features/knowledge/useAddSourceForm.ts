@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import type { KnowledgeSource } from '../../api/types';
+import type { SourceResponse } from '../../api/types';
 import { useDialogForm } from '../../components/DialogForm';
 import { serverMessage } from '../../api/serverMessage';
 
@@ -27,7 +27,7 @@ export function useAddSourceForm({ failureText, clearFields, onClose, onAdded }:
   };
 
   /** Adds the source with `add` when the fields are `valid`; from now on they show their errors. */
-  const submit = (event: FormEvent, valid: boolean, add: () => Promise<{ source: KnowledgeSource }>) =>
+  const submit = (event: FormEvent, valid: boolean, add: () => Promise<{ source: SourceResponse }>) =>
     void form.submit(event, valid, async () => {
       const { source } = await add();
       onAdded(source.name);

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { knowledgeApi } from '../../api';
-import type { KnowledgeSource } from '../../api/types';
+import type { SourceResponse } from '../../api/types';
 import { serverMessage } from '../../api/serverMessage';
 import { POLL_MS } from './knowledgeLimits';
 
@@ -8,7 +8,7 @@ export type SourcesState =
   | { status: 'loading' }
   | { status: 'error'; message: string }
   /** `stale` says the last re-read failed (the list shown is the previous one). */
-  | { status: 'ready'; sources: KnowledgeSource[]; stale: boolean };
+  | { status: 'ready'; sources: SourceResponse[]; stale: boolean };
 
 export const LOAD_FAILED = 'Error loading knowledge sources.';
 
@@ -22,7 +22,7 @@ export function useKnowledgeSources(botId: number, revision?: unknown) {
   const reload = useCallback(() => setGeneration((n) => n + 1), []);
   /** Shows a source as the server just answered it, without reading the list again. */
   const replace = useCallback(
-    (changed: KnowledgeSource) =>
+    (changed: SourceResponse) =>
       setState((previous) =>
         previous.status === 'ready'
           ? { ...previous, sources: previous.sources.map((one) => (one.id === changed.id ? changed : one)) }

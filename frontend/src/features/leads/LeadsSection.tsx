@@ -22,7 +22,7 @@ import { useSnackbar } from 'notistack';
 import { useCallback, useEffect, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { leadsApi } from '../../api';
-import type { Bot } from '../../api/types';
+import type { BotResponse } from '../../api/types';
 import { ConfirmDeleteDialog } from '../../components/ConfirmDeleteDialog';
 import { MailLimitNotice } from '../../components/MailLimitNotice';
 import { RetryAlert } from '../../components/RetryAlert';
@@ -36,7 +36,7 @@ export const LEADS_PATH = '/dashboard/leads';
 
 export interface LeadsSectionProps {
   /** The owner's bots, for the bot filter; null while loading. */
-  bots: Bot[] | null;
+  bots: BotResponse[] | null;
 }
 
 const appendLeads = (shown: LeadsPage, next: LeadsPage): LeadsPage => ({

@@ -5,7 +5,7 @@ import Stack from '@mui/material/Stack';
 import { useSnackbar } from 'notistack';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { userApi } from '../../api';
-import type { AccountSettings } from '../../api/types';
+import type { SettingsResponse } from '../../api/types';
 import { serverMessage } from '../../api/serverMessage';
 
 export interface AccountSettingTexts {
@@ -19,9 +19,9 @@ export interface AccountSettingTexts {
 
 export interface AccountSettingFormProps<V> {
   /** The field's value from the saved settings. */
-  read: (settings: AccountSettings) => V;
+  read: (settings: SettingsResponse) => V;
   /** The settings to send for a value (only this setting: the others keep theirs). */
-  write: (value: V) => Partial<AccountSettings>;
+  write: (value: V) => Partial<SettingsResponse>;
   texts: AccountSettingTexts;
   /** The field, given its value (null until the saved settings have arrived) and a setter. */
   children: (value: V | null, setValue: (value: V) => void) => ReactNode;

@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useMemo } from 'react';
-import type { UsageHistory } from '../../api/types';
+import type { UsageHistoryResponse } from '../../api/types';
 import { formatTotals, hasAnyUsage, toChartData } from './usageFormat';
 
 const UsageLineChart = lazy(() => import('./UsageLineChart').then((m) => ({ default: m.UsageLineChart })));
@@ -13,7 +13,7 @@ const TOTAL_HEIGHT = 420;
 
 export interface UsageChartProps {
   /** null while loading or after an error. */
-  history: UsageHistory | null;
+  history: UsageHistoryResponse | null;
   loading: boolean;
   /** Shown in place of the chart when the history could not be loaded. */
   error?: string | null;

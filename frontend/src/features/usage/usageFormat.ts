@@ -1,5 +1,5 @@
 import { formatUtcDate } from '../../format/dateTime';
-import type { UsageHistory } from '../../api/types';
+import type { UsageHistoryResponse } from '../../api/types';
 
 const dollars = new Intl.NumberFormat('en-US', {
   style: 'currency',
@@ -41,7 +41,7 @@ export interface UsageChartData {
 
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
-export function toChartData(history: UsageHistory): UsageChartData {
+export function toChartData(history: UsageHistoryResponse): UsageChartData {
   const visitorMessages = [...history.visitorMessages];
   return {
     labels: history.labels.map(formatDayLabel),
@@ -77,7 +77,7 @@ export function formatCostAxis(value: number): string {
   return value >= 1 && Number.isInteger(value) ? `$${value}` : `$${value.toFixed(2)}`;
 }
 
-export function hasAnyUsage(history: UsageHistory): boolean {
+export function hasAnyUsage(history: UsageHistoryResponse): boolean {
   return history.messageCounts.some((count) => count > 0) || history.visitorMessages.some((n) => n > 0);
 }
 
