@@ -75,4 +75,29 @@ describe('BackgroundTasks', () => {
     const { background } = tasks();
     await expect(background.settled()).resolves.toBeUndefined();
   });
+
+  it('startInTurn runs the tasks of one key one after the other, of other keys alongside', async () => {
+    const { background } = tasks();
+    const first = gate();
+    const order: string[] = [];
+    background.startInTurn('a@example.com', () => first.promise.then(() => order.push('a1')), 'Signup');
+    background.startInTurn('a@example.com', async () => order.push('a2'), 'Password reset request');
+    background.startInTurn('b@example.com', async () => order.push('b1'), 'Signup');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toEqual(['b1']);
+    first.resolve();
+    await background.settled();
+    expect(order).toEqual(['b1', 'a1', 'a2']);
+  });
+
+  it('startInTurn runs nothing before it returns, and a failure does not stop the next in turn', async () => {
+    const { background, logger } = tasks();
+    const task = jest.fn(async () => undefined);
+    background.startInTurn('a@example.com', () => Promise.reject(new Error('database down')), 'Signup');
+    background.startInTurn('a@example.com', task, 'Password reset request');
+    expect(task).not.toHaveBeenCalled();
+    await background.settled();
+    expect(logger.error).toHaveBeenCalledWith('Signup: database down');
+    expect(task).toHaveBeenCalledTimes(1);
+  });
 });

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { HttpStatus, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { AppError } from '../../common/app-error.js';
+import { BackgroundTasks } from '../../common/background-tasks.js';
 import { RESET_PASSWORD_TOKEN_TTL_MS, VERIFY_EMAIL_TOKEN_TTL_MS } from '../../common/constants.js';
 import type { SessionUser } from '../../common/current-user.decorator.js';
 import { isUniqueViolation } from '../../common/postgres-errors.js';
@@ -16,7 +17,6 @@ import type { PendingSignupEntity } from './pending-signup.entity.js';
 import { PendingSignupsRepository } from './pending-signups.repository.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { TransactionRunner } from '../../database/transaction.js';
-import { describeError } from '../../common/error-description.js';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password.';
 /** The confirmation text; the signup page switches to its confirmation view on "check your email". */
@@ -45,8 +45,8 @@ function sameDigest(a: string, b: string): boolean {
 @Injectable()
 export class AuthService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('Accounts');
-  /** Work finishing after its answer was sent, chained per e-mail so requests apply in order. */
-  private readonly pending = new Map<string, Promise<void>>();
+  /** Work finishing after its answer was sent, in turn per e-mail so requests apply in order. */
+  private readonly background = new BackgroundTasks(this.logger);
 
   constructor(
     private readonly users: UsersService,
@@ -60,8 +60,8 @@ export class AuthService implements BeforeApplicationShutdown {
   ) {}
 
   /** Resolves when every signup and reset request answered so far has been carried out. */
-  async settled(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending.values()]);
+  settled(): Promise<void> {
+    return this.background.settled();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -74,16 +74,7 @@ export class AuthService implements BeforeApplicationShutdown {
    * Failures are logged; tasks for one address run one after the other.
    */
   private afterAnswer(email: string, label: string, task: () => Promise<void>): void {
-    const previous = this.pending.get(email) ?? Promise.resolve();
-    const run: Promise<void> = previous
-      .then(task)
-      .catch((error: unknown) => {
-        this.logger.error(`${label} failed: ${describeError(error)}`);
-      })
-      .finally(() => {
-        if (this.pending.get(email) === run) this.pending.delete(email);
-      });
-    this.pending.set(email, run);
+    this.background.startInTurn(email, task, `${label} failed`);
   }
 
   /** Same answer and similar time whether the e-mail is unknown or the password is wrong. */
