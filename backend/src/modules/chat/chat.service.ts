@@ -3,6 +3,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { periodStartFor } from '../../common/billing-period.js';
+import { describeError } from '../../common/error-description.js';
 import { startOfUtcDay } from '../../common/utc-day.js';
 import {
   CHAT_IN_FLIGHT_TTL_MS,
@@ -643,8 +644,4 @@ function sameSecret(given: string, expected: string): boolean {
 export function apiVisitorId(given: string | undefined): string {
   const id = given && given.length <= HEADER_MAX_CHARS.visitorId ? given.trim() : '';
   return `api-${id && CHAT_LIMITS.visitorIdPattern.test(id) ? id : randomBytes(16).toString('base64url')}`;
-}
-
-function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
