@@ -324,7 +324,12 @@ function EndpointItem({ endpoint, onChanged }: { endpoint: WebhookEndpoint; onCh
           ? `Last delivery: ${STATUS_LABELS[last.status]}${last.statusCode ? ` (HTTP ${last.statusCode})` : ''}, ${when(last.createdAt)}`
           : 'No deliveries yet.'}
       </Typography>
-      <Stack direction="row" spacing={1} sx={{ mt: 1 }}>
+      {/* On a phone the card is narrow: a button goes to the next row whole rather than breaking its label. */}
+      <Stack
+        direction="row"
+        useFlexGap
+        sx={{ mt: 1, flexWrap: 'wrap', gap: 1, '& .MuiButton-root': { whiteSpace: 'nowrap' } }}
+      >
         <Button size="small" onClick={() => void sendTest()} disabled={testing}>
           {testing ? 'Sending…' : 'Send test'}
         </Button>
