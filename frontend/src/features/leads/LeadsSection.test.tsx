@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeBot } from '../../test/fixtures';
 import { renderAtDashboard } from '../../test/render';
+import { stubScreen } from '../../test/stubs';
 import { LeadsSection } from './LeadsSection';
 
 configure({ asyncUtilTimeout: 5000 });
@@ -39,6 +40,7 @@ function renderSection(path = '/dashboard/leads') {
 describe('LeadsSection', () => {
   beforeEach(() => {
     vi.resetAllMocks();
+    stubScreen('desktop');
     api.mailApi.usage.mockResolvedValue({ sentToday: 3, dailyLimit: 500, limitReached: false });
   });
 
@@ -63,6 +65,31 @@ describe('LeadsSection', () => {
     expect(within(rows[2]).getByRole('link', { name: '+353 1 555 0100' })).toHaveAttribute('href', 'tel:+35315550100');
     expect(api.leadsApi.list).toHaveBeenCalledWith(null, null, expect.any(AbortSignal));
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it('shows each lead as a card with its contact and message on a phone, where a table hides them', async () => {
+    stubScreen('phone');
+    api.leadsApi.list.mockResolvedValue({
+      leads: [lead(), lead({ id: 30, name: null, email: null, phone: '+353 1 555 0100', message: null })],
+      nextCursor: null,
+    });
+    renderSection();
+    const list = await screen.findByRole('list', { name: 'Leads' });
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    const cards = within(list).getAllByRole('listitem');
+    expect(cards).toHaveLength(2);
+    expect(within(cards[0]).getByText('Ann Lee')).toBeInTheDocument();
+    expect(within(cards[0]).getByRole('link', { name: 'ann@example.org' })).toHaveAttribute(
+      'href',
+      'mailto:ann@example.org',
+    );
+    expect(within(cards[0]).getByText('Please call me back')).toBeInTheDocument();
+    expect(within(cards[0]).getByRole('link', { name: /Open the conversation/ })).toHaveAttribute(
+      'href',
+      '/dashboard/conversations?c=11',
+    );
+    expect(within(cards[1]).getByRole('link', { name: '+353 1 555 0100' })).toHaveAttribute('href', 'tel:+35315550100');
+    expect(within(cards[1]).getByRole('button', { name: 'Delete the lead from +353 1 555 0100' })).toBeInTheDocument();
   });
 
   it('says so when there are no leads yet', async () => {

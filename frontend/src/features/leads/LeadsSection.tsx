@@ -16,8 +16,10 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
+import { useTheme } from '@mui/material/styles';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { useSnackbar } from 'notistack';
 import { useCallback, useEffect, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
@@ -161,67 +163,7 @@ export function LeadsSection({ bots }: LeadsSectionProps) {
       )}
       {list.status === 'ready' && list.data.leads.length > 0 && (
         <>
-          <TableContainer component={Paper} variant="outlined">
-            <Table size="small" aria-label="Leads">
-              <TableHead>
-                <TableRow>
-                  <TableCell>Received</TableCell>
-                  <TableCell>Bot</TableCell>
-                  <TableCell>Name</TableCell>
-                  <TableCell>Contact</TableCell>
-                  <TableCell>Message</TableCell>
-                  <TableCell align="right">
-                    <Box component="span" sx={visuallyHidden}>
-                      Actions
-                    </Box>
-                  </TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {list.data.leads.map((lead) => (
-                  <TableRow key={lead.id}>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{when(lead.createdAt)}</TableCell>
-                    <TableCell>{lead.botName}</TableCell>
-                    <TableCell>{lead.name ?? '—'}</TableCell>
-                    <TableCell>
-                      {lead.email && (
-                        <Box>
-                          <a href={`mailto:${lead.email}`}>{lead.email}</a>
-                        </Box>
-                      )}
-                      {lead.phone && (
-                        <Box>
-                          <a href={`tel:${lead.phone.replace(/[^\d+]/g, '')}`}>{lead.phone}</a>
-                        </Box>
-                      )}
-                    </TableCell>
-                    <TableCell sx={{ maxWidth: 360, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                      {lead.message ?? '—'}
-                    </TableCell>
-                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                      <Tooltip title="Open the conversation">
-                        <IconButton
-                          component={RouterLink}
-                          to={inboxLink({ conversationId: lead.conversationId })}
-                          aria-label={`Open the conversation of the lead from ${lead.name ?? lead.email ?? lead.phone ?? 'a visitor'}`}
-                        >
-                          <ForumOutlined fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
-                      <Tooltip title="Delete">
-                        <IconButton
-                          onClick={() => setDeleting(lead)}
-                          aria-label={`Delete the lead from ${lead.name ?? lead.email ?? lead.phone ?? 'a visitor'}`}
-                        >
-                          <DeleteOutlineRounded fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
+          <LeadsList leads={list.data.leads} onDelete={setDeleting} />
           {list.hasMore && (
             <Box sx={{ mt: 2, textAlign: 'center' }}>
               <Button onClick={list.showMore} loading={list.loadingMore}>
@@ -242,6 +184,123 @@ export function LeadsSection({ bots }: LeadsSectionProps) {
         onClose={() => setDeleting(null)}
         onDeleted={(lead) => removed(lead.id)}
       />
+    </Box>
+  );
+}
+
+interface LeadsListProps {
+  leads: LeadSummary[];
+  onDelete: (lead: LeadSummary) => void;
+}
+
+/**
+ * A table on a wide screen; on a phone one card per lead, since a table of six columns shows only
+ * the first three at 390 px and hides the contact, the one thing an owner came for.
+ */
+function LeadsList({ leads, onDelete }: LeadsListProps) {
+  const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
+  if (phone) {
+    return (
+      <Stack component="ul" aria-label="Leads" spacing={1.5} sx={{ listStyle: 'none', m: 0, p: 0 }}>
+        {leads.map((lead) => (
+          <Paper component="li" key={lead.id} variant="outlined" sx={{ p: 2 }}>
+            <Stack direction="row" sx={{ alignItems: 'flex-start', gap: 1 }}>
+              <Box sx={{ flex: 1, minWidth: 0 }}>
+                <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{lead.name ?? '—'}</Typography>
+                <Typography variant="body2" color="textSecondary">
+                  {lead.botName} · {when(lead.createdAt)}
+                </Typography>
+              </Box>
+              <LeadActions lead={lead} onDelete={onDelete} />
+            </Stack>
+            <Box sx={{ mt: 1, overflowWrap: 'anywhere' }}>
+              <LeadContact lead={lead} />
+            </Box>
+            {lead.message && (
+              <Typography variant="body2" sx={{ mt: 1, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                {lead.message}
+              </Typography>
+            )}
+          </Paper>
+        ))}
+      </Stack>
+    );
+  }
+  return (
+    <TableContainer component={Paper} variant="outlined">
+      <Table size="small" aria-label="Leads">
+        <TableHead>
+          <TableRow>
+            <TableCell>Received</TableCell>
+            <TableCell>Bot</TableCell>
+            <TableCell>Name</TableCell>
+            <TableCell>Contact</TableCell>
+            <TableCell>Message</TableCell>
+            <TableCell align="right">
+              <Box component="span" sx={visuallyHidden}>
+                Actions
+              </Box>
+            </TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {leads.map((lead) => (
+            <TableRow key={lead.id}>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{when(lead.createdAt)}</TableCell>
+              <TableCell>{lead.botName}</TableCell>
+              <TableCell>{lead.name ?? '—'}</TableCell>
+              <TableCell>
+                <LeadContact lead={lead} />
+              </TableCell>
+              <TableCell sx={{ maxWidth: 360, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                {lead.message ?? '—'}
+              </TableCell>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                <LeadActions lead={lead} onDelete={onDelete} />
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+function LeadContact({ lead }: { lead: LeadSummary }) {
+  return (
+    <>
+      {lead.email && (
+        <Box>
+          <a href={`mailto:${lead.email}`}>{lead.email}</a>
+        </Box>
+      )}
+      {lead.phone && (
+        <Box>
+          <a href={`tel:${lead.phone.replace(/[^\d+]/g, '')}`}>{lead.phone}</a>
+        </Box>
+      )}
+    </>
+  );
+}
+
+function LeadActions({ lead, onDelete }: { lead: LeadSummary; onDelete: (lead: LeadSummary) => void }) {
+  const who = lead.name ?? lead.email ?? lead.phone ?? 'a visitor';
+  return (
+    <Box sx={{ display: 'flex', flexShrink: 0, justifyContent: 'flex-end' }}>
+      <Tooltip title="Open the conversation">
+        <IconButton
+          component={RouterLink}
+          to={inboxLink({ conversationId: lead.conversationId })}
+          aria-label={`Open the conversation of the lead from ${who}`}
+        >
+          <ForumOutlined fontSize="small" />
+        </IconButton>
+      </Tooltip>
+      <Tooltip title="Delete">
+        <IconButton onClick={() => onDelete(lead)} aria-label={`Delete the lead from ${who}`}>
+          <DeleteOutlineRounded fontSize="small" />
+        </IconButton>
+      </Tooltip>
     </Box>
   );
 }
