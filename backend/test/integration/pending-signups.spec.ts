@@ -351,19 +351,27 @@ describe('upgrade: verification links mailed before pending signups existed', ()
   it('move over with the account password and keep working through the password step', async () => {
     const t = await startTestApp();
     try {
-      const runner = t.dataSource.createQueryRunner();
+      // Each query runner is released before the app's own queries: the embedded database has
+      // one connection, so a runner held across createUser would wait for itself.
       const migration = new PendingSignups1796100000000();
-      await migration.down(runner);
+      const migrate = async (step: 'up' | 'down') => {
+        const runner = t.dataSource.createQueryRunner();
+        try {
+          await migration[step](runner);
+        } finally {
+          await runner.release();
+        }
+      };
+      await migrate('down');
       const user = await createUser(t, { verified: false, password: VICTIM_PASSWORD });
       const live = 'L'.repeat(43);
       const stale = 'S'.repeat(43);
-      await runner.query(
+      await t.dataSource.query(
         `INSERT INTO auth_tokens (user_id, purpose, token_hash, expires_at) VALUES
            ($1, 'verify-email', $2, now() + interval '1 hour'), ($1, 'verify-email', $3, now() - interval '1 hour')`,
         [user.id, hashToken(live), hashToken(stale)],
       );
-      await migration.up(runner);
-      await runner.release();
+      await migrate('up');
 
       const moved = await t.dataSource.query<
         { token_hash: string; browser_hash: string | null; password_hash: string }[]
