@@ -35,9 +35,12 @@ const state = async (agent: request.Agent) => {
 };
 
 async function addSource(botId: number, status: 'processing' | 'ready' | 'failed', isCorrection = false) {
+  // A 'processing' source is leased for an hour, as if another instance were reading it: else this
+  // app's source jobs would claim it, find no file, and mark it failed before the next request.
   await t.dataSource.query(
-    `INSERT INTO bot_sources (bot_id, kind, name, status, is_correction) VALUES ($1, 'text', 'Notes', $2, $3)`,
-    [botId, status, isCorrection],
+    `INSERT INTO bot_sources (bot_id, kind, name, status, is_correction, job_lease_until)
+     VALUES ($1, 'text', 'Notes', $2, $3, $4)`,
+    [botId, status, isCorrection, status === 'processing' ? new Date(Date.now() + 3_600_000) : null],
   );
 }
 
