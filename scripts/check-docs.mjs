@@ -74,8 +74,10 @@ for (const file of files) {
           checkLink(file, lineNo, target ? path.resolve(path.dirname(absolute), target) : absolute, anchor);
         }
       }
-      if (/\bthe brief\b|\bbrief's\b|\.\.\/shared\//i.test(line) && !/\bcheck-docs\b/.test(file)) {
-        problems.push(`${file}:${lineNo}: cites what is not in the repository (the brief, ../shared): cite docs/`);
+      if (/\bthe\s+brief\b|\bbrief\W?s\b|\.\.\/shared\//i.test(line) && !/\bcheck-docs\b/.test(file)) {
+        problems.push(
+          `${file}:${lineNo}: cites what is not in the repository (the product brief outside it, or ../shared): cite docs/`,
+        );
       }
     });
 }
