@@ -45,6 +45,21 @@ export interface AgentMessageRow {
   createdAt: Date;
 }
 
+/** A message's stored columns after its keys, in the order both inserts list them. */
+function messageValues(m: LoggedMessage): unknown[] {
+  return [
+    m.role,
+    m.content,
+    m.model ?? null,
+    m.tokens ?? 0,
+    m.costCents ?? 0,
+    m.createdAt,
+    m.unanswered ?? false,
+    m.citations?.length ? JSON.stringify(m.citations) : null,
+    m.agentName ?? null,
+  ];
+}
+
 /**
  * The conversation log's writes and the chat engine's reads of it (conversations, messages):
  * conversations/ is the one module that writes these tables. The chat engine reaches it through
@@ -121,19 +136,7 @@ export class ConversationLogRepository {
     const manager = entityManagerOf(tx);
     const params: unknown[] = [];
     const rows = messages.map((m) => {
-      params.push(
-        conversationId,
-        ownerId,
-        m.role,
-        m.content,
-        m.model ?? null,
-        m.tokens ?? 0,
-        m.costCents ?? 0,
-        m.createdAt,
-        m.unanswered ?? false,
-        m.citations?.length ? JSON.stringify(m.citations) : null,
-        m.agentName ?? null,
-      );
+      params.push(conversationId, ownerId, ...messageValues(m));
       const n = params.length;
       const p = (i: number) => `$${n - 10 + i}`;
       return `(${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}::jsonb, ${p(10)})`;
@@ -191,18 +194,7 @@ export class ConversationLogRepository {
       messages.filter((m) => m.unanswered).length,
     ];
     const rows = messages.map((m, ordinal) => {
-      params.push(
-        ordinal,
-        m.role,
-        m.content,
-        m.model ?? null,
-        m.tokens ?? 0,
-        m.costCents ?? 0,
-        m.createdAt,
-        m.unanswered ?? false,
-        m.citations?.length ? JSON.stringify(m.citations) : null,
-        m.agentName ?? null,
-      );
+      params.push(ordinal, ...messageValues(m));
       const p = (i: number) => `$${params.length - 9 + i}`;
       return `(${p(0)}::integer, ${p(1)}::varchar, ${p(2)}::text, ${p(3)}::varchar, ${p(4)}::integer, ${p(5)}::integer, ${p(6)}::timestamptz, ${p(7)}::boolean, ${p(8)}::jsonb, ${p(9)}::varchar)`;
     });
