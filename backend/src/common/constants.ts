@@ -101,6 +101,14 @@ export const CONVERSATION_RETENTION_CRON = '0 30 3 * * *';
 export const CONVERSATION_RETENTION_BATCH = 500;
 /** The PostgreSQL advisory lock each retention batch holds, so one instance deletes at a time. */
 export const CONVERSATION_RETENTION_LOCK_KEY = 4_242_004;
+/** A conversation's outcome is decided once it has been quiet this long (docs/product.md#outcomes). */
+export const CONVERSATION_OUTCOME_QUIET_MS = 30 * 60 * 1000;
+/** The outcome job looks for quiet conversations every 5 minutes (six-field cron, seconds first). */
+export const CONVERSATION_OUTCOME_CRON = '0 */5 * * * *';
+/** Conversations decided per transaction by the outcome job. */
+export const CONVERSATION_OUTCOME_BATCH = 500;
+/** The PostgreSQL advisory lock each outcome batch holds, so one instance decides at a time. */
+export const CONVERSATION_OUTCOME_LOCK_KEY = 4_242_005;
 /** Stripe accepts meter events up to 35 days old; older usage is reported as of 34 days ago. */
 export const METER_EVENT_MAX_AGE_MS = 34 * 24 * 60 * 60 * 1000;
 /** The built-in test-mode payment page stays open this long, like a Checkout Session. */

@@ -27,6 +27,7 @@ import { PageUrlLinks1798650000000 } from './1798650000000-page-url-links.js';
 import { WrittenAnswerText1798730000000 } from './1798730000000-written-answer-text.js';
 import { InboxWaiting1798750000000 } from './1798750000000-inbox-waiting.js';
 import { ShowModelLabel1798780000000 } from './1798780000000-show-model-label.js';
+import { ConversationOutcomes1798870000000 } from './1798870000000-conversation-outcomes.js';
 
 /** Migrations in the order they run. Listed by hand so the ESM build needs no glob loading. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   WrittenAnswerText1798730000000,
   InboxWaiting1798750000000,
   ShowModelLabel1798780000000,
+  ConversationOutcomes1798870000000,
 ];

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import type { ConversationOutcome } from './conversation-outcome.js';
 
 /**
  * One visitor's conversation with a bot. The owner is kept beside the bot so that the logs
@@ -30,4 +31,7 @@ export class ConversationEntity {
   @Column({ name: 'visitor_name', type: 'varchar', length: 100, nullable: true }) visitorName!: string | null;
   @Column({ name: 'visitor_email', type: 'varchar', length: 254, nullable: true }) visitorEmail!: string | null;
   @Column({ name: 'handoff_at', type: 'timestamptz', nullable: true }) handoffAt!: Date | null;
+  /** What it came to (conversation-outcome.ts), once quiet; decided again after it resumed. */
+  @Column({ type: 'varchar', length: 16, nullable: true }) outcome!: ConversationOutcome | null;
+  @Column({ name: 'outcome_at', type: 'timestamptz', nullable: true }) outcomeAt!: Date | null;
 }

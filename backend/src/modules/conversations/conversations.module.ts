@@ -6,6 +6,9 @@ import { MailModule } from '../mail/mail.module.js';
 import { MailConsentModule } from '../mail-consent/mail-consent.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
+import { ConversationOutcomesRepository } from './conversation-outcomes.repository.js';
+import { ConversationOutcomesScheduler } from './conversation-outcomes.scheduler.js';
+import { ConversationOutcomesService } from './conversation-outcomes.service.js';
 import { ConversationRetentionRepository } from './conversation-retention.repository.js';
 import { ConversationRetentionScheduler } from './conversation-retention.scheduler.js';
 import { ConversationRetentionService } from './conversation-retention.service.js';
@@ -22,7 +25,7 @@ import { OWNER_REPLY_THROTTLER_STORAGE, OwnerRepliesService } from './owner-repl
  * The conversation log's owner (conversations and messages; ConversationsDataModule holds the
  * tables and the interface the chat engine records turns through) and the owner's inbox: reads,
  * search and export, the owner's replies (announced through WebhooksModule as conversation.handoff),
- * deletion and the daily retention job (LeadsModule: a lead outlives its conversation). UsersModule
+ * deletion, the daily retention job, the outcome job (LeadsModule: a lead outlives its conversation). UsersModule
  * for the billing gate and the owner's display name.
  */
 @Module({
@@ -37,6 +40,9 @@ import { OWNER_REPLY_THROTTLER_STORAGE, OwnerRepliesService } from './owner-repl
     ConversationRetentionRepository,
     ConversationRetentionService,
     ConversationRetentionScheduler,
+    ConversationOutcomesRepository,
+    ConversationOutcomesService,
+    ConversationOutcomesScheduler,
     {
       provide: OWNER_REPLY_THROTTLER_STORAGE,
       inject: [APP_CONFIG],
