@@ -153,6 +153,8 @@ export interface UserUsageResponse {
   monthlyUsageCents: number;
   creditsCents: number;
   logsAvailable: boolean;
+  /** Answers of the current period the bot could not give: not charged. */
+  notChargedAnswers: number;
 }
 
 /** GET /api/bots/{id}/usage. */
@@ -160,6 +162,8 @@ export interface BotUsageResponse {
   usageCents: number;
   usageLimitDollars: number;
   logsAvailable: boolean;
+  /** The bot's answers of the current period it could not give: not charged. */
+  notChargedAnswers: number;
 }
 
 /**

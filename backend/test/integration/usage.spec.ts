@@ -123,7 +123,13 @@ describe('usage figures on a seeded ledger', () => {
     const res = await agent.get('/api/user/usage');
     expect(res.status).toBe(200);
     // 3 + 5 + 5 + 4 + 5 + 3 from 2026-11-03 00:00 on.
-    expect(res.body).toEqual({ usageCents: 25, monthlyUsageCents: 25, creditsCents, logsAvailable: false });
+    expect(res.body).toEqual({
+      usageCents: 25,
+      monthlyUsageCents: 25,
+      creditsCents,
+      logsAvailable: false,
+      notChargedAnswers: 0,
+    });
     expect(creditsCents).toBe(137);
   });
 
@@ -175,9 +181,9 @@ describe('usage figures on a seeded ledger', () => {
     setNow(NOW);
     const a1 = await agent.get(`/api/bots/${botA1}/usage`);
     expect(a1.status).toBe(200);
-    expect(a1.body).toEqual({ usageCents: 15, usageLimitDollars: 7, logsAvailable: false });
+    expect(a1.body).toEqual({ usageCents: 15, usageLimitDollars: 7, logsAvailable: false, notChargedAnswers: 0 });
     const a2 = await agent.get(`/api/bots/${botA2}/usage`);
-    expect(a2.body).toEqual({ usageCents: 5, usageLimitDollars: 0, logsAvailable: false });
+    expect(a2.body).toEqual({ usageCents: 5, usageLimitDollars: 0, logsAvailable: false, notChargedAnswers: 0 });
 
     const h1 = await agent.get(`/api/bots/${botA1}/usage-history`);
     expect(h1.status).toBe(200);
@@ -242,7 +248,13 @@ describe('who may see usage', () => {
     setNowForNewOwner();
     const { agent } = await signedInAgent(t);
     const usage = await agent.get('/api/user/usage');
-    expect(usage.body).toEqual({ usageCents: 0, monthlyUsageCents: 0, creditsCents: 500, logsAvailable: false });
+    expect(usage.body).toEqual({
+      usageCents: 0,
+      monthlyUsageCents: 0,
+      creditsCents: 500,
+      logsAvailable: false,
+      notChargedAnswers: 0,
+    });
     const history = await agent.get('/api/user/usage-history');
     expect(history.body).toEqual({
       labels: [
@@ -480,6 +492,7 @@ describe('the usage limit, seen from the usage side (PUT /api/bots/:id {usageLim
       usageCents: 0,
       usageLimitDollars: 12,
       logsAvailable: false,
+      notChargedAnswers: 0,
     });
 
     for (const bad of [-1, 2.5, 'ten']) {

@@ -889,12 +889,17 @@ export const CONTRACT_SCHEMAS = {
         },
         "logsAvailable": {
           "type": "boolean"
+        },
+        "notChargedAnswers": {
+          "type": "number",
+          "description": "The bot's answers of the current period it could not give: not charged."
         }
       },
       "required": [
         "usageCents",
         "usageLimitDollars",
-        "logsAvailable"
+        "logsAvailable",
+        "notChargedAnswers"
       ]
     },
     "CategoryResponse": {
@@ -2089,13 +2094,18 @@ export const CONTRACT_SCHEMAS = {
         },
         "logsAvailable": {
           "type": "boolean"
+        },
+        "notChargedAnswers": {
+          "type": "number",
+          "description": "Answers of the current period the bot could not give: not charged."
         }
       },
       "required": [
         "usageCents",
         "monthlyUsageCents",
         "creditsCents",
-        "logsAvailable"
+        "logsAvailable",
+        "notChargedAnswers"
       ]
     },
     "WaitingCountResponse": {

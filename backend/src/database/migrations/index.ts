@@ -27,6 +27,7 @@ import { PageUrlLinks1798650000000 } from './1798650000000-page-url-links.js';
 import { WrittenAnswerText1798730000000 } from './1798730000000-written-answer-text.js';
 import { InboxWaiting1798750000000 } from './1798750000000-inbox-waiting.js';
 import { ShowModelLabel1798780000000 } from './1798780000000-show-model-label.js';
+import { NotChargedReason1798790000000 } from './1798790000000-not-charged-reason.js';
 import { ConversationOutcomes1798870000000 } from './1798870000000-conversation-outcomes.js';
 
 /** Migrations in the order they run. Listed by hand so the ESM build needs no glob loading. */
@@ -60,5 +61,6 @@ export const MIGRATIONS = [
   WrittenAnswerText1798730000000,
   InboxWaiting1798750000000,
   ShowModelLabel1798780000000,
+  NotChargedReason1798790000000,
   ConversationOutcomes1798870000000,
 ];

@@ -2,7 +2,8 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 
 /**
  * The ledger: exactly one row per answered message. Every usage figure is a sum over it.
- * `creditsCents + billableCents = priceCents`. Rows are never deleted, not even with the
+ * `creditsCents + billableCents = priceCents`. A row may record an answer without charging it
+ * (`UsageLedgerService.recordUnchargedAnswer`): 0 cents, and `notChargedReason` says why. Rows are never deleted, not even with the
  * account, so the final period can still be billed.
  */
 @Entity('usage_events')
@@ -29,6 +30,9 @@ export class UsageEventEntity {
   @Index('usage_events_report_identifier_key', { unique: true })
   @Column({ name: 'report_identifier', type: 'varchar', length: 64 })
   reportIdentifier!: string;
+  /** Why this answer was not charged ('unanswered'); null on a charged row. */
+  @Column({ name: 'not_charged_reason', type: 'varchar', length: 32, nullable: true })
+  notChargedReason!: string | null;
   @Column({ name: 'reported_at', type: 'timestamptz', nullable: true }) reportedAt!: Date | null;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
 }

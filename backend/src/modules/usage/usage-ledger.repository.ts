@@ -51,7 +51,12 @@ export interface NewUsageEvent extends AnsweredMessageUsage {
   periodStart: string;
   reportIdentifier: string;
   createdAt: Date;
+  /** Why the answer was not charged (its row is 0 cents); null or absent when it was. */
+  notChargedReason?: NotChargedReason | null;
 }
+
+/** Why an answer was not charged: the bot could not give it. */
+export type NotChargedReason = 'unanswered';
 
 /** A billable ledger row not yet sent to the payment provider, with the customer it bills. */
 export interface UnreportedUsage {
@@ -77,8 +82,9 @@ export class UsageLedgerRepository {
     const rows: Array<{ id: number }> = await manager.query(
       `INSERT INTO usage_events
          (owner_id, bot_id, message_id, model_tier, upstream_model, price_cents, prompt_tokens,
-          completion_tokens, total_tokens, credits_cents, billable_cents, period_start, report_identifier, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+          completion_tokens, total_tokens, credits_cents, billable_cents, period_start, report_identifier, created_at,
+          not_charged_reason)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
        RETURNING id`,
       [
         e.ownerId,
@@ -95,6 +101,7 @@ export class UsageLedgerRepository {
         e.periodStart,
         e.reportIdentifier,
         e.createdAt,
+        e.notChargedReason ?? null,
       ],
     );
     return Number(rows[0].id);

@@ -100,3 +100,27 @@ describe('UsageLedgerService.chargeAnsweredMessage', () => {
     expect(rows).toEqual([]);
   });
 });
+
+describe('UsageLedgerService.recordUnchargedAnswer', () => {
+  it('writes one 0-cent row that says why, and spends no credit', async () => {
+    const { service, rows, owners } = ledgerWith({ 1: { creditsCents: 7, isSystem: false } });
+    const { priceCents: _price, ...usage } = answer(1, 5, new Date('2026-12-03T00:00:00.000Z'));
+    expect(await service.recordUnchargedAnswer(tx, usage, 'unanswered')).toEqual({
+      usageEventId: 1,
+      creditsCents: 0,
+      billableCents: 0,
+    });
+    expect(owners[1].creditsCents).toBe(7);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      priceCents: 0,
+      creditsCents: 0,
+      billableCents: 0,
+      notChargedReason: 'unanswered',
+      periodStart: '2026-12-03',
+      promptTokens: 10,
+      completionTokens: 4,
+    });
+    expect(rows[0].reportIdentifier).toMatch(/^usage_/);
+  });
+});

@@ -6,12 +6,13 @@ import { isoDate, periodStartFor } from '../../common/billing-period.js';
 import {
   UsageLedgerRepository,
   type AnsweredMessageUsage,
+  type NotChargedReason,
   type OwnerBillingRow,
   type UnreportedUsage,
 } from './usage-ledger.repository.js';
 import { UsersService } from '../users/users.service.js';
 
-export type { OwnerBillingRow, UnreportedUsage };
+export type { NotChargedReason, OwnerBillingRow, UnreportedUsage };
 
 export interface ChargeInput extends AnsweredMessageUsage {
   /** When the answer completed; defaults to now. Decides the billing period. */
@@ -71,6 +72,32 @@ export class UsageLedgerService {
       createdAt: at,
     });
     return { usageEventId, creditsCents, billableCents };
+  }
+
+  /**
+   * Records an answer the bot could not give INSIDE the caller's transaction, without charging it
+   *: its one ledger row is 0 cents (price, credits, billable) and
+   * says why, so no credit is spent, the budget and spend figures do not move and the meter
+   * reporter (billable rows only) never sends it. The tokens are kept: the model did run.
+   */
+  async recordUnchargedAnswer(
+    tx: Transaction,
+    input: Omit<ChargeInput, 'priceCents'>,
+    reason: NotChargedReason,
+  ): Promise<ChargeResult> {
+    const { at: completedAt, ...usage } = input;
+    const at = completedAt ?? new Date();
+    const usageEventId = await this.ledger.insert(tx, {
+      ...usage,
+      priceCents: 0,
+      creditsCents: 0,
+      billableCents: 0,
+      periodStart: isoDate(periodStartFor(at)),
+      reportIdentifier: `usage_${randomUUID()}`,
+      createdAt: at,
+      notChargedReason: reason,
+    });
+    return { usageEventId, creditsCents: 0, billableCents: 0 };
   }
 
   /**

@@ -84,6 +84,25 @@ export class UsageRepository {
     return Number(rows[0]?.cents ?? 0);
   }
 
+  /** Answers the bot could not give in the window: ledger rows not charged. */
+  countOwnerNotCharged(ownerId: number, window: TimeWindow): Promise<number> {
+    return this.countNotCharged('owner_id', ownerId, window);
+  }
+
+  countBotNotCharged(botId: number, window: TimeWindow): Promise<number> {
+    return this.countNotCharged('bot_id', botId, window);
+  }
+
+  private async countNotCharged(column: 'owner_id' | 'bot_id', id: number, window: TimeWindow): Promise<number> {
+    const rows: Array<{ n: string }> = await this.dataSource.query(
+      `SELECT COUNT(*)::bigint AS n
+         FROM usage_events
+        WHERE ${column} = $1 AND created_at >= $2 AND created_at < $3 AND not_charged_reason IS NOT NULL`,
+      [id, window.from, window.to],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /** Days of the window that have at least one answered message, over all the owner's bots (deleted ones too). */
   dailyOwnerUsage(ownerId: number, window: TimeWindow): Promise<DailyUsageRow[]> {
     return this.daily('owner_id', ownerId, window);

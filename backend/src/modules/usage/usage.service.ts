@@ -59,11 +59,19 @@ export class UsageService {
   async getUserUsage(ownerId: number, now: Date = this.clock.now()): Promise<UserUsageResponse> {
     const owner = await this.users.findActiveById(ownerId);
     if (!owner) throw AppError.unauthorized();
-    const [cents, logsAvailable] = await Promise.all([
-      this.usage.sumOwnerPriceCents(ownerId, periodWindow(now)),
+    const period = periodWindow(now);
+    const [cents, notChargedAnswers, logsAvailable] = await Promise.all([
+      this.usage.sumOwnerPriceCents(ownerId, period),
+      this.usage.countOwnerNotCharged(ownerId, period),
       this.usage.ownerHasMessages(ownerId),
     ]);
-    return { usageCents: cents, monthlyUsageCents: cents, creditsCents: owner.creditsCents, logsAvailable };
+    return {
+      usageCents: cents,
+      monthlyUsageCents: cents,
+      creditsCents: owner.creditsCents,
+      logsAvailable,
+      notChargedAnswers,
+    };
   }
 
   async getUserUsageHistory(ownerId: number, now: Date = this.clock.now()): Promise<UsageHistoryResponse> {
@@ -77,11 +85,13 @@ export class UsageService {
 
   async getBotUsage(ownerId: number, botId: number, now: Date = this.clock.now()): Promise<BotUsageResponse> {
     const bot = await this.findOwnedBot(ownerId, botId);
-    const [cents, logsAvailable] = await Promise.all([
-      this.usage.sumBotPriceCents(bot.id, periodWindow(now)),
+    const period = periodWindow(now);
+    const [cents, notChargedAnswers, logsAvailable] = await Promise.all([
+      this.usage.sumBotPriceCents(bot.id, period),
+      this.usage.countBotNotCharged(bot.id, period),
       this.usage.botHasMessages(ownerId, bot.id),
     ]);
-    return { usageCents: cents, usageLimitDollars: bot.usageLimitDollars, logsAvailable };
+    return { usageCents: cents, usageLimitDollars: bot.usageLimitDollars, logsAvailable, notChargedAnswers };
   }
 
   async getBotUsageHistory(
