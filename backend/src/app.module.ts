@@ -8,6 +8,7 @@ import type { AppConfig } from './config/config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import type { DatabaseTarget } from './database/database.options.js';
+import { AnalyticsModule } from './modules/analytics/analytics.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { BotsModule } from './modules/bots/bots.module.js';
 import { CategoriesModule } from './modules/categories/categories.module.js';
@@ -53,6 +54,7 @@ export class AppModule {
         MailConsentModule,
         CorrectionsModule,
         WebhooksModule,
+        AnalyticsModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },

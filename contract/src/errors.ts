@@ -98,6 +98,9 @@ export const ERROR_CODES = [
   /** The bot does not take leads (its owner turned lead capture off). */
   'LEAD_CAPTURE_DISABLED',
   'LEAD_NOT_FOUND',
+  // Analytics
+  /** A period GET /api/analytics cannot answer: a date that does not exist, reversed, too long, an unknown time zone. */
+  'INVALID_RANGE',
   // Mail consent (docs/product.md#mail-consent)
   /** The account sent MAIL_DAILY_LIMIT_PER_ACCOUNT owner-triggered mails today (UTC). */
   'MAIL_DAILY_LIMIT',

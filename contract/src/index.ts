@@ -17,3 +17,4 @@ export * from './widget-theme.js';
 export * from './contrast.js';
 export * from './widget-link.js';
 export * from './leads.js';
+export * from './analytics.js';

@@ -5,6 +5,9 @@
 // prettier-ignore
 export const CONTRACT_SCHEMAS = {
   "routes": {
+    "AnalyticsController.get": {
+      "$ref": "#/components/schemas/AnalyticsResponse"
+    },
     "AuthController.signup": {
       "$ref": "#/components/schemas/MessageResponse"
     },
@@ -600,6 +603,191 @@ export const CONTRACT_SCHEMAS = {
         "handoff"
       ]
     },
+    "AnalyticsPeriod": {
+      "type": "object",
+      "properties": {
+        "start": {
+          "type": "string"
+        },
+        "conversations": {
+          "type": "number"
+        },
+        "outcomes": {
+          "type": "object",
+          "properties": {
+            "resolved": {
+              "type": "number"
+            },
+            "handed_off": {
+              "type": "number"
+            },
+            "unanswered": {
+              "type": "number"
+            },
+            "abandoned": {
+              "type": "number"
+            },
+            "rated_down": {
+              "type": "number"
+            }
+          },
+          "required": [
+            "resolved",
+            "handed_off",
+            "unanswered",
+            "abandoned",
+            "rated_down"
+          ]
+        },
+        "spendCents": {
+          "type": "number"
+        }
+      },
+      "required": [
+        "start",
+        "conversations",
+        "outcomes",
+        "spendCents"
+      ]
+    },
+    "AnalyticsResponse": {
+      "type": "object",
+      "properties": {
+        "botId": {
+          "type": "number",
+          "nullable": true
+        },
+        "from": {
+          "type": "string"
+        },
+        "to": {
+          "type": "string"
+        },
+        "groupBy": {
+          "type": "string",
+          "enum": [
+            "day",
+            "week"
+          ]
+        },
+        "timeZone": {
+          "type": "string",
+          "description": "The IANA time zone days and hours are counted in (the owner's setting, else UTC)."
+        },
+        "totals": {
+          "$ref": "#/components/schemas/AnalyticsTotals"
+        },
+        "series": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/AnalyticsPeriod"
+          },
+          "description": "Every day or week of the period in order, empty ones included."
+        },
+        "hours": {
+          "type": "array",
+          "items": {
+            "type": "array",
+            "items": {
+              "type": "number"
+            }
+          },
+          "description": "Conversations started per weekday (0 Monday … 6 Sunday) and hour (0–23)."
+        }
+      },
+      "required": [
+        "botId",
+        "from",
+        "to",
+        "groupBy",
+        "timeZone",
+        "totals",
+        "series",
+        "hours"
+      ]
+    },
+    "AnalyticsTotals": {
+      "type": "object",
+      "properties": {
+        "conversations": {
+          "type": "number"
+        },
+        "messages": {
+          "type": "number",
+          "description": "Messages of both sides (the visitor's, the bot's answers, a person's replies)."
+        },
+        "visitors": {
+          "type": "number",
+          "description": "Distinct visitors who started a conversation."
+        },
+        "outcomes": {
+          "type": "object",
+          "properties": {
+            "resolved": {
+              "$ref": "#/components/schemas/OutcomeFigure"
+            },
+            "handed_off": {
+              "$ref": "#/components/schemas/OutcomeFigure"
+            },
+            "unanswered": {
+              "$ref": "#/components/schemas/OutcomeFigure"
+            },
+            "abandoned": {
+              "$ref": "#/components/schemas/OutcomeFigure"
+            },
+            "rated_down": {
+              "$ref": "#/components/schemas/OutcomeFigure"
+            }
+          },
+          "required": [
+            "resolved",
+            "handed_off",
+            "unanswered",
+            "abandoned",
+            "rated_down"
+          ]
+        },
+        "undecided": {
+          "type": "number",
+          "description": "Conversations not decided yet (less than 30 minutes quiet): in no outcome's rate."
+        },
+        "thumbsUp": {
+          "type": "number"
+        },
+        "thumbsDown": {
+          "type": "number"
+        },
+        "leads": {
+          "type": "number"
+        },
+        "spendCents": {
+          "type": "number",
+          "description": "What the period's answers cost, in cents (the ledger's prices, credits included)."
+        },
+        "costPerConversationCents": {
+          "type": "number",
+          "nullable": true,
+          "description": "Spend per conversation, and per resolved one; null when there are none to divide by."
+        },
+        "costPerResolvedCents": {
+          "type": "number",
+          "nullable": true
+        }
+      },
+      "required": [
+        "conversations",
+        "messages",
+        "visitors",
+        "outcomes",
+        "undecided",
+        "thumbsUp",
+        "thumbsDown",
+        "leads",
+        "spendCents",
+        "costPerConversationCents",
+        "costPerResolvedCents"
+      ]
+    },
     "BillingCard": {
       "type": "object",
       "properties": {
@@ -1175,9 +1363,9 @@ export const CONTRACT_SCHEMAS = {
           "items": {
             "type": "string",
             "enum": [
+              "unanswered",
               "cap",
               "request",
-              "unanswered",
               "start"
             ]
           }
@@ -1409,6 +1597,21 @@ export const CONTRACT_SCHEMAS = {
         "hasKnowledge",
         "hasConversation",
         "onSite"
+      ]
+    },
+    "OutcomeFigure": {
+      "type": "object",
+      "properties": {
+        "count": {
+          "type": "number"
+        },
+        "rate": {
+          "type": "number"
+        }
+      },
+      "required": [
+        "count",
+        "rate"
       ]
     },
     "OwnerReplyResponse": {
@@ -1670,9 +1873,9 @@ export const CONTRACT_SCHEMAS = {
           "items": {
             "type": "string",
             "enum": [
+              "unanswered",
               "cap",
               "request",
-              "unanswered",
               "start"
             ]
           }

@@ -1,10 +1,10 @@
+import type { ConversationOutcome } from '@botsmith/contract';
+
 /**
  * What a conversation came to, decided once it has been quiet for CONVERSATION_OUTCOME_QUIET_MS
  * (docs/product.md#outcomes). This function is the rule: the job that stores outcomes and every
  * figure built on them read it from here.
  */
-export const CONVERSATION_OUTCOMES = ['resolved', 'handed_off', 'unanswered', 'abandoned', 'rated_down'] as const;
-export type ConversationOutcome = (typeof CONVERSATION_OUTCOMES)[number];
 
 /** What the log knows about one conversation, as the outcome job reads it. */
 export interface OutcomeFacts {

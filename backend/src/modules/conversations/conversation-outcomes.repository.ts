@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { tryAdvisoryLock } from '../../database/advisory-locks.js';
 import { entityManagerOf, type Transaction } from '../../database/transaction.js';
-import type { ConversationOutcome, OutcomeFacts } from './conversation-outcome.js';
+import type { ConversationOutcome } from '@botsmith/contract';
+import type { OutcomeFacts } from './conversation-outcome.js';
 
 /** A conversation due for its outcome, with what the rule needs to know about it. */
 export interface DueConversation extends OutcomeFacts {

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import type { ConversationOutcome } from './conversation-outcome.js';
+import type { ConversationOutcome } from '@botsmith/contract';
 
 /**
  * One visitor's conversation with a bot. The owner is kept beside the bot so that the logs

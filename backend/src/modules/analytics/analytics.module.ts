@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { UsersModule } from '../users/users.module.js';
+import { AnalyticsController } from './analytics.controller.js';
+import { AnalyticsRepository } from './analytics.repository.js';
+import { AnalyticsService } from './analytics.service.js';
+
+/**
+ * The owner's analytics (docs/product.md#analytics): a read model over the conversation log, the
+ * leads and the usage ledger. UsersModule for the billing gate.
+ */
+@Module({
+  imports: [UsersModule],
+  controllers: [AnalyticsController],
+  providers: [AnalyticsRepository, AnalyticsService],
+})
+export class AnalyticsModule {}

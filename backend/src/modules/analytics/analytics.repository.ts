@@ -1,0 +1,143 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { ConversationOutcome } from '@botsmith/contract';
+import type { DataSource } from 'typeorm';
+import type { AnalyticsPeriodQuery } from './analytics-period.js';
+
+/** Whose figures: one owner, one of their bots or all of them. */
+export interface AnalyticsScope {
+  ownerId: number;
+  botId: number | null;
+}
+
+/** Conversations started in one day or week with one outcome (null: not decided yet). */
+export interface ConversationCell {
+  start: string;
+  outcome: ConversationOutcome | null;
+  conversations: number;
+  messages: number;
+  up: number;
+  down: number;
+}
+
+export interface SpendCell {
+  start: string;
+  spendCents: number;
+}
+
+/**
+ * Reads the figures of GET /api/analytics (docs/product.md#analytics). A read model: it reads
+ * the tables of conversations/, leads/ and usage/ in its own queries, as the retention job reads
+ * the users columns it needs, and writes nothing. Conversations count on the day they started,
+ * answers' spend on the day they were charged, both in the asked time zone; every query reads
+ * one owner's rows through an (owner, time) or (bot, time) index.
+ *
+ * Parameters of every query: $1 owner, $2 bot (NULL: all), $3 first day, $4 last day, $5 time zone.
+ */
+@Injectable()
+export class AnalyticsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private params(scope: AnalyticsScope, period: AnalyticsPeriodQuery): unknown[] {
+    return [scope.ownerId, scope.botId, period.from, period.to, period.timeZone];
+  }
+
+  /** `alias.column` within the period ($3 to $4 included, as days in $5). */
+  private static within(column: string): string {
+    return `${column} >= ($3::date)::timestamp AT TIME ZONE $5
+        AND ${column} < ($4::date + 1)::timestamp AT TIME ZONE $5`;
+  }
+
+  /** A conversation counts as decided when its outcome is not older than its last message. */
+  async conversationCells(scope: AnalyticsScope, period: AnalyticsPeriodQuery): Promise<ConversationCell[]> {
+    const unit = period.groupBy === 'week' ? 'week' : 'day';
+    const rows = await this.dataSource.query<
+      Array<{
+        start: string;
+        outcome: ConversationOutcome | null;
+        n: number;
+        messages: number;
+        up: number;
+        down: number;
+      }>
+    >(
+      `SELECT to_char(date_trunc('${unit}', c.created_at AT TIME ZONE $5), 'YYYY-MM-DD') AS start,
+              CASE WHEN c.outcome_at >= c.last_message_at THEN c.outcome END AS outcome,
+              COUNT(*)::int AS n, SUM(c.message_count)::int AS messages,
+              SUM(c.up_count)::int AS up, SUM(c.down_count)::int AS down
+         FROM conversations c
+        WHERE c.owner_id = $1 AND ($2::int IS NULL OR c.bot_id = $2)
+          AND ${AnalyticsRepository.within('c.created_at')}
+        GROUP BY 1, 2`,
+      this.params(scope, period),
+    );
+    return rows.map((r) => ({
+      start: r.start,
+      outcome: r.outcome,
+      conversations: Number(r.n),
+      messages: Number(r.messages),
+      up: Number(r.up),
+      down: Number(r.down),
+    }));
+  }
+
+  async visitors(scope: AnalyticsScope, period: AnalyticsPeriodQuery): Promise<number> {
+    const [row] = await this.dataSource.query<Array<{ n: number }>>(
+      `SELECT COUNT(DISTINCT c.visitor_id)::int AS n FROM conversations c
+        WHERE c.owner_id = $1 AND ($2::int IS NULL OR c.bot_id = $2)
+          AND ${AnalyticsRepository.within('c.created_at')}`,
+      this.params(scope, period),
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  /** Conversations started per weekday (1 Monday … 7 Sunday) and hour, where there were any. */
+  async hours(
+    scope: AnalyticsScope,
+    period: AnalyticsPeriodQuery,
+  ): Promise<Array<{ weekday: number; hour: number; n: number }>> {
+    const rows = await this.dataSource.query<Array<{ weekday: number; hour: number; n: number }>>(
+      `SELECT EXTRACT(ISODOW FROM c.created_at AT TIME ZONE $5)::int AS weekday,
+              EXTRACT(HOUR FROM c.created_at AT TIME ZONE $5)::int AS hour, COUNT(*)::int AS n
+         FROM conversations c
+        WHERE c.owner_id = $1 AND ($2::int IS NULL OR c.bot_id = $2)
+          AND ${AnalyticsRepository.within('c.created_at')}
+        GROUP BY 1, 2`,
+      this.params(scope, period),
+    );
+    return rows.map((r) => ({ weekday: Number(r.weekday), hour: Number(r.hour), n: Number(r.n) }));
+  }
+
+  async leads(scope: AnalyticsScope, period: AnalyticsPeriodQuery): Promise<number> {
+    const [row] = await this.dataSource.query<Array<{ n: number }>>(
+      `SELECT COUNT(*)::int AS n FROM leads l
+        WHERE l.owner_id = $1 AND ($2::int IS NULL OR l.bot_id = $2)
+          AND ${AnalyticsRepository.within('l.created_at')}`,
+      this.params(scope, period),
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  /** What answers cost (credits and billed), per day or week; the ledger is never deleted. */
+  async spendCells(scope: AnalyticsScope, period: AnalyticsPeriodQuery): Promise<SpendCell[]> {
+    const unit = period.groupBy === 'week' ? 'week' : 'day';
+    const rows = await this.dataSource.query<Array<{ start: string; cents: number }>>(
+      `SELECT to_char(date_trunc('${unit}', u.created_at AT TIME ZONE $5), 'YYYY-MM-DD') AS start,
+              SUM(u.credits_cents + u.billable_cents)::int AS cents
+         FROM usage_events u
+        WHERE u.owner_id = $1 AND ($2::int IS NULL OR u.bot_id = $2)
+          AND ${AnalyticsRepository.within('u.created_at')}
+        GROUP BY 1`,
+      this.params(scope, period),
+    );
+    return rows.map((r) => ({ start: r.start, spendCents: Number(r.cents) }));
+  }
+
+  async ownsBot(ownerId: number, botId: number): Promise<boolean> {
+    const rows = await this.dataSource.query<unknown[]>(`SELECT 1 FROM bots WHERE id = $1 AND owner_id = $2`, [
+      botId,
+      ownerId,
+    ]);
+    return rows.length > 0;
+  }
+}

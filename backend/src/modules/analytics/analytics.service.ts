@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import {
+  CONVERSATION_OUTCOMES,
+  type AnalyticsQuery,
+  type AnalyticsResponse,
+  type ConversationOutcome,
+  type OutcomeFigure,
+} from '@botsmith/contract';
+import { AppError } from '../../common/app-error.js';
+import { periodStarts, resolvePeriod } from './analytics-period.js';
+import { AnalyticsRepository, type AnalyticsScope } from './analytics.repository.js';
+
+/** The asked query plus the time zone the days are counted in (the dashboard sends the browser's). */
+export type AnalyticsAsk = AnalyticsQuery & { timeZone?: string };
+
+const noOutcomes = (): Record<ConversationOutcome, number> =>
+  Object.fromEntries(CONVERSATION_OUTCOMES.map((o) => [o, 0])) as Record<ConversationOutcome, number>;
+
+/** A share rounded to 4 decimals (0 when there is nothing to share). */
+const rate = (count: number, of: number) => (of === 0 ? 0 : Math.round((count / of) * 10_000) / 10_000);
+/** Cents per item, to the hundredth of a cent; null when there is nothing to divide by. */
+const per = (cents: number, items: number) => (items === 0 ? null : Math.round((cents / items) * 100) / 100);
+
+/**
+ * What the owner's money bought over a period (docs/product.md#analytics): conversations and
+ * their outcomes, spend and what it cost per conversation and per resolved one, the series by
+ * day or week and the busiest hours. Only the owner's bots: another's is 404, like a missing one.
+ */
+@Injectable()
+export class AnalyticsService {
+  constructor(private readonly repository: AnalyticsRepository) {}
+
+  async analytics(ownerId: number, ask: AnalyticsAsk, now = new Date()): Promise<AnalyticsResponse> {
+    const period = resolvePeriod(ask, now);
+    const botId = ask.botId === undefined ? null : Number(ask.botId);
+    if (botId !== null && !(await this.repository.ownsBot(ownerId, botId))) {
+      throw AppError.notFound('Bot not found.', 'BOT_NOT_FOUND');
+    }
+    const scope: AnalyticsScope = { ownerId, botId };
+    const cells = await this.repository.conversationCells(scope, period);
+    const spendCells = await this.repository.spendCells(scope, period);
+    const visitors = await this.repository.visitors(scope, period);
+    const leads = await this.repository.leads(scope, period);
+    const hourCells = await this.repository.hours(scope, period);
+
+    const series = new Map(
+      periodStarts(period).map((start) => [start, { start, conversations: 0, outcomes: noOutcomes(), spendCents: 0 }]),
+    );
+    const outcomes = noOutcomes();
+    let conversations = 0;
+    let messages = 0;
+    let undecided = 0;
+    let thumbsUp = 0;
+    let thumbsDown = 0;
+    for (const cell of cells) {
+      const slot = series.get(cell.start);
+      conversations += cell.conversations;
+      messages += cell.messages;
+      thumbsUp += cell.up;
+      thumbsDown += cell.down;
+      if (slot) slot.conversations += cell.conversations;
+      if (cell.outcome === null) {
+        undecided += cell.conversations;
+      } else {
+        outcomes[cell.outcome] += cell.conversations;
+        if (slot) slot.outcomes[cell.outcome] += cell.conversations;
+      }
+    }
+    let spendCents = 0;
+    for (const cell of spendCells) {
+      spendCents += cell.spendCents;
+      const slot = series.get(cell.start);
+      if (slot) slot.spendCents += cell.spendCents;
+    }
+    const decided = conversations - undecided;
+    const hours = Array.from({ length: 7 }, () => new Array<number>(24).fill(0));
+    for (const cell of hourCells) hours[cell.weekday - 1][cell.hour] = cell.n;
+
+    return {
+      botId,
+      from: period.from,
+      to: period.to,
+      groupBy: period.groupBy,
+      timeZone: period.timeZone,
+      totals: {
+        conversations,
+        messages,
+        visitors,
+        outcomes: Object.fromEntries(
+          CONVERSATION_OUTCOMES.map((o) => [o, { count: outcomes[o], rate: rate(outcomes[o], decided) }]),
+        ) as Record<ConversationOutcome, OutcomeFigure>,
+        undecided,
+        thumbsUp,
+        thumbsDown,
+        leads,
+        spendCents,
+        costPerConversationCents: per(spendCents, conversations),
+        costPerResolvedCents: per(spendCents, outcomes.resolved),
+      },
+      series: [...series.values()],
+      hours,
+    };
+  }
+}
