@@ -18,6 +18,14 @@ export const CHAT_REQUEST_LIMITS = {
 export interface ChatVisitor {
   name?: string;
   email?: string;
+  /**
+   * Verified visitors (docs/product.md#verified-visitors): a JWT (HS256) the owner's server signed
+   * with the bot's identity secret, or `userId` with `userHash`, the hex HMAC-SHA256 of `userId`
+   * under that secret. A proof the server refuses makes an anonymous visitor, never an error.
+   */
+  token?: string;
+  userId?: string;
+  userHash?: string;
 }
 /** The longest visitor name and e-mail address the server accepts (after trimming). */
 export const CHAT_VISITOR_LIMITS = { nameMaxChars: 100, emailMaxChars: 254 } as const;

@@ -29,6 +29,7 @@ import { InboxWaiting1798750000000 } from './1798750000000-inbox-waiting.js';
 import { ShowModelLabel1798780000000 } from './1798780000000-show-model-label.js';
 import { NotChargedReason1798790000000 } from './1798790000000-not-charged-reason.js';
 import { ConversationOutcomes1798870000000 } from './1798870000000-conversation-outcomes.js';
+import { VerifiedVisitors1798900000000 } from './1798900000000-verified-visitors.js';
 
 /** Migrations in the order they run. Listed by hand so the ESM build needs no glob loading. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   ShowModelLabel1798780000000,
   NotChargedReason1798790000000,
   ConversationOutcomes1798870000000,
+  VerifiedVisitors1798900000000,
 ];

@@ -16,6 +16,10 @@ export class BotEntity {
   @Column({ name: 'api_key', type: 'varchar', length: 64 })
   apiKey!: string;
 
+  /** Signs verified visitors (docs/product.md#verified-visitors), sealed (IdentitySecretBox); never sent anywhere. */
+  @Column({ name: 'identity_secret', type: 'varchar', length: 200, nullable: true })
+  identitySecret!: string | null;
+
   @Column({ type: 'text' }) prompt!: string;
   @Column({ name: 'custom_greeting', type: 'text' }) customGreeting!: string;
   /** Up to four questions a visitor can tap to start (docs/product.md#starter-questions). */

@@ -66,6 +66,21 @@ export class BotsController {
     return this.bots.rotateApiKey(user.id, id);
   }
 
+  @Post(':id/identity-secret')
+  @ApiOperation({
+    summary:
+      'Makes a new identity secret for verified visitors, shown this once; proofs signed with the old one are refused',
+  })
+  @ApiAnswer(200, 'The new secret (docs/product.md#verified-visitors).')
+  @ApiErrors(GATED, SAME_SITE, ID_IN_PATH, NOT_FOUND)
+  @HttpCode(200)
+  rotateIdentitySecret(
+    @CurrentUser() user: SessionUser,
+    @IdParam('id') id: number,
+  ): Promise<{ identitySecret: string }> {
+    return this.bots.rotateIdentitySecret(user.id, id);
+  }
+
   @Delete(':id')
   @ApiOperation({ summary: 'Deletes a bot (its sources and files go; its logs and usage stay)' })
   @ApiAnswer(200, 'Deleted.')

@@ -7,7 +7,9 @@ import { waitForAdvisoryLock } from '../../database/advisory-locks.js';
 import { BotEntity } from './bot.entity.js';
 
 export type NewBot = Omit<BotEntity, 'id' | 'createdAt' | 'updatedAt'>;
-export type BotChanges = Partial<Omit<BotEntity, 'id' | 'ownerId' | 'apiKey' | 'createdAt' | 'updatedAt'>>;
+export type BotChanges = Partial<
+  Omit<BotEntity, 'id' | 'ownerId' | 'apiKey' | 'identitySecret' | 'createdAt' | 'updatedAt'>
+>;
 
 /** The only place that queries `bots`; every read and write is scoped by owner. */
 @Injectable()
@@ -62,6 +64,12 @@ export class BotsRepository {
   /** Replaces the bot's API key; false when the bot is not the owner's. */
   async replaceApiKey(ownerId: number, id: number, apiKey: string): Promise<boolean> {
     const result = await this.bots.update({ id, ownerId }, { apiKey });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Replaces the bot's sealed identity secret; false when the bot is not the owner's. */
+  async replaceIdentitySecret(ownerId: number, id: number, sealed: string): Promise<boolean> {
+    const result = await this.bots.update({ id, ownerId }, { identitySecret: sealed });
     return (result.affected ?? 0) > 0;
   }
 

@@ -4,6 +4,8 @@ import { TransactionRunner, type Transaction } from '../../database/transaction.
 import { AppError } from '../../common/app-error.js';
 import { BOT_DEFAULTS } from '../../common/constants.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { sessionSecret } from '../../config/session-secret.js';
+import { IdentitySecretBox, newIdentitySecret } from './identity-secret.js';
 import { CategoriesService } from '../categories/categories.service.js';
 import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
 import { iconKeyFromUrl } from '../storage/file-urls.js';
@@ -61,6 +63,8 @@ export function newApiKey(): string {
 export class BotsService {
   private readonly logger = new Logger(BotsService.name);
   /** Told after an update saved a bot's lead setting (mail consent asks new addresses to confirm). */
+  /** Seals identity secrets (made on first use: the session secret is read from config). */
+  private identitySecrets?: IdentitySecretBox;
   private readonly leadAddressListeners: Array<(ownerId: number, emails: string[]) => Promise<void>> = [];
 
   constructor(
@@ -103,6 +107,7 @@ export class BotsService {
           categoryId: null,
           name,
           apiKey: newApiKey(),
+          identitySecret: null,
         },
         tx,
       );
@@ -163,6 +168,19 @@ export class BotsService {
     const apiKey = newApiKey();
     if (!(await this.bots.replaceApiKey(ownerId, id, apiKey))) throw this.notFound();
     return { apiKey };
+  }
+
+  /**
+   * A new identity secret for the bot (docs/product.md#verified-visitors), answered this once and
+   * stored sealed: proofs signed with the old one make anonymous visitors from the moment this
+   * UPDATE commits (chat requests read the secret from the row each time).
+   */
+  async rotateIdentitySecret(ownerId: number, id: number): Promise<{ identitySecret: string }> {
+    const identitySecret = newIdentitySecret();
+    this.identitySecrets ??= new IdentitySecretBox(sessionSecret(this.config));
+    const sealed = this.identitySecrets.seal(identitySecret, id);
+    if (!(await this.bots.replaceIdentitySecret(ownerId, id, sealed))) throw this.notFound();
+    return { identitySecret };
   }
 
   /** Deletes the bot, its sources and passages (cascade) and its stored files. Logs and usage stay. */

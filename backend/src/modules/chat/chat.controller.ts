@@ -16,6 +16,7 @@ import { ChatService, type AnswerSink, type ChatCaller } from './chat.service.js
 import { EventStream } from './sse.js';
 import { VisitorConversationsService } from './visitor-conversations.service.js';
 import { VISITOR_TOKEN_HEADER } from './widget-cors.js';
+import type { IdentityProof } from './visitor-identity.js';
 
 /**
  * POST /api/chat: JSON `{message, messageId, citations}`, or server-sent events with `Accept: text/event-stream`. An
@@ -89,7 +90,12 @@ export class ChatController {
     };
 
     try {
-      const answer = await this.chat.answer(body, callerOf(req), sink, visitorGone.signal);
+      const answer = await this.chat.answer(
+        body,
+        { ...callerOf(req), identity: identityProofOf(body) },
+        sink,
+        visitorGone.signal,
+      );
       if (stream) {
         stream.send('done', {
           message: answer.message,
@@ -205,6 +211,14 @@ export class ChatController {
 export function header(req: Request, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** The owner's server's proof of who the visitor is, as the widget passes it on in `visitor`. */
+function identityProofOf(body: ChatRequestDto): IdentityProof | undefined {
+  const given = body.visitor;
+  if (given?.token) return { token: given.token };
+  if (given?.userId && given.userHash) return { userId: given.userId, userHash: given.userHash };
+  return undefined;
 }
 
 /** What the chat's caller checks read from a request (also the replies routes'). */

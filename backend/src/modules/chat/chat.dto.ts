@@ -36,6 +36,7 @@ import {
 } from '@botsmith/contract';
 import { CHAT_LIMITS } from '../../common/constants.js';
 import { textProblem, toStorableText } from '../../common/storable-text.js';
+import { IDENTITY_LIMITS } from './visitor-identity.js';
 
 const MAX_ID = 2_147_483_647;
 
@@ -127,6 +128,12 @@ function visitorEmail({ value }: { value: unknown }): unknown {
     : undefined;
 }
 
+/** Text of at most `max` characters, else left out (visitor-identity.ts checks the rest). */
+function proofText(max: number) {
+  return ({ value }: { value: unknown }): unknown =>
+    typeof value === 'string' && value.length > 0 && value.length <= max && !textProblem(value) ? value : undefined;
+}
+
 /**
  * Who the host page says the visitor is (`Botsmith.identify`), for the owner's inbox only: it is
  * never used to send mail, since anyone on the page can set it. A value the inbox cannot show is
@@ -152,6 +159,23 @@ export class ChatVisitorDto implements ChatVisitor {
   })
   @IsString({ message: 'The field visitor.email must be text' })
   email?: string;
+
+  // The identity proof: a value that cannot be one is left out (the visitor is then anonymous),
+  // never a 400, so an owner's mistake does not break the widget.
+  @IsOptional()
+  @Transform(proofText(IDENTITY_LIMITS.tokenMaxChars))
+  @IsString()
+  token?: string;
+
+  @IsOptional()
+  @Transform(proofText(IDENTITY_LIMITS.subMaxChars))
+  @IsString()
+  userId?: string;
+
+  @IsOptional()
+  @Transform(proofText(128))
+  @IsString()
+  userHash?: string;
 }
 
 /** POST /api/chat. `model` is accepted for the widget's sake and never used: the bot's model is. */

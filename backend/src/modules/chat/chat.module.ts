@@ -25,6 +25,7 @@ import { CHAT_THROTTLER_STORAGE, ChatRateLimiter } from './rate-limit/chat-rate-
 import { ChatThrottlerStorage } from '../../common/rate-limit/chat-throttler-storage.js';
 import { WidgetController } from './widget.controller.js';
 import { VisitorTokens } from './visitor-token.js';
+import { IdentitySecretBox } from '../bots/identity-secret.js';
 import { VisitorConversationsService } from './visitor-conversations.service.js';
 import { WidgetService } from './widget.service.js';
 import { QuotasModule } from '../quotas/quotas.module.js';
@@ -78,6 +79,11 @@ export function createLlm(config: AppConfig): LlmPort {
         new ChatRateLimiter(storage, config.chat, networks),
     },
     { provide: CHUNK_SEARCH, useExisting: KnowledgeSearchService },
+    {
+      provide: IdentitySecretBox,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new IdentitySecretBox(sessionSecret(config)),
+    },
     {
       provide: VisitorTokens,
       inject: [APP_CONFIG, ClientNetworks],

@@ -160,6 +160,15 @@ export class ChatRepository {
       await runner.release();
     }
   }
+
+  /** One more refused identity proof (docs/product.md#verified-visitors) for the bot on `day`. */
+  async countIdentityRefusal(botId: number, day: Date): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO identity_refusals (bot_id, day, count) VALUES ($1, $2::date, 1)
+       ON CONFLICT (bot_id, day) DO UPDATE SET count = identity_refusals.count + 1`,
+      [botId, day.toISOString().slice(0, 10)],
+    );
+  }
 }
 
 /** The owner's billing columns (OwnerBillingColumns) in findServableBot's row, each under this prefix. */

@@ -4,6 +4,7 @@ import { AppError } from '../../common/app-error.js';
 import type { AppConfig } from '../../config/config.js';
 import type { TransactionRunner } from '../../database/transaction.js';
 import type { BotEntity } from '../bots/bot.entity.js';
+import { IdentitySecretBox } from '../bots/identity-secret.js';
 import type { BudgetAlertsService } from '../usage/budget-alerts.service.js';
 import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import type { OwnerBillingState, UsageLedgerService } from '../usage/usage-ledger.service.js';
@@ -118,6 +119,7 @@ function chatServiceWith(setup: Setup = {}) {
     llm,
     chunks,
     webhooks as unknown as WebhooksService,
+    new IdentitySecretBox('a session secret for the unit tests only'),
   );
   const ask = (caller: Partial<ChatCaller>) =>
     service.answer(

@@ -34,6 +34,8 @@ import { LinkFilter, linkPolicy, reduceLinks, type LinkPolicy } from './answer-l
 import { buildModelInput, saysCannotAnswer } from './prompt-builder.js';
 import { ChatRateLimiter } from './rate-limit/chat-rate-limiter.js';
 import { VisitorTokens } from './visitor-token.js';
+import { verifiedVisitorId, verifyIdentity, type IdentityProof, type VerifiedVisitor } from './visitor-identity.js';
+import { IdentitySecretBox } from '../bots/identity-secret.js';
 import { TransactionRunner } from '../../database/transaction.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
 
@@ -60,6 +62,11 @@ export interface ChatCaller {
   visitorToken?: string;
   /** `X-Visitor-Id`: honoured only from the owner's own server (with the bot's API key). */
   visitorId?: string;
+  /**
+   * The owner's server's word for who the visitor is (docs/product.md#verified-visitors): the chat
+   * body's `visitor.token` or `visitor.userId` + `userHash`, or a JWT in `X-Visitor-Token`.
+   */
+  identity?: IdentityProof;
   authorization?: string;
   ip: string;
   userAgent?: string;
@@ -160,6 +167,10 @@ export interface ResolvedCaller {
 export interface VisitorOf {
   id: string;
   token: string | undefined;
+  /** Who the owner's server says the visitor is; then `id` follows its `sub`. */
+  verified?: VerifiedVisitor;
+  /** An identity proof came and was refused: the visitor is anonymous (counted for the owner). */
+  identityRefused?: boolean;
 }
 
 /**
@@ -205,6 +216,7 @@ export class ChatService implements OnApplicationShutdown {
     @Inject(LLM) private readonly llm: LlmPort,
     @Inject(CHUNK_SEARCH) private readonly chunks: ChunkSearch,
     private readonly webhooks: WebhooksService,
+    private readonly identitySecrets: IdentitySecretBox,
   ) {
     this.ownHost = new URL(config.publicUrl).hostname;
     this.quotas = config.quotas;
@@ -231,9 +243,18 @@ export class ChatService implements OnApplicationShutdown {
     const viaApiKey = this.checkCaller(bot, caller, houseBot);
     // From a browser, the visitor is who the server's token says (or a new one); from the owner's
     // own server, who the owner says.
-    const visitor = viaApiKey
+    const proof = caller.identity ?? identityInHeader(caller.visitorToken);
+    const anonymous: VisitorOf = viaApiKey
       ? { id: apiVisitorId(caller.visitorId), token: undefined }
       : this.visitors.resolve(caller.visitorToken, botId, caller.ip);
+    // A verified visitor is the same visitor on every device and network: the conversation, the
+    // limits and the lock follow `sub`. A refused proof is never an error: the visitor is anonymous.
+    const verified = proof
+      ? verifyIdentity(proof, this.identitySecrets.open(bot.identitySecret, bot.id), bot.id)
+      : null;
+    const visitor: VisitorOf = verified
+      ? { id: verifiedVisitorId(bot.id, verified.sub), token: anonymous.token, verified }
+      : { ...anonymous, ...(proof ? { identityRefused: true } : {}) };
     const pageUrl = storablePageUrl(this.domainOf(bot, houseBot), caller.origin, caller.pageUrl);
     return { bot, houseBot, owner, visitor, pageUrl };
   }
@@ -268,6 +289,8 @@ export class ChatService implements OnApplicationShutdown {
     const receivedAt = new Date();
     const { bot, houseBot, owner, visitor, pageUrl } = await this.resolveCaller(input.botId, caller);
     await this.rateLimiter.hit(bot.id, visitor.id, caller.ip);
+    // Counted past the rate limits, so a flood of bad tokens writes no more than the limits allow.
+    if (visitor.identityRefused) await this.countIdentityRefusal(bot.id, receivedAt);
 
     const lockKey = inFlightKey(bot.id, visitor.id);
     if (this.inFlight.has(lockKey)) throw inFlightRefusal();
@@ -397,7 +420,7 @@ export class ChatService implements OnApplicationShutdown {
     const { messageId, conversationId } = await this.transactions.run(async (tx) => {
       const { conversationId, messageIds } = await this.log.record(tx, {
         conversation: turn.conversation,
-        visitor: input.visitor,
+        visitor: loggedVisitor(turn),
         charged: true,
         messages: [
           { role: 'user', content: input.prompt, createdAt: turn.receivedAt },
@@ -460,7 +483,7 @@ export class ChatService implements OnApplicationShutdown {
       await this.repository.releaseInFlight(turn.reservationId, tx);
       await this.log.record(tx, {
         conversation: turn.conversation,
-        visitor: turn.input.visitor,
+        visitor: loggedVisitor(turn),
         messages: [{ role: 'user', content: turn.input.prompt, createdAt: turn.receivedAt }],
       });
     });
@@ -521,6 +544,15 @@ export class ChatService implements OnApplicationShutdown {
    * away, the release is retried until it succeeds or the reservation would have expired anyway,
    * so once the database is back the visitor is not refused "one message at a time" for minutes.
    */
+  /** One more refused identity proof for the bot today; a failure to count never stops the message. */
+  private async countIdentityRefusal(botId: number, at: Date): Promise<void> {
+    try {
+      await this.repository.countIdentityRefusal(botId, startOfUtcDay(at));
+    } catch (error) {
+      this.logger.warn(`Could not count a refused identity proof for bot ${botId}: ${describeError(error)}`);
+    }
+  }
+
   private async release(reservationId: string, deadline = Date.now() + CHAT_IN_FLIGHT_TTL_MS): Promise<void> {
     try {
       await this.repository.releaseInFlight(reservationId);
@@ -622,6 +654,27 @@ function storedCitation(citation: Citation): StoredCitation {
 }
 
 /** The in-flight lock's key on this instance. */
+/**
+ * Who the turn's visitor is, for the owner's inbox: for a verified visitor the token's name and
+ * e-mail (else those given beside a userHash), marked verified; otherwise what the page says.
+ */
+function loggedVisitor(turn: Turn): { name?: string; email?: string; verified: boolean } {
+  const given = turn.input.visitor;
+  const verified = turn.visitor.verified;
+  return {
+    name: verified?.name ?? given?.name,
+    email: verified?.email ?? given?.email,
+    verified: verified !== undefined,
+  };
+}
+
+/** A JWT in `X-Visitor-Token` (the API-key path's way to send one; a widget's own token is `v1.…`). */
+function identityInHeader(visitorToken: string | undefined): IdentityProof | undefined {
+  return visitorToken && visitorToken.split('.').length === 3 && !visitorToken.startsWith('v1.')
+    ? { token: visitorToken }
+    : undefined;
+}
+
 function inFlightKey(botId: number, visitorId: string): string {
   return `${botId}:${visitorId}`;
 }

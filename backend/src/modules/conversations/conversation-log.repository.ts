@@ -176,7 +176,7 @@ export class ConversationLogRepository {
     tx: Transaction,
     key: ConversationKey,
     messages: LoggedMessage[],
-    identity?: { name?: string; email?: string } | null,
+    identity?: { name?: string; email?: string; verified?: boolean } | null,
   ): Promise<{ conversationId: number; messageIds: number[] }> {
     const firstQuestion = messages.find((m) => m.role === 'user')?.content.slice(0, 200) ?? null;
     const lastAt = messages.reduce((at, m) => (m.createdAt > at ? m.createdAt : at), messages[0].createdAt);
@@ -192,6 +192,7 @@ export class ConversationLogRepository {
       messages.length,
       firstQuestion,
       messages.filter((m) => m.unanswered).length,
+      identity?.verified === true,
     ];
     const rows = messages.map((m, ordinal) => {
       params.push(ordinal, ...messageValues(m));
@@ -206,9 +207,9 @@ export class ConversationLogRepository {
           ORDER BY id DESC LIMIT 1 FOR KEY SHARE
        ), created AS (
          INSERT INTO conversations (owner_id, bot_id, bot_name, visitor_id, page_url, visitor_name, visitor_email,
-                                    last_message_at, message_count, preview, unanswered_count)
+                                    last_message_at, message_count, preview, unanswered_count, visitor_verified)
          SELECT $1::integer, $2::integer, $3::varchar, $4::varchar, $5::varchar, $6::varchar, $7::varchar,
-                GREATEST(now(), $8::timestamptz), $9::integer, $10::varchar, $11::integer
+                GREATEST(now(), $8::timestamptz), $9::integer, $10::varchar, $11::integer, $12::boolean
           WHERE NOT EXISTS (SELECT 1 FROM found)
          RETURNING id
        ), updated AS (
@@ -218,7 +219,8 @@ export class ConversationLogRepository {
                 preview = COALESCE(preview, $10::varchar),
                 unanswered_count = unanswered_count + $11::integer,
                 visitor_name = COALESCE($6::varchar, visitor_name),
-                visitor_email = COALESCE($7::varchar, visitor_email)
+                visitor_email = COALESCE($7::varchar, visitor_email),
+                visitor_verified = visitor_verified OR $12::boolean
           WHERE id = (SELECT id FROM found)
        ), conversation AS (
          SELECT id FROM found UNION ALL SELECT id FROM created

@@ -15,8 +15,11 @@ export type { AgentMessageRow, AnswerRating, ConversationKey, LoggedMessage, Rat
 export interface TurnRecord {
   conversation: ConversationKey;
   messages: LoggedMessage[];
-  /** Who the host page says the visitor is (display only): stored with an accepted message, never a refusal. */
-  visitor?: { name?: string; email?: string } | null;
+  /**
+   * Who the visitor is, stored with an accepted message, never a refusal: display only, unless
+   * `verified` (the owner's server vouched for them, docs/product.md#verified-visitors).
+   */
+  visitor?: { name?: string; email?: string; verified?: boolean } | null;
   /**
    * The answer is charged in the same transaction, after this. The owner's row is then locked
    * first: the ledger locks it to spend credits, and taken after the message inserts (whose

@@ -1,0 +1,204 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createHmac } from 'node:crypto';
+import { createChatBot } from '../support/chat-factories.js';
+import { signedInAgent } from '../support/factories.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+/**
+ * Verified visitors (docs/product.md#verified-visitors): the identity secret's rotate route, and a
+ * visitor the owner's server signed following `sub` across visitor tokens; refused proofs make an
+ * anonymous visitor (never an error) and are counted.
+ */
+let t: TestApp;
+
+beforeAll(async () => {
+  // Four messages a minute per visitor; the per-IP limit out of the way (every test request is from 127.0.0.1).
+  t = await startTestApp({
+    OFFLINE_MODEL_WORD_DELAY_MS: '0',
+    CHAT_VISITOR_RATE_LIMIT: '4',
+    CHAT_IP_RATE_LIMIT: '10000',
+  });
+});
+afterAll(() => t.close());
+
+const SITE = 'https://shop.example';
+
+function jwt(claims: Record<string, unknown>, secret: string): string {
+  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const signed = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(claims)}`;
+  return `${signed}.${createHmac('sha256', secret).update(signed).digest('base64url')}`;
+}
+const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
+
+/** One widget message on SITE with `visitor` in the body and, if given, the widget's visitor token. */
+function chat(botId: number, visitor: Record<string, unknown> | undefined, token?: string) {
+  const call = t.http().post('/api/chat').set('Origin', SITE);
+  if (token) call.set('X-Visitor-Token', token);
+  return call.send({ botId, prompt: 'When do you open?', ...(visitor ? { visitor } : {}) });
+}
+
+async function rows(botId: number) {
+  return t.dataSource.query<
+    Array<{ visitor_id: string; visitor_name: string | null; visitor_verified: boolean; message_count: number }>
+  >(
+    `SELECT visitor_id, visitor_name, visitor_verified, message_count FROM conversations WHERE bot_id = $1 ORDER BY id`,
+    [botId],
+  );
+}
+
+async function refusals(botId: number): Promise<number> {
+  const [row] = await t.dataSource.query<Array<{ n: string }>>(
+    `SELECT COALESCE(SUM(count), 0) AS n FROM identity_refusals WHERE bot_id = $1`,
+    [botId],
+  );
+  return Number(row.n);
+}
+
+async function botWithSecret(creditsCents = 10_000) {
+  const owner = await signedInAgent(t, { creditsCents });
+  const bot = await createChatBot(t, owner.user.id, { allowedDomain: 'shop.example' });
+  const rotated = await owner.agent.post(`/api/bots/${bot.id}/identity-secret`).set('Origin', t.origin);
+  expect(rotated.status).toBe(200);
+  return { ...owner, bot, secret: rotated.body.identitySecret as string };
+}
+
+describe('POST /api/bots/:id/identity-secret', () => {
+  it('answers a new secret once; no GET of the bot shows it, and it is stored sealed', async () => {
+    const { agent, bot, secret } = await botWithSecret();
+    expect(secret).toMatch(/^idsec_[A-Za-z0-9_-]{43}$/);
+    const again = await agent.post(`/api/bots/${bot.id}/identity-secret`).set('Origin', t.origin);
+    expect(again.status).toBe(200);
+    expect(Object.keys(again.body)).toEqual(['identitySecret']);
+    expect(again.body.identitySecret).not.toBe(secret);
+
+    const one = await agent.get(`/api/bots/${bot.id}`);
+    const all = await agent.get('/api/bots');
+    for (const body of [JSON.stringify(one.body), JSON.stringify(all.body)]) {
+      expect(body).not.toContain(again.body.identitySecret);
+      expect(body).not.toContain('identitySecret');
+      expect(body).not.toContain('idsec_');
+    }
+    const [stored] = await t.dataSource.query<Array<{ identity_secret: string }>>(
+      `SELECT identity_secret FROM bots WHERE id = $1`,
+      [bot.id],
+    );
+    expect(stored.identity_secret).toMatch(/^v1\./);
+    expect(stored.identity_secret).not.toContain(again.body.identitySecret.slice(6));
+  });
+
+  it("answers 404 for another owner's bot and an unknown one, 401 without a session, 403 from another site", async () => {
+    const { bot } = await botWithSecret();
+    const before = await t.dataSource.query(`SELECT identity_secret FROM bots WHERE id = $1`, [bot.id]);
+    const other = await signedInAgent(t);
+    const theirs = await other.agent.post(`/api/bots/${bot.id}/identity-secret`).set('Origin', t.origin);
+    expect(theirs.status).toBe(404);
+    expect(theirs.body).toEqual({ error: 'Bot not found.', code: 'BOT_NOT_FOUND' });
+    expect((await other.agent.post('/api/bots/999999/identity-secret').set('Origin', t.origin)).status).toBe(404);
+    expect((await other.agent.post('/api/bots/abc/identity-secret').set('Origin', t.origin)).status).toBe(400);
+    expect((await t.http().post(`/api/bots/${bot.id}/identity-secret`).set('Origin', t.origin)).status).toBe(401);
+    expect(
+      (await other.agent.post(`/api/bots/${bot.id}/identity-secret`).set('Origin', 'https://evil.example')).status,
+    ).toBe(403);
+    expect(await t.dataSource.query(`SELECT identity_secret FROM bots WHERE id = $1`, [bot.id])).toEqual(before);
+  });
+});
+
+describe('POST /api/chat with an identity proof', () => {
+  it('a verified visitor on two visitor tokens (two devices) is one conversation, marked verified', async () => {
+    const { bot, secret } = await botWithSecret();
+    const token = jwt(
+      { sub: 'customer-1', name: 'Ana Lima', email: 'ana@example.com', exp: inAnHour(), plan: 'pro' },
+      secret,
+    );
+
+    const phone = await chat(bot.id, { token });
+    expect(phone.status).toBe(200);
+    const laptop = await chat(bot.id, { token });
+    expect(laptop.status).toBe(200);
+    expect(laptop.headers['x-visitor-token']).not.toBe(phone.headers['x-visitor-token']);
+    // The userHash form names the same visitor.
+    const hash = createHmac('sha256', secret).update('customer-1').digest('hex');
+    expect((await chat(bot.id, { userId: 'customer-1', userHash: hash, name: 'Ana L.' })).status).toBe(200);
+
+    expect(await rows(bot.id)).toEqual([
+      { visitor_id: expect.stringMatching(/^u-/), visitor_name: 'Ana L.', visitor_verified: true, message_count: 6 },
+    ]);
+    expect(await refusals(bot.id)).toBe(0);
+  });
+
+  it('the per-visitor limit follows sub, not the visitor token', async () => {
+    const { bot, secret } = await botWithSecret(100_000);
+    const token = jwt({ sub: 'customer-2', exp: inAnHour() }, secret);
+    const statuses: number[] = [];
+    // Four a minute per visitor (see beforeAll); each message from a new device (no visitor token).
+    for (let i = 0; i < 5; i++) statuses.push((await chat(bot.id, { token })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+    // Another visitor of the same bot is not limited by it.
+    expect((await chat(bot.id, { token: jwt({ sub: 'customer-3', exp: inAnHour() }, secret) })).status).toBe(200);
+  });
+
+  it('forged, expired, other-bot and pre-rotation proofs are anonymous visitors, answered and counted', async () => {
+    const { agent, bot, secret } = await botWithSecret();
+    const otherBot = await botWithSecret();
+    const hour = inAnHour();
+    const proofs: Array<Record<string, unknown>> = [
+      { token: jwt({ sub: 'mallory', exp: hour }, 'idsec_guessed') },
+      { token: jwt({ sub: 'customer-1', exp: Math.floor(Date.now() / 1000) - 10 }, secret) },
+      { token: jwt({ sub: 'customer-1', exp: hour }, otherBot.secret) },
+      { token: jwt({ sub: 'customer-1', exp: hour, bot: otherBot.bot.id }, secret) },
+      { userId: 'customer-1', userHash: createHmac('sha256', 'idsec_guessed').update('customer-1').digest('hex') },
+      { token: 'not-a-jwt', name: 'Unsigned Ana' },
+    ];
+    for (const visitor of proofs) {
+      const response = await chat(bot.id, visitor);
+      expect(response.status).toBe(200);
+      expect(response.body.message).toEqual(expect.any(String));
+    }
+    const good = jwt({ sub: 'customer-1', exp: hour }, secret);
+    expect((await chat(bot.id, { token: good })).status).toBe(200);
+    const rotated = await agent.post(`/api/bots/${bot.id}/identity-secret`).set('Origin', t.origin);
+    expect(rotated.status).toBe(200);
+    expect((await chat(bot.id, { token: good })).status).toBe(200);
+
+    const conversations = await rows(bot.id);
+    const verified = conversations.filter((c) => c.visitor_verified);
+    expect(verified).toHaveLength(1);
+    expect(verified[0].message_count).toBe(2);
+    expect(conversations.filter((c) => !c.visitor_verified)).toHaveLength(7);
+    expect(conversations.every((c) => c.visitor_verified === c.visitor_id.startsWith('u-'))).toBe(true);
+    // A token that is no JWT is refused as well, and the name beside it kept, unverified.
+    expect(conversations.some((c) => c.visitor_name === 'Unsigned Ana' && !c.visitor_verified)).toBe(true);
+    expect(await refusals(bot.id)).toBe(7);
+  });
+
+  it('a JWT in X-Visitor-Token works on the API-key path; a bad one falls back to X-Visitor-Id', async () => {
+    const { bot, secret } = await botWithSecret();
+    const apiKey = (
+      await t.dataSource.query<Array<{ api_key: string }>>(`SELECT api_key FROM bots WHERE id = $1`, [bot.id])
+    )[0].api_key;
+    const viaApi = (visitorToken: string) =>
+      t
+        .http()
+        .post('/api/chat')
+        .set('Authorization', `Bearer ${apiKey}`)
+        .set('X-Visitor-Id', 'server-visitor-9')
+        .set('X-Visitor-Token', visitorToken)
+        .send({ botId: bot.id, prompt: 'Hello' });
+    expect((await viaApi(jwt({ sub: 'customer-9', email: 'c9@example.com', exp: inAnHour() }, secret))).status).toBe(
+      200,
+    );
+    expect((await viaApi(jwt({ sub: 'customer-9', exp: inAnHour() }, 'idsec_wrong'))).status).toBe(200);
+    const conversations = await rows(bot.id);
+    expect(
+      conversations.map((c) => [
+        c.visitor_id.startsWith('u-'),
+        c.visitor_id === 'api-server-visitor-9',
+        c.visitor_verified,
+      ]),
+    ).toEqual([
+      [true, false, true],
+      [false, true, false],
+    ]);
+    expect(await refusals(bot.id)).toBe(1);
+  });
+});
