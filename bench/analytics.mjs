@@ -1,0 +1,210 @@
+#!/usr/bin/env node
+/**
+ * Analytics benchmark: GET /api/analytics's queries for one owner with a million logged messages.
+ *
+ *   npm run build -w backend && node bench/analytics.mjs
+ *   (DATABASE_URL, else postgresql://postgres@127.0.0.1:5432/postgres)
+ *   BENCH_MESSAGES=200000 node bench/analytics.mjs   (a smaller log)
+ *
+ * Creates a throw-away database with the tables the analytics read, as the migrations define
+ * them: `conversations` (running totals, outcome, the owner/time and bot/visitor indexes), `leads`
+ * and `usage_events` (one row per answer). The `messages` table itself is not seeded: the
+ * analytics never read it (they read each conversation's running totals), so its million rows
+ * would only cost seeding time. One owner gets BENCH_MESSAGES messages in about BENCH_MESSAGES / 10
+ * conversations over five bots (half on one bot) spread over a year, with an outcome each, a lead
+ * in 4 % and one ledger row per answer; other owners' rows surround them. The app's own
+ * AnalyticsService (backend/dist) runs on that database; the bench prints the EXPLAIN (ANALYZE,
+ * BUFFERS) plans of the queries it sent and median/p95 of each call. Target: p95 < 100 ms.
+ */
+import pg from 'pg';
+import { loadBuilt, requireBuiltBackend } from './support/app.mjs';
+import {
+  createThrowawayDatabase,
+  explainRecorded,
+  LOCAL_SERVER_URL,
+  recordingDataSource,
+} from './support/database.mjs';
+import { printTable, timeRuns, TIMING_COLUMNS } from './support/timing.mjs';
+
+requireBuiltBackend();
+const { AnalyticsRepository } = await loadBuilt('modules/analytics/analytics.repository.js');
+const { AnalyticsService } = await loadBuilt('modules/analytics/analytics.service.js');
+
+const BASE_URL = process.env.DATABASE_URL || LOCAL_SERVER_URL;
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1_000_000);
+const CONVERSATIONS = Math.round(MESSAGES / 10);
+const OTHER_OWNERS = 20;
+const OTHER_CONVERSATIONS = Math.round(CONVERSATIONS / 10);
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const OWNER = 1;
+const NOW = new Date('2026-11-25T12:00:00Z');
+
+const SCHEMA = `
+  SET TIME ZONE 'UTC';
+  CREATE TABLE bots (id SERIAL PRIMARY KEY, owner_id integer NOT NULL, name varchar(100) NOT NULL);
+  CREATE TABLE conversations (
+    id SERIAL PRIMARY KEY,
+    owner_id integer NOT NULL,
+    bot_id integer,
+    bot_name varchar(100) NOT NULL,
+    visitor_id varchar(64) NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    last_message_at timestamptz NOT NULL DEFAULT now(),
+    message_count integer NOT NULL DEFAULT 0,
+    unanswered_count integer NOT NULL DEFAULT 0,
+    up_count integer NOT NULL DEFAULT 0,
+    down_count integer NOT NULL DEFAULT 0,
+    handoff_at timestamptz,
+    outcome varchar(16),
+    outcome_at timestamptz
+  );
+  CREATE TABLE leads (
+    id SERIAL PRIMARY KEY,
+    owner_id integer NOT NULL,
+    bot_id integer,
+    conversation_id integer NOT NULL,
+    email varchar(254),
+    created_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE TABLE usage_events (
+    id SERIAL PRIMARY KEY,
+    owner_id integer NOT NULL,
+    bot_id integer,
+    price_cents integer NOT NULL,
+    credits_cents integer NOT NULL,
+    billable_cents integer NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now()
+  );
+`;
+const INDEXES = `
+  CREATE INDEX conversations_owner_idx ON conversations (owner_id, created_at);
+  CREATE INDEX conversations_bot_visitor_idx ON conversations (bot_id, visitor_id);
+  CREATE INDEX conversations_outcome_due_idx ON conversations (last_message_at)
+    WHERE outcome_at IS NULL OR outcome_at < last_message_at;
+  CREATE INDEX leads_owner_recent_idx ON leads (owner_id, created_at DESC, id DESC);
+  CREATE INDEX leads_bot_recent_idx ON leads (bot_id, created_at DESC, id DESC);
+  CREATE INDEX usage_events_owner_time_idx ON usage_events (owner_id, created_at);
+  CREATE INDEX usage_events_bot_time_idx ON usage_events (bot_id, created_at);
+`;
+
+/**
+ * Conversations of 2 to 18 messages (10 on average), half of them answers; outcomes about 70 %
+ * resolved, 10 % unanswered, 8 % handed off, 7 % abandoned, 3 % rated down, 2 % not decided yet.
+ */
+const SEED = `
+  INSERT INTO bots (owner_id, name)
+  SELECT 1, 'Bot ' || b FROM generate_series(1, 5) b
+  UNION ALL SELECT 1 + o, 'Other ' || o FROM generate_series(1, ${OTHER_OWNERS}) o;
+
+  INSERT INTO conversations (owner_id, bot_id, bot_name, visitor_id, created_at, last_message_at, message_count,
+                             unanswered_count, up_count, down_count, outcome, outcome_at)
+  SELECT owner_id, bot_id, 'Bot', md5((g % (${CONVERSATIONS} / 2 + 1))::text), at - (2 + g % 9) * 2 * interval '1 minute',
+         at, 2 + (g % 9) * 2,
+         CASE WHEN g % 100 BETWEEN 70 AND 79 THEN 1 ELSE 0 END,
+         CASE WHEN g % 10 = 3 THEN 1 ELSE 0 END,
+         CASE WHEN g % 100 BETWEEN 95 AND 97 THEN 1 ELSE 0 END,
+         CASE WHEN g % 100 < 70 THEN 'resolved' WHEN g % 100 < 80 THEN 'unanswered' WHEN g % 100 < 88 THEN 'handed_off'
+              WHEN g % 100 < 95 THEN 'abandoned' WHEN g % 100 < 98 THEN 'rated_down' END,
+         CASE WHEN g % 100 < 98 THEN at + interval '35 minutes' END
+    FROM (
+      SELECT g,
+             CASE WHEN g <= ${CONVERSATIONS} THEN 1 ELSE 2 + g % ${OTHER_OWNERS} END AS owner_id,
+             CASE WHEN g <= ${CONVERSATIONS} THEN (CASE WHEN g % 2 = 0 THEN 1 ELSE 2 + g % 4 END)
+                  ELSE 6 + g % ${OTHER_OWNERS} END AS bot_id,
+             TIMESTAMPTZ '2026-11-25T00:00:00Z' - random() * interval '365 days' AS at
+        FROM generate_series(1, ${CONVERSATIONS + OTHER_CONVERSATIONS}) g
+    ) s
+   ORDER BY at;
+
+  INSERT INTO leads (owner_id, bot_id, conversation_id, email, created_at)
+  SELECT owner_id, bot_id, id, 'visitor' || id || '@example.org', last_message_at
+    FROM conversations WHERE outcome = 'handed_off' AND id % 2 = 0;
+
+  INSERT INTO usage_events (owner_id, bot_id, price_cents, credits_cents, billable_cents, created_at)
+  SELECT c.owner_id, c.bot_id, 3, CASE WHEN c.id % 50 = 0 THEN 3 ELSE 0 END,
+         CASE WHEN c.id % 50 = 0 THEN 0 ELSE 3 END, c.created_at + n * 2 * interval '1 minute'
+    FROM conversations c, generate_series(1, c.message_count / 2) n
+   WHERE c.outcome IS DISTINCT FROM 'abandoned'
+   ORDER BY c.created_at, n;
+`;
+
+async function main() {
+  const database = await createThrowawayDatabase(BASE_URL, 'botsmith_bench');
+  const client = new pg.Client({ connectionString: database.url });
+  try {
+    await client.connect();
+    await client.query(SCHEMA);
+    const version = (await client.query('SHOW server_version')).rows[0].server_version;
+    const t0 = Date.now();
+    await client.query(SEED);
+    await client.query(INDEXES);
+    await client.query('VACUUM ANALYZE');
+    const seedSeconds = (Date.now() - t0) / 1000;
+    const counts = (
+      await client.query(
+        `SELECT (SELECT SUM(message_count) FROM conversations WHERE owner_id = 1) AS messages,
+                (SELECT COUNT(*) FROM conversations WHERE owner_id = 1) AS conversations,
+                (SELECT COUNT(*) FROM conversations) AS all_conversations,
+                (SELECT COUNT(*) FROM usage_events WHERE owner_id = 1) AS answers,
+                (SELECT COUNT(*) FROM leads WHERE owner_id = 1) AS leads`,
+      )
+    ).rows[0];
+    console.log(
+      `# Analytics on ${Number(counts.messages).toLocaleString('en-US')} messages of one owner (PostgreSQL ${version})`,
+    );
+    console.log(
+      `seeded in ${seedSeconds.toFixed(1)} s: ${counts.conversations} conversations of owner 1 ` +
+        `(${counts.all_conversations} in all), ${counts.answers} ledger rows, ${counts.leads} leads; ` +
+        `${RUNS} timed runs each after one warm run\n`,
+    );
+
+    const dataSource = recordingDataSource(client);
+    const service = new AnalyticsService(new AnalyticsRepository(dataSource));
+    const cases = [
+      ['all bots, last 30 days, by day (the default)', {}],
+      ['all bots, 90 days, by week', { from: '2026-08-28', to: '2026-11-25', groupBy: 'week' }],
+      ['all bots, a whole year (366 days), by week', { from: '2025-11-25', to: '2026-11-25', groupBy: 'week' }],
+      [
+        'all bots, a whole year, by day, New York',
+        { from: '2025-11-25', to: '2026-11-25', timeZone: 'America/New_York' },
+      ],
+      ['the large bot (half), a year, by week', { botId: '1', from: '2025-11-25', to: '2026-11-25', groupBy: 'week' }],
+      ['a small bot, 30 days', { botId: '3' }],
+    ];
+    const summary = [];
+    for (const [label, ask] of cases) {
+      const call = () => service.analytics(OWNER, ask, NOW);
+      const timing = await timeRuns(call, RUNS);
+      dataSource.recorded.length = 0;
+      const result = await call();
+      const queries = dataSource.recorded.splice(0);
+      summary.push({ query: label, conversations: result.totals.conversations, queries: queries.length, ...timing });
+      console.log(
+        `### ${label}: ${result.totals.conversations} conversations, ${queries.length} queries, ` +
+          `median ${timing.median.toFixed(2)} ms, p95 ${timing.p95.toFixed(2)} ms`,
+      );
+      console.log(await explainRecorded(client, queries));
+      console.log('');
+    }
+    console.log(
+      '\n## Timings (ms, whole call: every query of one GET /api/analytics, client round trips on localhost)\n',
+    );
+    printTable(
+      [
+        ['call', (s) => s.query],
+        ['conversations', (s) => s.conversations],
+        ['queries', (s) => s.queries],
+        ...TIMING_COLUMNS,
+      ],
+      summary,
+    );
+  } finally {
+    await client.end().catch(() => undefined);
+    await database.drop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
