@@ -41,9 +41,14 @@ export interface ConversationSummary {
   rating: MessageRating | null;
   /** A person handles it (a lead was left or the owner replied): the bot stays quiet until handed back. */
   handoff: boolean;
-  /** Who the host page said the visitor is (the latest given; display only, unverified), else null. */
+  /**
+   * Who the visitor is (the latest given), else null: display only and unverified unless
+   * `visitorVerified` (docs/product.md#verified-visitors).
+   */
   visitorName: string | null;
   visitorEmail: string | null;
+  /** The owner's server signed this visitor in (an identity token or userHash checked with the bot's secret). */
+  visitorVerified: boolean;
   /** What the visitor typed in the conversation's newest lead (their own words, not the host page's), else null. */
   leadName: string | null;
   leadEmail: string | null;

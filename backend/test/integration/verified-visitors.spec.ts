@@ -201,4 +201,29 @@ describe('POST /api/chat with an identity proof', () => {
     ]);
     expect(await refusals(bot.id)).toBe(1);
   });
+
+  it('the inbox shows a verified visitor with the name and e-mail the token gave, and an unsigned identify as unverified', async () => {
+    const { agent, bot, secret } = await botWithSecret();
+    const token = jwt({ sub: 'customer-5', name: 'Ana Lima', email: 'ana@example.com', exp: inAnHour() }, secret);
+    expect((await chat(bot.id, { token, name: 'Someone Else' })).status).toBe(200);
+    expect((await chat(bot.id, { name: 'Bo Unsigned', email: 'bo@example.com' })).status).toBe(200);
+
+    const list = await agent.get('/api/conversations');
+    expect(list.status).toBe(200);
+    const summaries = list.body.conversations.map((c: Record<string, unknown>) => [
+      c.visitorName,
+      c.visitorEmail,
+      c.visitorVerified,
+    ]);
+    expect(summaries).toEqual([
+      ['Bo Unsigned', 'bo@example.com', false],
+      ['Ana Lima', 'ana@example.com', true],
+    ]);
+    const verifiedId = list.body.conversations[1].id;
+    const transcript = await agent.get(`/api/conversations/${verifiedId}`);
+    expect(transcript.body.conversation).toMatchObject({ visitorName: 'Ana Lima', visitorVerified: true });
+    // Another owner sees none of it.
+    const other = await signedInAgent(t);
+    expect((await other.agent.get(`/api/conversations/${verifiedId}`)).status).toBe(404);
+  });
 });

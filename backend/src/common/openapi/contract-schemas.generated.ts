@@ -1223,11 +1223,15 @@ export const CONTRACT_SCHEMAS = {
         "visitorName": {
           "type": "string",
           "nullable": true,
-          "description": "Who the host page said the visitor is (the latest given; display only, unverified), else null."
+          "description": "Who the visitor is (the latest given), else null: display only and unverified unless `visitorVerified` (docs/product.md#verified-visitors)."
         },
         "visitorEmail": {
           "type": "string",
           "nullable": true
+        },
+        "visitorVerified": {
+          "type": "boolean",
+          "description": "The owner's server signed this visitor in (an identity token or userHash checked with the bot's secret)."
         },
         "leadName": {
           "type": "string",
@@ -1257,6 +1261,7 @@ export const CONTRACT_SCHEMAS = {
         "handoff",
         "visitorName",
         "visitorEmail",
+        "visitorVerified",
         "leadName",
         "leadEmail",
         "waiting"

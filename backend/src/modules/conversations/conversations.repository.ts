@@ -41,6 +41,7 @@ export interface ConversationRow {
   handoff: boolean;
   visitorName: string | null;
   visitorEmail: string | null;
+  visitorVerified: boolean;
   leadName: string | null;
   leadEmail: string | null;
   waiting: boolean;
@@ -83,6 +84,7 @@ type RawConversation = {
   handoff: boolean;
   visitor_name: string | null;
   visitor_email: string | null;
+  visitor_verified: boolean;
   lead_name: string | null;
   lead_email: string | null;
   waiting: boolean;
@@ -111,7 +113,7 @@ const CONVERSATION_COLUMNS = `
   c.id, c.bot_id, COALESCE(b.name, c.bot_name) AS bot_name, c.created_at, c.last_message_at,
   to_char(c.last_message_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at,
   c.message_count, c.preview, c.page_url, c.unanswered_count, c.up_count, c.down_count,
-  c.handoff_at IS NOT NULL AS handoff, c.visitor_name, c.visitor_email,
+  c.handoff_at IS NOT NULL AS handoff, c.visitor_name, c.visitor_email, c.visitor_verified,
   (SELECT l.name FROM leads l WHERE l.conversation_id = c.id AND NULLIF(l.name, '') IS NOT NULL
     ORDER BY l.id DESC LIMIT 1) AS lead_name,
   (SELECT l.email FROM leads l WHERE l.conversation_id = c.id AND NULLIF(l.email, '') IS NOT NULL
@@ -135,6 +137,7 @@ function toConversation(r: RawConversation): ConversationRow {
     handoff: r.handoff === true,
     visitorName: r.visitor_name ?? null,
     visitorEmail: r.visitor_email ?? null,
+    visitorVerified: r.visitor_verified === true,
     leadName: r.lead_name ?? null,
     leadEmail: r.lead_email ?? null,
     waiting: r.waiting === true,

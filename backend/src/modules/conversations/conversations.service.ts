@@ -49,6 +49,7 @@ export function toSummary(row: ConversationRow): ConversationSummary {
     handoff: row.handoff,
     visitorName: row.visitorName,
     visitorEmail: row.visitorEmail,
+    visitorVerified: row.visitorVerified,
     leadName: row.leadName,
     leadEmail: row.leadEmail,
     waiting: row.waiting,

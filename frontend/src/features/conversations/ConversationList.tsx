@@ -15,7 +15,7 @@ import Typography from '@mui/material/Typography';
 import { RetryAlert } from '../../components/RetryAlert';
 import type { ConversationList as ConversationListData } from './useConversationList';
 import { formatMomentLong, formatWhen, visitorEmailOf, visitorLabel } from './inboxParams';
-import { UnverifiedMark } from './UnverifiedMark';
+import { IdentityMark } from './IdentityMark';
 
 export interface ConversationListProps {
   list: ConversationListData;
@@ -133,7 +133,10 @@ function ConversationRow({
               {visitorEmailOf(conversation)}
             </Box>
           )}
-          <UnverifiedMark shown={conversation.visitorName !== null || conversation.visitorEmail !== null} />
+          <IdentityMark
+            shown={conversation.visitorName !== null || conversation.visitorEmail !== null}
+            verified={conversation.visitorVerified}
+          />
         </Typography>
         <Typography
           variant="body2"

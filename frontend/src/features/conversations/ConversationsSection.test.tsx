@@ -8,7 +8,7 @@ import { renderAtDashboard } from '../../test/render';
 import { stubScreen } from '../../test/stubs';
 import { ConversationsSection } from './ConversationsSection';
 import { HANDOFF_REFRESH_MS } from './TranscriptPane';
-import { UNVERIFIED_HINT } from './UnverifiedMark';
+import { UNVERIFIED_HINT, VERIFIED_HINT } from './IdentityMark';
 
 configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 30_000 });
@@ -45,6 +45,7 @@ function summary(over: Partial<ConversationSummary> = {}): ConversationSummary {
     handoff: false,
     visitorName: null,
     visitorEmail: null,
+    visitorVerified: false,
     leadName: null,
     leadEmail: null,
     waiting: false,
@@ -378,6 +379,32 @@ describe('ConversationsSection', () => {
       const mark = within(pane).getByText(/unverified/);
       await user.hover(mark);
       expect(await screen.findByRole('tooltip')).toHaveTextContent(UNVERIFIED_HINT);
+    });
+
+    it("marks a visitor signed in by the owner's server as verified, in the list and the transcript", async () => {
+      const verified = summary({
+        id: 11,
+        visitorName: 'Ana Lima',
+        visitorEmail: 'ana@example.com',
+        visitorVerified: true,
+      });
+      const unsigned = summary({ id: 12, visitorName: 'Bo', visitorEmail: null });
+      api.conversationsApi.list.mockResolvedValue({ conversations: [verified, unsigned], nextCursor: null });
+      api.conversationsApi.get.mockResolvedValue({ ...TRANSCRIPT, conversation: verified });
+      renderInbox();
+      await waitFor(() => expect(rows()).toHaveLength(2));
+      const [first, second] = rows();
+      expect(first).toHaveTextContent('Ana Lima · ana@example.com · verified');
+      expect(first).not.toHaveTextContent('unverified');
+      expect(second).toHaveTextContent('Bo · unverified');
+
+      await user.click(within(first).getByRole('button'));
+      const pane = screen.getByRole('region', { name: 'Transcript' });
+      await within(pane).findAllByRole('listitem');
+      const mark = within(pane).getByText(/verified/);
+      expect(mark).toHaveTextContent('· verified');
+      await user.hover(mark);
+      expect(await screen.findByRole('tooltip')).toHaveTextContent(VERIFIED_HINT);
     });
 
     it('shows a stored page address that is not http(s) as text, never as a link', async () => {

@@ -32,7 +32,7 @@ import { serverMessage } from '../../api/serverMessage';
 import { useApiResource } from '../../hooks/useApiResource';
 import type { FixTarget } from './FixAnswerDialog';
 import { formatMomentLong, isWebAddress, mailtoHref, visitorEmailOf, visitorLabel } from './inboxParams';
-import { UnverifiedMark } from './UnverifiedMark';
+import { IdentityMark } from './IdentityMark';
 
 /** While a person handles the conversation, the transcript is read again this often (new visitor messages). */
 export const HANDOFF_REFRESH_MS = 4000;
@@ -183,7 +183,10 @@ function Transcript({
                 <Link href={mailtoHref(visitorEmailOf(conversation) ?? '')}>{visitorEmailOf(conversation)}</Link>
               </>
             )}
-            <UnverifiedMark shown={conversation.visitorName !== null || conversation.visitorEmail !== null} />
+            <IdentityMark
+              shown={conversation.visitorName !== null || conversation.visitorEmail !== null}
+              verified={conversation.visitorVerified}
+            />
           </Typography>
           <Typography variant="body2" color="textSecondary">
             Started {formatMomentLong(conversation.startedAt)} ·{' '}
