@@ -157,6 +157,27 @@ export interface UserUsageResponse {
   notChargedAnswers: number;
 }
 
+/**
+ * A billing period's spend at its end at the period-to-date pace, weekdays weighted like the
+ * last four weeks (docs/product.md#spend-forecast). Cents; days are `YYYY-MM-DD` (UTC).
+ */
+export interface SpendForecastFigures {
+  /** The period's last day, included. */
+  periodEnd: string;
+  spentCents: number;
+  forecastCents: number;
+  /** The account's spend alert, or the bot's monthly budget; null when it has none. */
+  budgetCents: number | null;
+  /** The day the budget is (or was) reached at this pace; null when it is not. */
+  budgetReachedOn: string | null;
+}
+
+/** GET /api/user/usage-forecast: the account's and each of its bots' forecasts. */
+export interface UsageForecastResponse {
+  account: SpendForecastFigures;
+  bots: Array<SpendForecastFigures & { botId: number; botName: string }>;
+}
+
 /** GET /api/bots/{id}/usage. */
 export interface BotUsageResponse {
   usageCents: number;

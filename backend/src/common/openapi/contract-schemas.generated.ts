@@ -181,6 +181,17 @@ export const CONTRACT_SCHEMAS = {
         "apiKey"
       ]
     },
+    "BotsController.rotateIdentitySecret": {
+      "type": "object",
+      "properties": {
+        "identitySecret": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "identitySecret"
+      ]
+    },
     "BotsController.delete": {
       "type": "object",
       "properties": {
@@ -512,6 +523,9 @@ export const CONTRACT_SCHEMAS = {
     },
     "UsageController.userUsageHistory": {
       "$ref": "#/components/schemas/UsageHistoryResponse"
+    },
+    "UsageController.usageForecast": {
+      "$ref": "#/components/schemas/UsageForecastResponse"
     },
     "UsageController.botUsage": {
       "$ref": "#/components/schemas/BotUsageResponse"
@@ -2113,6 +2127,38 @@ export const CONTRACT_SCHEMAS = {
         "updatedAt"
       ]
     },
+    "SpendForecastFigures": {
+      "type": "object",
+      "properties": {
+        "periodEnd": {
+          "type": "string",
+          "description": "The period's last day, included."
+        },
+        "spentCents": {
+          "type": "number"
+        },
+        "forecastCents": {
+          "type": "number"
+        },
+        "budgetCents": {
+          "type": "number",
+          "nullable": true,
+          "description": "The account's spend alert, or the bot's monthly budget; null when it has none."
+        },
+        "budgetReachedOn": {
+          "type": "string",
+          "nullable": true,
+          "description": "The day the budget is (or was) reached at this pace; null when it is not."
+        }
+      },
+      "required": [
+        "periodEnd",
+        "spentCents",
+        "forecastCents",
+        "budgetCents",
+        "budgetReachedOn"
+      ]
+    },
     "SubscriptionResponse": {
       "type": "object",
       "properties": {
@@ -2242,6 +2288,61 @@ export const CONTRACT_SCHEMAS = {
         "lastAskedAt",
         "conversationIds",
         "fixed"
+      ]
+    },
+    "UsageForecastResponse": {
+      "type": "object",
+      "properties": {
+        "account": {
+          "$ref": "#/components/schemas/SpendForecastFigures"
+        },
+        "bots": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "periodEnd": {
+                "type": "string",
+                "description": "The period's last day, included."
+              },
+              "spentCents": {
+                "type": "number"
+              },
+              "forecastCents": {
+                "type": "number"
+              },
+              "budgetCents": {
+                "type": "number",
+                "nullable": true,
+                "description": "The account's spend alert, or the bot's monthly budget; null when it has none."
+              },
+              "budgetReachedOn": {
+                "type": "string",
+                "nullable": true,
+                "description": "The day the budget is (or was) reached at this pace; null when it is not."
+              },
+              "botId": {
+                "type": "number"
+              },
+              "botName": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "periodEnd",
+              "spentCents",
+              "forecastCents",
+              "budgetCents",
+              "budgetReachedOn",
+              "botId",
+              "botName"
+            ]
+          }
+        }
+      },
+      "required": [
+        "account",
+        "bots"
       ]
     },
     "UsageHistoryResponse": {
@@ -2502,4 +2603,4 @@ export const CONTRACT_SCHEMAS = {
 
 /** Routes whose answer names no contract type (primitive fields only, such as `{ apiKey: string }`). */
 // prettier-ignore
-export const ANSWERS_WITHOUT_CONTRACT_TYPE: readonly string[] = ["BillingWebhookController.receive","BillingController.createCustomer","BillingController.hasPaymentMethod","BillingController.createPaymentMethodSession","BillingController.createSubscription","BillingController.createPortalSession","BotsController.create","BotsController.rotateApiKey","BotsController.delete","CategoriesController.delete","HealthController.check","KnowledgeController.text","UploadsController.uploadIcon"];
+export const ANSWERS_WITHOUT_CONTRACT_TYPE: readonly string[] = ["BillingWebhookController.receive","BillingController.createCustomer","BillingController.hasPaymentMethod","BillingController.createPaymentMethodSession","BillingController.createSubscription","BillingController.createPortalSession","BotsController.create","BotsController.rotateApiKey","BotsController.rotateIdentitySecret","BotsController.delete","CategoriesController.delete","HealthController.check","KnowledgeController.text","UploadsController.uploadIcon"];

@@ -11,6 +11,7 @@ import { LogsExportService, sendWorkbook, XLSX_CONTENT_TYPE } from './logs-expor
 import {
   UsageService,
   type BotUsageResponse,
+  type UsageForecastResponse,
   type UsageHistoryResponse,
   type UserUsageResponse,
 } from './usage.service.js';
@@ -43,6 +44,17 @@ export class UsageController {
   @ApiErrors(GATED)
   userUsageHistory(@CurrentUser() user: SessionUser): Promise<UsageHistoryResponse> {
     return this.usage.getUserUsageHistory(user.id);
+  }
+
+  @Get('user/usage-forecast')
+  @ApiOperation({
+    summary: "The account's and each bot's spend at the billing period's end at this pace, against their budgets",
+    description: 'Weekdays weighted like the last four weeks. See docs/product.md#spend-forecast.',
+  })
+  @ApiAnswer(200, 'The forecasts (cents).')
+  @ApiErrors(GATED)
+  usageForecast(@CurrentUser() user: SessionUser): Promise<UsageForecastResponse> {
+    return this.usage.getUsageForecast(user.id);
   }
 
   @Get('bots/:id/usage')

@@ -164,6 +164,38 @@ export class UsageRepository {
     return rows.map((r) => ({ day: r.day, count: Number(r.n) }));
   }
 
+  /**
+   * Cents per bot and UTC day in the window (bot null: a deleted bot's answers), for the spend
+   * forecast; one pass over the owner's (owner, time) index.
+   */
+  async dailySpendByBot(
+    ownerId: number,
+    window: TimeWindow,
+  ): Promise<Array<{ botId: number | null; day: string; cents: number }>> {
+    const rows: Array<{ bot_id: number | null; day: string; cents: string }> = await this.dataSource.query(
+      `SELECT bot_id, to_char(date_trunc('day', created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day,
+              SUM(price_cents) AS cents
+         FROM usage_events
+        WHERE owner_id = $1 AND created_at >= $2 AND created_at < $3
+        GROUP BY 1, 2`,
+      [ownerId, window.from, window.to],
+    );
+    return rows.map((r) => ({
+      botId: r.bot_id === null ? null : Number(r.bot_id),
+      day: r.day,
+      cents: Number(r.cents),
+    }));
+  }
+
+  /** The owner's bots with their monthly budgets (0: none), oldest first. */
+  async ownerBotBudgets(ownerId: number): Promise<Array<{ id: number; name: string; usageLimitDollars: number }>> {
+    const rows: Array<{ id: number; name: string; usage_limit_dollars: number }> = await this.dataSource.query(
+      `SELECT id, name, usage_limit_dollars FROM bots WHERE owner_id = $1 ORDER BY id`,
+      [ownerId],
+    );
+    return rows.map((r) => ({ id: Number(r.id), name: r.name, usageLimitDollars: Number(r.usage_limit_dollars) }));
+  }
+
   async findOwnedBot(ownerId: number, botId: number): Promise<OwnedBotUsageRow | null> {
     const rows: Array<{ id: number; usage_limit_dollars: number }> = await this.dataSource.query(
       `SELECT id, usage_limit_dollars FROM bots WHERE id = $1 AND owner_id = $2`,

@@ -1,13 +1,20 @@
-import type { BotUsageResponse, UsageHistoryResponse, UserUsageResponse } from '@botsmith/contract';
+import type {
+  BotUsageResponse,
+  SpendForecastFigures,
+  UsageForecastResponse,
+  UsageHistoryResponse,
+  UserUsageResponse,
+} from '@botsmith/contract';
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error.js';
 import { lastDays, nextPeriodStart, periodStartFor } from '../../common/billing-period.js';
 import { USAGE_HISTORY_DAYS } from '../../common/constants.js';
 import { UsersService } from '../users/users.service.js';
+import { FORECAST_HISTORY_DAYS, forecastSpend } from './spend-forecast.js';
 import { UsageClock } from './usage-clock.js';
 import { UsageRepository, type DailyCountRow, type DailyUsageRow, type TimeWindow } from './usage.repository.js';
 
-export type { BotUsageResponse, UsageHistoryResponse, UserUsageResponse };
+export type { BotUsageResponse, UsageForecastResponse, UsageHistoryResponse, UserUsageResponse };
 
 const DAY_MS = 86_400_000;
 
@@ -106,6 +113,45 @@ export class UsageService {
       this.usage.dailyBotVisitorMessages(ownerId, bot.id, window),
     ]);
     return toHistory(labels, answers, visitors);
+  }
+
+  /**
+   * The account's and each bot's spend at the billing period's end at this pace
+   * (docs/product.md#spend-forecast), against the account's spend alert and each bot's budget.
+   */
+  async getUsageForecast(ownerId: number, now: Date = this.clock.now()): Promise<UsageForecastResponse> {
+    const owner = await this.users.findActiveById(ownerId);
+    if (!owner) throw AppError.unauthorized();
+    // From the first history day to tomorrow: the period so far lies inside (a period is at most 31 days).
+    const { window } = historyWindow(now, FORECAST_HISTORY_DAYS + 1);
+    const [rows, bots] = await Promise.all([
+      this.usage.dailySpendByBot(ownerId, window),
+      this.usage.ownerBotBudgets(ownerId),
+    ]);
+    const accountDays = new Map<string, number>();
+    const botDays = new Map<number, Map<string, number>>();
+    for (const row of rows) {
+      accountDays.set(row.day, (accountDays.get(row.day) ?? 0) + row.cents);
+      if (row.botId === null) continue;
+      const days = botDays.get(row.botId) ?? new Map<string, number>();
+      days.set(row.day, row.cents);
+      botDays.set(row.botId, days);
+    }
+    const figures = (dailyCents: Map<string, number>, budgetCents: number | null): SpendForecastFigures => ({
+      ...forecastSpend({ now, dailyCents, budgetCents }),
+      budgetCents,
+    });
+    return {
+      account: figures(accountDays, owner.spendAlertDollars > 0 ? owner.spendAlertDollars * 100 : null),
+      bots: bots.map((bot) => ({
+        botId: bot.id,
+        botName: bot.name,
+        ...figures(
+          botDays.get(bot.id) ?? new Map<string, number>(),
+          bot.usageLimitDollars > 0 ? bot.usageLimitDollars * 100 : null,
+        ),
+      })),
+    };
   }
 
   /** Another owner's bot, or one that does not exist, is the same 404. */
