@@ -77,12 +77,13 @@ describe('DashboardPage', () => {
       ['/dashboard', 'bots'],
       ['/dashboard/conversations', 'conversations'],
       ['/dashboard/leads', 'leads'],
+      ['/dashboard/insights', 'insights'],
     ])('loads %s with the %s skeleton', (path, shape) => {
       api.userApi.me.mockImplementation(() => new Promise(() => {}));
       renderAtDashboard(<DashboardPage />, path);
       expect(screen.getByLabelText('Loading your dashboard')).toHaveAttribute('aria-busy', 'true');
       expect(screen.getByTestId(`skeleton-${shape}`)).toBeInTheDocument();
-      for (const other of ['bots', 'conversations', 'leads'].filter((s) => s !== shape)) {
+      for (const other of ['bots', 'conversations', 'leads', 'insights'].filter((s) => s !== shape)) {
         expect(screen.queryByTestId(`skeleton-${other}`)).not.toBeInTheDocument();
       }
     });

@@ -9,7 +9,8 @@ import { DASHBOARD_SECTIONS, DashboardShell, SIDEBAR_WIDTH, type DashboardSectio
 import { useDashboardGate } from './useDashboardGate';
 
 /**
- * /dashboard (the bots), /dashboard/conversations (the inbox) and /dashboard/leads: the owner's workspace, behind
+ * /dashboard (the bots), /dashboard/conversations (the inbox), /dashboard/leads and /dashboard/insights: the owner's
+ * workspace, behind
  * the dashboard gate (docs/product.md#dashboard-gate).
  */
 export function DashboardPage() {
@@ -19,8 +20,15 @@ export function DashboardPage() {
   return <GatedDashboard section={section} />;
 }
 
+const SECTION_TITLES: Record<DashboardSection, string> = {
+  bots: 'Dashboard',
+  conversations: 'Conversations',
+  leads: 'Leads',
+  insights: 'Insights',
+};
+
 function GatedDashboard({ section }: { section: DashboardSection }) {
-  usePageTitle(section === 'conversations' ? 'Conversations' : section === 'leads' ? 'Leads' : 'Dashboard');
+  usePageTitle(SECTION_TITLES[section]);
   const gate = useDashboardGate();
   if (gate.status === 'ready') return <DashboardShell user={gate.user} section={section} />;
   if (gate.status === 'error') {
@@ -43,7 +51,10 @@ function GatedDashboard({ section }: { section: DashboardSection }) {
   );
 }
 
-/** Each page loads in its own shape (issue 27): bot cards, the inbox's list and transcript, the leads table. */
+/**
+ * Each page loads in its own shape (issue 27): bot cards, the inbox's list and transcript, the leads
+ * table, the insights' figures and chart.
+ */
 function SectionSkeleton({ section }: { section: DashboardSection }) {
   if (section === 'conversations') {
     return (
@@ -71,6 +82,21 @@ function SectionSkeleton({ section }: { section: DashboardSection }) {
         {[0, 1, 2, 3, 4, 5].map((key) => (
           <Skeleton key={key} height={44} />
         ))}
+      </Box>
+    );
+  }
+  if (section === 'insights') {
+    return (
+      <Box data-testid="skeleton-insights" sx={{ mt: 3 }}>
+        <Skeleton variant="rounded" height={40} sx={{ mb: 3, borderRadius: 1, maxWidth: 640 }} />
+        <Box
+          sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'repeat(2, 1fr)', md: 'repeat(4, 1fr)' }, mb: 3 }}
+        >
+          {[0, 1, 2, 3].map((key) => (
+            <Skeleton key={key} variant="rounded" height={118} />
+          ))}
+        </Box>
+        <Skeleton variant="rounded" height={340} />
       </Box>
     );
   }

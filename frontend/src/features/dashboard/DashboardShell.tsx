@@ -16,6 +16,7 @@ import { AddBotDialog } from '../bots/AddBotDialog';
 import { EditBotDialog, type EditBotTab } from '../bots/EditBotDialog';
 import { ConversationsSection } from '../conversations/ConversationsSection';
 import { CONVERSATIONS_PATH } from '../conversations/inboxParams';
+import { INSIGHTS_PATH, InsightsSection } from '../insights/InsightsSection';
 import { LEADS_PATH, LeadsSection } from '../leads/LeadsSection';
 import { AddCategoryDialog } from '../categories/AddCategoryDialog';
 import { DeleteCategoryDialog } from '../categories/DeleteCategoryDialog';
@@ -30,12 +31,13 @@ import { useDashboard } from './useDashboard';
 
 export const SIDEBAR_WIDTH = 264;
 
-export type DashboardSection = 'bots' | 'conversations' | 'leads';
+export type DashboardSection = 'bots' | 'conversations' | 'leads' | 'insights';
 
 /** The path segment after /dashboard of each section but the bots (/dashboard itself). */
 export const DASHBOARD_SECTIONS: ReadonlyMap<string, DashboardSection> = new Map([
   ['conversations', 'conversations'],
   ['leads', 'leads'],
+  ['insights', 'insights'],
 ]);
 
 export interface DashboardShellProps {
@@ -49,8 +51,9 @@ export function DashboardShell({ user, section }: DashboardShellProps) {
   const navigate = useNavigate();
   const inbox = section === 'conversations';
   const leadsOpen = section === 'leads';
+  const insightsOpen = section === 'insights';
   /** A section other than the bots is open. */
-  const elsewhere = inbox || leadsOpen;
+  const elsewhere = inbox || leadsOpen || insightsOpen;
   const wide = useMediaQuery(theme.breakpoints.up('md'));
   const data = useDashboard();
   const { selectedCategory } = data;
@@ -91,6 +94,11 @@ export function DashboardShell({ user, section }: DashboardShellProps) {
     if (!leadsOpen) void navigate(LEADS_PATH);
   };
 
+  const openInsights = () => {
+    setDrawerOpen(false);
+    if (!insightsOpen) void navigate(INSIGHTS_PATH);
+  };
+
   const botCreated = (created: BotSummary) => {
     setAddBotOpen(false);
     void data.botCreated(created);
@@ -120,6 +128,8 @@ export function DashboardShell({ user, section }: DashboardShellProps) {
       onOpenConversations={openConversations}
       leadsOpen={leadsOpen}
       onOpenLeads={openLeads}
+      insightsOpen={insightsOpen}
+      onOpenInsights={openInsights}
       onDelete={setDeleting}
       onAdd={() => setAddCategoryOpen(true)}
       email={user.email}
@@ -195,6 +205,8 @@ export function DashboardShell({ user, section }: DashboardShellProps) {
             <ConversationsSection bots={data.bots} />
           ) : leadsOpen ? (
             <LeadsSection bots={data.bots} />
+          ) : insightsOpen ? (
+            <InsightsSection bots={data.bots} />
           ) : (
             <>
               <Stack direction="row" sx={{ alignItems: 'baseline', justifyContent: 'space-between', mb: 3, gap: 2 }}>

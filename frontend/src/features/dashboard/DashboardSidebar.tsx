@@ -3,6 +3,7 @@ import DeleteOutline from '@mui/icons-material/DeleteOutlineRounded';
 import FolderOutlined from '@mui/icons-material/FolderOutlined';
 import ForumOutlined from '@mui/icons-material/ForumOutlined';
 import ContactMailOutlined from '@mui/icons-material/ContactMailOutlined';
+import InsightsOutlined from '@mui/icons-material/InsightsOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -32,6 +33,8 @@ export interface DashboardSidebarProps {
   onOpenConversations: () => void;
   leadsOpen?: boolean;
   onOpenLeads?: () => void;
+  insightsOpen?: boolean;
+  onOpenInsights?: () => void;
   onDelete: (category: CategoryResponse) => void;
   onAdd: () => void;
   email: string;
@@ -50,6 +53,8 @@ export function DashboardSidebar({
   onOpenConversations,
   leadsOpen = false,
   onOpenLeads,
+  insightsOpen = false,
+  onOpenInsights,
 }: DashboardSidebarProps) {
   const count = (filter: CategoryFilter) => counts.get(filter) ?? 0;
   return (
@@ -97,6 +102,21 @@ export function DashboardSidebar({
                 <ContactMailOutlined fontSize="small" />
               </ListItemIcon>
               <ListItemText primary="Leads" />
+            </ListItemButton>
+          </ListItem>
+        )}
+        {onOpenInsights && (
+          <ListItem disablePadding>
+            <ListItemButton
+              selected={insightsOpen}
+              aria-current={insightsOpen ? 'page' : undefined}
+              onClick={onOpenInsights}
+              sx={{ borderRadius: 2 }}
+            >
+              <ListItemIcon sx={{ minWidth: 36 }}>
+                <InsightsOutlined fontSize="small" />
+              </ListItemIcon>
+              <ListItemText primary="Insights" />
             </ListItemButton>
           </ListItem>
         )}
