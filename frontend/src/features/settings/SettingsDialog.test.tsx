@@ -33,6 +33,7 @@ describe('SettingsDialog', () => {
       monthlyUsageCents: 123,
       creditsCents: 450,
       logsAvailable: true,
+      notChargedAnswers: 0,
     });
     api.usageApi.getUserUsageHistory.mockResolvedValue(history());
     api.billingApi.getSubscription.mockResolvedValue({
@@ -241,6 +242,29 @@ describe('SettingsDialog', () => {
     ).toBeInTheDocument();
     expect(screen.getByText(/resets on the 3rd/)).toBeInTheDocument();
     expect(screen.getByText(/delay may offset your bill slightly/)).toBeInTheDocument();
+  });
+
+  it('says how many answers of the period were not charged, and says nothing when none were', async () => {
+    const user = userEvent.setup();
+    renderDialog();
+    await user.click(screen.getByRole('tab', { name: 'Usage' }));
+    expect(await screen.findByTestId('settings-usage-dollars')).toHaveTextContent('$1.23');
+    expect(screen.queryByTestId('not-charged-answers')).not.toBeInTheDocument();
+  });
+
+  it('shows the not-charged line with the count the usage API gives', async () => {
+    api.usageApi.getUserUsage.mockResolvedValue({
+      usageCents: 12,
+      monthlyUsageCents: 12,
+      creditsCents: 450,
+      logsAvailable: true,
+      notChargedAnswers: 1,
+    });
+    const user = userEvent.setup();
+    renderDialog();
+    await user.click(screen.getByRole('tab', { name: 'Usage' }));
+    expect(await screen.findByTestId('settings-usage-dollars')).toHaveTextContent('$0.12');
+    expect(screen.getByText('not charged: 1 answers the bot could not give')).toBeInTheDocument();
   });
 
   it('toasts the exact texts when usage, history or subscription cannot be fetched', async () => {

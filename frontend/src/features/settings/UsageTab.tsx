@@ -7,6 +7,7 @@ import { useSnackbar } from 'notistack';
 import { useEffect, useState } from 'react';
 import { billingApi, usageApi } from '../../api';
 import { useApiResource } from '../../hooks/useApiResource';
+import { NotChargedLine } from '../usage/NotChargedLine';
 import { UsageChart } from '../usage/UsageChart';
 import { formatDollars, formatUtcDay, usagePeriod } from '../usage/usageFormat';
 import { SpendAlertField } from './SpendAlertField';
@@ -75,6 +76,7 @@ export function UsageTab() {
           />
         </Stack>
       )}
+      <NotChargedLine count={usage?.notChargedAnswers} />
       <Typography variant="body2" color="textSecondary">
         Usage since {formatUtcDay(period.start)}; resets on {formatUtcDay(period.end)} (UTC).
         {subscription && typeof subscription.status === 'string' && subscription.status

@@ -18,7 +18,12 @@ const failure = () => Promise.reject(new ApiError(500, 'INTERNAL_ERROR', 'boom',
 describe('BotUsageTab', { timeout: 30_000 }, () => {
   beforeEach(() => {
     stubResizeObserver();
-    api.usageApi.getBotUsage.mockResolvedValue({ usageCents: 1505, usageLimitDollars: 7, logsAvailable: true });
+    api.usageApi.getBotUsage.mockResolvedValue({
+      usageCents: 1505,
+      usageLimitDollars: 7,
+      logsAvailable: true,
+      notChargedAnswers: 0,
+    });
     api.usageApi.getBotUsageHistory.mockResolvedValue(history());
     api.botsApi.update.mockImplementation((_id: number, changes: { usageLimitDollars: number }) =>
       Promise.resolve({ bot: { id: 42, usageLimitDollars: changes.usageLimitDollars } }),
@@ -45,6 +50,29 @@ describe('BotUsageTab', { timeout: 30_000 }, () => {
     expect(chart).toHaveTextContent('Last 10 days: 4 answers · 6 visitor messages · 570 tokens · $0.20.');
     expect(api.usageApi.getBotUsage).toHaveBeenCalledWith(42);
     expect(api.usageApi.getBotUsageHistory).toHaveBeenCalledWith(42);
+  });
+
+  it('shows the answers the bot could not give as not charged, only when there are some', async () => {
+    api.usageApi.getBotUsage.mockResolvedValue({
+      usageCents: 12,
+      usageLimitDollars: 0,
+      logsAvailable: true,
+      notChargedAnswers: 3,
+    });
+    const { unmount } = renderAtDashboard(<BotUsageTab botId={42} />);
+    expect(await screen.findByTestId('not-charged-answers')).toHaveTextContent(
+      'not charged: 3 answers the bot could not give',
+    );
+    unmount();
+    api.usageApi.getBotUsage.mockResolvedValue({
+      usageCents: 12,
+      usageLimitDollars: 0,
+      logsAvailable: true,
+      notChargedAnswers: 0,
+    });
+    renderAtDashboard(<BotUsageTab botId={42} />);
+    expect(await screen.findByTestId('bot-usage-dollars')).toHaveTextContent('$0.12');
+    expect(screen.queryByTestId('not-charged-answers')).not.toBeInTheDocument();
   });
 
   it("links to the bot's unanswered questions on the conversations page", async () => {

@@ -13,6 +13,7 @@ import { botsApi, usageApi } from '../../api';
 import { useApiResource } from '../../hooks/useApiResource';
 import { inboxLink } from '../conversations/inboxParams';
 import { UsageChart } from './UsageChart';
+import { NotChargedLine } from './NotChargedLine';
 import { formatDollars } from './usageFormat';
 import { usageLimitValue } from './usageLimit';
 import { WholeDollarField } from './WholeDollarField';
@@ -76,6 +77,7 @@ export function BotUsageTab({ botId, onLeave }: BotUsageTabProps) {
             <Typography variant="h3" component="p" data-testid="bot-usage-dollars">
               {formatDollars(usage.usageCents)}
             </Typography>
+            <NotChargedLine count={usage.notChargedAnswers} />
             {share !== null && (
               <Box sx={{ mt: 1 }}>
                 <LinearProgress
