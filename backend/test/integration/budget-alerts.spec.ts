@@ -27,8 +27,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/**
+ * A charged answer: the offline model answers a greeting, where a question it cannot answer would
+ * be free (docs/product.md#the-fair-meter) and spend nothing.
+ */
 function chat(botId: number) {
-  return t.http().post('/api/chat').send({ botId, prompt: 'When does the shop open?' });
+  return t.http().post('/api/chat').send({ botId, prompt: 'Hello! When does the shop open?' });
 }
 
 /** Spend recorded straight in the ledger (as earlier answers of this period would have). */

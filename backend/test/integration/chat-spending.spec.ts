@@ -43,7 +43,9 @@ function scriptChat(botId: number, ip: string, headers: Record<string, string> =
     .set('X-Page-Url', 'https://shop.example.com/')
     .set('X-Visitor-Id', inventedVisitorId());
   for (const [name, value] of Object.entries(headers)) request.set(name, value);
-  return request.send({ botId, prompt: 'When does the shop open?' });
+  // A greeting, which the offline model answers (and charges): a question it cannot answer is free
+  // (docs/product.md#the-fair-meter).
+  return request.send({ botId, prompt: 'Hello! When does the shop open?' });
 }
 
 async function statusesOf(requests: Array<() => Promise<{ status: number }>>): Promise<number[]> {

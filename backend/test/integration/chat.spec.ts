@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DEMO_BOT_ID, SYSTEM_ACCOUNT_EMAIL } from '../../src/common/constants.js';
-import { CANNOT_ANSWER_SENTENCE } from '@botsmith/contract';
-import { OFFLINE_CANNOT_ANSWER_NOTE } from '../../src/modules/chat/llm/offline-demo-llm.adapter.js';
 import {
   chatAndDisconnectAfterFirstToken,
   createChatBot,
@@ -167,8 +165,10 @@ describe('POST /api/chat: answering', () => {
   it('answers as JSON with the bot model, logs both messages and charges exactly one ledger row', async () => {
     const owner = await createUser(t, { creditsCents: 500 });
     const bot = await createChatBot(t, owner.id, { model: 'gpt-4o' });
+    // A greeting the offline model answers: a question it cannot answer is not charged
+    // (docs/product.md#the-fair-meter, test/integration/fair-meter.spec.ts).
     const response = await chat(
-      { botId: bot.id, chatHistory: [], prompt: 'When does the shop open?', model: 'gpt-3.5-turbo' },
+      { botId: bot.id, chatHistory: [], prompt: 'Hello, when does the shop open?', model: 'gpt-3.5-turbo' },
       { 'X-Visitor-Id': visitor(), 'X-Page-Url': 'https://acme.test/contact' },
     );
 
@@ -177,12 +177,11 @@ describe('POST /api/chat: answering', () => {
     const visitorId = tokenOf(response).split('.')[1];
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     // The offline model never repeats the owner's prompt; this bot has no document to answer from.
-    // Flagged unanswered (nothing to answer from), so a widget may offer its lead form.
     expect(response.body).toEqual({
-      message: `${CANNOT_ANSWER_SENTENCE} ${OFFLINE_CANNOT_ANSWER_NOTE}`,
+      message:
+        '(Offline demo model) Hello! I am Acme Helper. Ask me a question and I will answer from the information I was given.',
       messageId: expect.any(Number),
       citations: [],
-      unanswered: true,
     });
 
     // Priced by the bot's model (gpt-4o, 5 cents), never by the client's `model`.
@@ -209,7 +208,7 @@ describe('POST /api/chat: answering', () => {
     expect(await creditsOf(t, owner.id)).toBe(495);
 
     expect(await messagesOfBot(t, bot.id)).toEqual([
-      { role: 'user', content: 'When does the shop open?' },
+      { role: 'user', content: 'Hello, when does the shop open?' },
       { role: 'assistant', content: response.body.message },
     ]);
     const conversations: Array<Record<string, unknown>> = await t.dataSource.query(
@@ -231,7 +230,11 @@ describe('POST /api/chat: answering', () => {
       .set('Accept', 'text/event-stream')
       .set('X-Visitor-Id', visitor())
       .set('Origin', 'https://anywhere.example')
-      .send({ botId: String(bot.id), chatHistory: [{ role: 'assistant', content: 'Hi!' }], prompt: 'Shop hours?' })
+      .send({
+        botId: String(bot.id),
+        chatHistory: [{ role: 'assistant', content: 'Hi!' }],
+        prompt: 'Hello, shop hours?',
+      })
       .buffer(true)
       .parse((res, done) => {
         let text = '';
@@ -258,9 +261,8 @@ describe('POST /api/chat: answering', () => {
       messageId: expect.any(Number),
       costCents: 4,
       citations: [],
-      unanswered: true,
     });
-    expect(message).toBe(`${CANNOT_ANSWER_SENTENCE} ${OFFLINE_CANNOT_ANSWER_NOTE}`);
+    expect(message).toContain('Hello! I am Acme Helper.');
     expect((await usageOfOwner(t, owner.id)).rows).toBe(1);
   });
 
@@ -302,7 +304,8 @@ describe('POST /api/chat: answering', () => {
   it('spends free credits first, then bills the rest', async () => {
     const owner = await createUser(t, { creditsCents: 5 });
     const bot = await createChatBot(t, owner.id, { model: 'gpt-3.5-turbo' });
-    for (let i = 0; i < 3; i += 1) expect((await chat({ botId: bot.id, prompt: `Question ${i}` })).status).toBe(200);
+    for (let i = 0; i < 3; i += 1)
+      expect((await chat({ botId: bot.id, prompt: `Hello, question ${i}` })).status).toBe(200);
     const rows: Array<{ credits_cents: number; billable_cents: number }> = await t.dataSource.query(
       `SELECT credits_cents, billable_cents FROM usage_events WHERE owner_id = $1 ORDER BY id`,
       [owner.id],
@@ -494,8 +497,8 @@ describe('POST /api/chat: refusals, in order, each with its code, none charged',
     const bot = await createChatBot(t, owner.id);
     const token = tokenOf(await chat({ botId: bot.id, prompt: 'Hello' }));
     const [a, b] = await Promise.all([
-      chat({ botId: bot.id, prompt: 'When does the shop open?' }, { 'X-Visitor-Token': token }),
-      chat({ botId: bot.id, prompt: 'When does the shop open?' }, { 'X-Visitor-Token': token }),
+      chat({ botId: bot.id, prompt: 'Hello, when does the shop open?' }, { 'X-Visitor-Token': token }),
+      chat({ botId: bot.id, prompt: 'Hello, when does the shop open?' }, { 'X-Visitor-Token': token }),
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     const refused = a.status === 409 ? a : b;
@@ -563,7 +566,7 @@ describe('POST /api/chat: refusals, in order, each with its code, none charged',
     await chargeMessage(t, owner.id, 70, undefined, { botId: bot.id });
 
     const responses = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => chat({ botId: bot.id, prompt: `Opening hours ${i}?` })),
+      Array.from({ length: 50 }, (_, i) => chat({ botId: bot.id, prompt: `Hello, opening hours ${i}?` })),
     );
     const answered = responses.filter((r) => r.status === 200);
     const refused = responses.filter((r) => r.status !== 200);

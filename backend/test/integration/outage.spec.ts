@@ -106,12 +106,16 @@ describeWithServers('outages of PostgreSQL and Redis under a running app', () =>
           .set('Origin', t.origin)
           .send({ email: uniqueEmail('stranger'), password: 'Wrong!pass9' }),
     ],
-    ['POST /api/chat (JSON)', () => t.http().post('/api/chat').send({ botId, prompt: 'When do you open?' })],
+    ['POST /api/chat (JSON)', () => t.http().post('/api/chat').send({ botId, prompt: 'Hello, when do you open?' })],
     [
       'POST /api/chat (SSE)',
       () =>
         asText(
-          t.http().post('/api/chat').set('Accept', 'text/event-stream').send({ botId, prompt: 'When do you open?' }),
+          t
+            .http()
+            .post('/api/chat')
+            .set('Accept', 'text/event-stream')
+            .send({ botId, prompt: 'Hello, when do you open?' }),
         ),
     ],
   ];
@@ -166,7 +170,8 @@ describeWithServers('outages of PostgreSQL and Redis under a running app', () =>
       }
       await until(200, () => t.http().get('/api/health'));
       await expectAllServed();
-      // Only the answers given after the restart are in the ledger (two per pass: JSON and SSE).
+      // Only the answers given after the restart are in the ledger (two per pass: JSON and SSE),
+      // charged: greetings, which the offline model answers (docs/product.md#the-fair-meter).
       expect((await usageOfOwner(t, ownerId)).rows).toBe(usageBefore.rows + 2);
       expect(await creditsOf(t, ownerId)).toBeLessThan(creditsBefore);
       const me = await owner.get('/api/user/me');

@@ -44,6 +44,8 @@ interface Setup {
   ownerIsSystem?: boolean;
   billing?: OwnerBillingState;
   budget?: BudgetDecision;
+  /** The search found nothing relevant in a bot with knowledge: the answer is flagged unanswered. */
+  nothingRelevant?: boolean;
 }
 
 /** A ChatService over in-memory fakes that record what the service asked of them. */
@@ -52,6 +54,7 @@ function chatServiceWith(setup: Setup = {}) {
     logged: [] as { role: string; content: string }[][],
     released: [] as string[],
     charged: 0,
+    notCharged: 0,
     modelAsked: 0,
     budgetReserved: 0,
     alerts: 0,
@@ -87,6 +90,10 @@ function chatServiceWith(setup: Setup = {}) {
       calls.charged += 1;
       return { usageEventId: 1, creditsCents: 0, billableCents: 0 };
     },
+    recordUnchargedAnswer: async () => {
+      calls.notCharged += 1;
+      return { usageEventId: 1, creditsCents: 0, billableCents: 0 };
+    },
   };
   const alerts = {
     afterSpend: () => {
@@ -104,7 +111,7 @@ function chatServiceWith(setup: Setup = {}) {
   } as LlmPort;
   const webhooks = { notify: () => undefined };
   const chunks: ChunkSearch = {
-    searchForAnswer: async () => ({ passages: [], nothingRelevant: false, sourceSites: [] }),
+    searchForAnswer: async () => ({ passages: [], nothingRelevant: setup.nothingRelevant ?? false, sourceSites: [] }),
   };
 
   const service = new ChatService(
@@ -268,5 +275,22 @@ describe('ChatService: payment and budget refusals', () => {
     expect((await limited.ask(fromDomain)).costCents).toBe(3);
     expect(limited.calls.budgetReserved).toBe(1);
     expect(limited.calls.charged).toBe(1);
+  });
+});
+
+describe('ChatService: the fair meter', () => {
+  const fromDomain = { origin: 'https://cafe.example' };
+
+  it('records an unanswered answer without charging it: 0 cents, no charge, no budget alert', async () => {
+    const { ask, calls } = chatServiceWith({ nothingRelevant: true });
+    const answer = await ask(fromDomain);
+    expect(answer).toMatchObject({ costCents: 0, unanswered: true });
+    expect(calls).toMatchObject({ charged: 0, notCharged: 1, alerts: 0 });
+  });
+
+  it('charges an answered one at its tier, once', async () => {
+    const { ask, calls } = chatServiceWith();
+    expect((await ask(fromDomain)).costCents).toBe(5);
+    expect(calls).toMatchObject({ charged: 1, notCharged: 0, alerts: 1 });
   });
 });

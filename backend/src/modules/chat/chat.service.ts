@@ -417,6 +417,8 @@ export class ChatService implements OnApplicationShutdown {
   private async record(turn: CompletedTurn): Promise<ChatAnswer> {
     const { bot, input } = turn;
     const chargedAt = new Date();
+    // The fair meter (docs/product.md#the-fair-meter): an answer the bot could not give costs nothing.
+    const costCents = turn.unanswered ? 0 : turn.priceCents;
     const { messageId, conversationId } = await this.transactions.run(async (tx) => {
       const { conversationId, messageIds } = await this.log.record(tx, {
         conversation: turn.conversation,
@@ -429,7 +431,7 @@ export class ChatService implements OnApplicationShutdown {
             content: turn.text,
             model: turn.tier,
             tokens: turn.usage.promptTokens + turn.usage.completionTokens,
-            costCents: turn.priceCents,
+            costCents,
             createdAt: new Date(),
             unanswered: turn.unanswered,
             citations: turn.citations.map(storedCitation),
@@ -438,21 +440,23 @@ export class ChatService implements OnApplicationShutdown {
       });
       await this.repository.releaseInFlight(turn.reservationId, tx);
       const messageId = messageIds[1];
-      await this.ledger.chargeAnsweredMessage(tx, {
+      const usage = {
         ownerId: bot.ownerId,
         botId: bot.id,
         messageId,
         modelTier: turn.tier,
         upstreamModel: turn.upstreamModel,
-        priceCents: turn.priceCents,
         promptTokens: turn.usage.promptTokens,
         completionTokens: turn.usage.completionTokens,
         at: chargedAt,
-      });
+      };
+      // Exactly one ledger row either way; the budget reservation went with the in-flight row above.
+      if (turn.unanswered) await this.ledger.recordUnchargedAnswer(tx, usage, 'unanswered');
+      else await this.ledger.chargeAnsweredMessage(tx, { ...usage, priceCents: turn.priceCents });
       return { messageId, conversationId };
     });
     // Committed: the alert check sees this charge, and runs in the background (never fails the answer).
-    this.alerts.afterSpend(bot.ownerId, bot.id, chargedAt);
+    if (!turn.unanswered) this.alerts.afterSpend(bot.ownerId, bot.id, chargedAt);
     if (turn.unanswered) {
       // Queued in the background: a webhook problem never fails the answer (docs/product.md#webhooks).
       this.webhooks.notify(bot.ownerId, 'conversation.unanswered', {
@@ -467,7 +471,7 @@ export class ChatService implements OnApplicationShutdown {
     return {
       message: turn.text,
       messageId,
-      costCents: turn.priceCents,
+      costCents,
       citations: turn.citations,
       ...(turn.unanswered ? { unanswered: true as const } : {}),
     };
