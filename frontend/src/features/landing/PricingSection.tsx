@@ -24,6 +24,7 @@ const included = [
   `Billed monthly on the ${BILLING_DAY}`,
   'A monthly budget cap for every bot',
   'Hosted model key and all four models',
+  'No charge for answers the bot could not give',
 ];
 
 /** #pricing: the per-message price, the free credits and the comparison table. */
@@ -34,7 +35,7 @@ export function PricingSection() {
         id="pricing-heading"
         overline="Pricing"
         title="Pay for answers, not for seats"
-        intro="One simple price per answered message. Your model, hosting and billing are all included."
+        intro="One simple price per answered message, and nothing for an answer the bot could not give. Your model, hosting and billing are all included."
       />
 
       <Box
