@@ -187,3 +187,11 @@ export type UpdateBotRequest = Partial<Omit<BotResponse, 'id' | 'apiKey' | 'docu
 export interface CreateCategoryRequest {
   name: string;
 }
+
+/** GET /api/bots/{id}/identity: the bot's verified visitors at a glance (docs/product.md#verified-visitors). */
+export interface BotIdentityStatus {
+  /** An identity secret was made (it is never shown again). */
+  secretSet: boolean;
+  /** Identity proofs refused in the last 7 days (today, UTC, and the six days before). */
+  refusedThisWeek: number;
+}

@@ -103,6 +103,34 @@ describe('POST /api/bots/:id/identity-secret', () => {
   });
 });
 
+describe('GET /api/bots/:id/identity', () => {
+  it("says whether a secret was made and counts this week's refused proofs; another owner's bot is 404", async () => {
+    const owner = await signedInAgent(t, { creditsCents: 10_000 });
+    const bot = await createChatBot(t, owner.user.id, { allowedDomain: 'shop.example' });
+    const status = async () => (await owner.agent.get(`/api/bots/${bot.id}/identity`)).body;
+    expect(await status()).toEqual({ identity: { secretSet: false, refusedThisWeek: 0 } });
+    // Without a secret every proof is refused, and counted.
+    expect((await chat(bot.id, { token: jwt({ sub: 'a', exp: inAnHour() }, 'idsec_none') })).status).toBe(200);
+    const secret = (await owner.agent.post(`/api/bots/${bot.id}/identity-secret`).set('Origin', t.origin)).body
+      .identitySecret as string;
+    expect((await chat(bot.id, { token: jwt({ sub: 'a', exp: inAnHour() }, secret) })).status).toBe(200);
+    expect((await chat(bot.id, { userId: 'a', userHash: '0'.repeat(64) })).status).toBe(200);
+    // Eight days ago is not this week.
+    await t.dataSource.query(
+      `INSERT INTO identity_refusals (bot_id, day, count) VALUES ($1, (now() AT TIME ZONE 'UTC')::date - 8, 50)`,
+      [bot.id],
+    );
+    expect(await status()).toEqual({ identity: { secretSet: true, refusedThisWeek: 2 } });
+
+    const other = await signedInAgent(t);
+    const theirs = await other.agent.get(`/api/bots/${bot.id}/identity`);
+    expect(theirs.status).toBe(404);
+    expect(theirs.body).toEqual({ error: 'Bot not found.', code: 'BOT_NOT_FOUND' });
+    expect((await t.http().get(`/api/bots/${bot.id}/identity`)).status).toBe(401);
+    expect((await other.agent.get('/api/bots/abc/identity')).status).toBe(400);
+  });
+});
+
 describe('POST /api/chat with an identity proof', () => {
   it('a verified visitor on two visitor tokens (two devices) is one conversation, marked verified', async () => {
     const { bot, secret } = await botWithSecret();

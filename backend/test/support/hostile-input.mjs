@@ -264,6 +264,7 @@ export const FUZZ_ROUTES = {
   'GET /api/bots/:id': {},
   'PUT /api/bots/:id': { fields: UPDATE_BOT_FIELDS },
   'POST /api/bots/:id/api-key': {},
+  'GET /api/bots/:id/identity': {},
   'POST /api/bots/:id/identity-secret': {},
   'DELETE /api/bots/:id': { ids: 'doomed' },
   'POST /api/upload/icon/:botId': {},

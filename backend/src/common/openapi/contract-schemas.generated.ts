@@ -181,6 +181,17 @@ export const CONTRACT_SCHEMAS = {
         "apiKey"
       ]
     },
+    "BotsController.identity": {
+      "type": "object",
+      "properties": {
+        "identity": {
+          "$ref": "#/components/schemas/BotIdentityStatus"
+        }
+      },
+      "required": [
+        "identity"
+      ]
+    },
     "BotsController.rotateIdentitySecret": {
       "type": "object",
       "properties": {
@@ -882,6 +893,23 @@ export const CONTRACT_SCHEMAS = {
         "card",
         "invoices",
         "testMode"
+      ]
+    },
+    "BotIdentityStatus": {
+      "type": "object",
+      "properties": {
+        "secretSet": {
+          "type": "boolean",
+          "description": "An identity secret was made (it is never shown again)."
+        },
+        "refusedThisWeek": {
+          "type": "number",
+          "description": "Identity proofs refused in the last 7 days (today, UTC, and the six days before)."
+        }
+      },
+      "required": [
+        "secretSet",
+        "refusedThisWeek"
       ]
     },
     "BotResponse": {

@@ -6,6 +6,7 @@ import { Body, Controller, Delete, Get, HttpCode, Post, Put, UseGuards } from '@
 import { BillingStateGuard } from '../users/billing-state.guard.js';
 import { CurrentUser, type SessionUser } from '../../common/current-user.decorator.js';
 import { IdParam } from '../../common/parse-id.pipe.js';
+import type { BotIdentityStatus } from '@botsmith/contract';
 import { CreateBotDto, UpdateBotDto, type BotResponse } from './bots.dto.js';
 import { BotsService } from './bots.service.js';
 
@@ -64,6 +65,17 @@ export class BotsController {
   @HttpCode(200)
   rotateApiKey(@CurrentUser() user: SessionUser, @IdParam('id') id: number): Promise<{ apiKey: string }> {
     return this.bots.rotateApiKey(user.id, id);
+  }
+
+  @Get(':id/identity')
+  @ApiOperation({ summary: 'Whether the bot has an identity secret, and the identity proofs refused this week' })
+  @ApiAnswer(200, 'The status (docs/product.md#verified-visitors).')
+  @ApiErrors(GATED, ID_IN_PATH, NOT_FOUND)
+  async identity(
+    @CurrentUser() user: SessionUser,
+    @IdParam('id') id: number,
+  ): Promise<{ identity: BotIdentityStatus }> {
+    return { identity: await this.bots.identityStatus(user.id, id) };
   }
 
   @Post(':id/identity-secret')

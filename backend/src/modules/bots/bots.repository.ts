@@ -73,6 +73,21 @@ export class BotsRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  /** Whether the owner's bot has an identity secret, and the proofs refused since `since` (a UTC day); null when not theirs. */
+  async identityStatus(
+    ownerId: number,
+    id: number,
+    since: Date,
+  ): Promise<{ secretSet: boolean; refused: number } | null> {
+    const rows: Array<{ secret_set: boolean; refused: string }> = await this.bots.query(
+      `SELECT b.identity_secret IS NOT NULL AS secret_set,
+              (SELECT COALESCE(SUM(r.count), 0) FROM identity_refusals r WHERE r.bot_id = b.id AND r.day >= $3::date) AS refused
+         FROM bots b WHERE b.id = $1 AND b.owner_id = $2`,
+      [id, ownerId, since.toISOString().slice(0, 10)],
+    );
+    return rows[0] ? { secretSet: rows[0].secret_set === true, refused: Number(rows[0].refused) } : null;
+  }
+
   async deleteOwned(tx: Transaction, ownerId: number, id: number): Promise<boolean> {
     const manager = entityManagerOf(tx);
     const result = await manager.getRepository(BotEntity).delete({ id, ownerId });

@@ -14,7 +14,13 @@ import { BOT_FILES, type BotFilesPort } from './bot-files.port.js';
 import type { BotEntity } from './bot.entity.js';
 import { normaliseLeadCapture, type BotResponse, type UpdateBotDto } from './bots.dto.js';
 import { BotsRepository, type BotChanges } from './bots.repository.js';
-import { normaliseAllowedDomain, normaliseGradient, normaliseRadius, type DocumentResponse } from '@botsmith/contract';
+import {
+  normaliseAllowedDomain,
+  normaliseGradient,
+  normaliseRadius,
+  type BotIdentityStatus,
+  type DocumentResponse,
+} from '@botsmith/contract';
 import { describeError } from '../../common/error-description.js';
 
 const GRADIENT_FIELDS = [
@@ -181,6 +187,14 @@ export class BotsService {
     const sealed = this.identitySecrets.seal(identitySecret, id);
     if (!(await this.bots.replaceIdentitySecret(ownerId, id, sealed))) throw this.notFound();
     return { identitySecret };
+  }
+
+  /** Whether the bot has an identity secret and the proofs refused this week (today, UTC, and six days before). */
+  async identityStatus(ownerId: number, id: number, now = new Date()): Promise<BotIdentityStatus> {
+    const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 6));
+    const status = await this.bots.identityStatus(ownerId, id, since);
+    if (!status) throw this.notFound();
+    return { secretSet: status.secretSet, refusedThisWeek: status.refused };
   }
 
   /** Deletes the bot, its sources and passages (cascade) and its stored files. Logs and usage stay. */
