@@ -55,7 +55,17 @@ export function HoursHeatmap({ hours }: HoursHeatmapProps) {
               <Box
                 component="th"
                 scope="row"
-                sx={{ typography: 'caption', color: 'text.secondary', fontWeight: 400, textAlign: 'left' }}
+                sx={{
+                  typography: 'caption',
+                  color: 'text.secondary',
+                  fontWeight: 400,
+                  textAlign: 'left',
+                  // The weekday stays in sight while a phone scrolls the hours sideways.
+                  position: 'sticky',
+                  left: 0,
+                  zIndex: 1,
+                  bgcolor: 'background.paper',
+                }}
               >
                 {weekday}
               </Box>

@@ -45,6 +45,12 @@ function totals(over: Partial<AnalyticsTotals> = {}): AnalyticsTotals {
 
 const zeroHours = () => Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));
 
+/**
+ * Topics and sources, which the API is gaining (issue 29) and this screen does not show yet: spread
+ * (not written out) so that the fixture fits the response type with them and without them.
+ */
+const NOT_SHOWN_YET = { topics: [], topicConversations: 0, sources: { cited: [], neverCited: [] } };
+
 function response(over: Partial<AnalyticsResponse> = {}): AnalyticsResponse {
   const hours = zeroHours();
   hours[1][10] = 3;
@@ -71,6 +77,7 @@ function response(over: Partial<AnalyticsResponse> = {}): AnalyticsResponse {
       },
     ],
     hours,
+    ...NOT_SHOWN_YET,
     ...over,
   };
 }
@@ -158,7 +165,7 @@ describe('InsightsSection', () => {
     expect(card('Handoffs').getByText('+3')).toHaveAttribute('data-tone', 'neutral');
     expect(card('Unanswered').getByText('3')).toBeInTheDocument();
     expect(card('Unanswered').getByText('No change')).toBeInTheDocument();
-    expect(screen.getAllByText(/vs the previous 30 days/)).toHaveLength(4);
+    expect(screen.getAllByText(/vs previous 30 days/)).toHaveLength(4);
 
     // The heatmap names each cell.
     expect(screen.getByLabelText('Tue 10:00 – 3 conversations')).toHaveAttribute(
@@ -185,14 +192,14 @@ describe('InsightsSection', () => {
     renderAtDashboard(<InsightsSection bots={BOTS} />, '/dashboard/insights');
     await screen.findByRole('list', { name: 'Headline figures' });
     expect(card('Resolution rate').getByText('60%')).toBeInTheDocument();
-    expect(screen.queryByText(/vs the previous/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/vs previous/)).not.toBeInTheDocument();
   });
 
   it('says so when the period has no conversations', async () => {
     answer(response({ totals: emptyTotals() }), response({ from: '2026-09-29', totals: emptyTotals() }));
     renderAtDashboard(<InsightsSection bots={BOTS} />, '/dashboard/insights');
     expect(await screen.findByText('No conversations in this period yet')).toBeInTheDocument();
-    expect(screen.getByText(/Try a longer period or all bots/)).toBeInTheDocument();
+    expect(screen.getByText(/Try a longer period; once visitors chat/)).toBeInTheDocument();
     expect(screen.queryByRole('list', { name: 'Headline figures' })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Download CSV' })).toBeDisabled();
   });

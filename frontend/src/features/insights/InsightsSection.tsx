@@ -246,7 +246,8 @@ export function InsightsSection({ bots }: InsightsSectionProps) {
             No conversations in this period yet
           </Typography>
           <Typography variant="body2" color="textSecondary">
-            Try a longer period or all bots; once visitors chat with your bots, their outcomes show here.
+            {botId !== null ? 'Try a longer period or all bots' : 'Try a longer period'}; once visitors chat with your
+            bots, their outcomes show here.
           </Typography>
         </Paper>
       )}
@@ -262,7 +263,7 @@ function InsightsBody({ loaded, days }: { loaded: Loaded; days: number }) {
   /** No comparison with a period that had no conversations. */
   const compare = before.conversations > 0;
   const decided = totals.conversations - totals.undecided;
-  const versus = `vs the previous ${days === 1 ? 'day' : `${days} days`}`;
+  const versus = `vs previous ${days === 1 ? 'day' : `${days} days`}`;
   return (
     <Stack spacing={3}>
       <Box
@@ -317,7 +318,7 @@ function InsightsBody({ loaded, days }: { loaded: Loaded; days: number }) {
 
       <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2.5 } }}>
         <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-          Conversations by outcome
+          Conversations by outcome, per {current.groupBy}
         </Typography>
         <Box role="figure" aria-label={`Conversations by outcome per ${current.groupBy}`}>
           <Suspense fallback={<Skeleton variant="rounded" height={CHART_HEIGHT} aria-label="Loading chart" />}>

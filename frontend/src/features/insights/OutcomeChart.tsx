@@ -2,6 +2,7 @@ import type { AnalyticsResponse } from '@botsmith/contract';
 import { CONVERSATION_OUTCOMES } from '@botsmith/contract';
 import Box from '@mui/material/Box';
 import { BarChart } from '@mui/x-charts/BarChart';
+import { formatDayLabel } from '../usage/usageFormat';
 import { OUTCOME_COLORS, OUTCOME_LABELS, periodLabel } from './insightsFormat';
 
 export interface OutcomeChartProps {
@@ -16,12 +17,22 @@ const integer = (value: number) => (Number.isInteger(value) ? String(value) : ''
  * d3) load only when Insights opens. It fills the width it is given, down to a 390 px phone.
  */
 export function OutcomeChart({ response, height }: OutcomeChartProps) {
-  const labels = response.series.map((period) => periodLabel(period.start, response.groupBy));
+  const starts = response.series.map((period) => period.start);
+  const { groupBy } = response;
   return (
     <Box sx={{ width: '100%', minWidth: 0 }}>
       <BarChart
         height={height}
-        xAxis={[{ scaleType: 'band', data: labels, tickLabelMinGap: 8 }]}
+        xAxis={[
+          {
+            scaleType: 'band',
+            data: starts,
+            tickLabelMinGap: 8,
+            // A tick says "Nov 16"; the tooltip says "Week of Nov 16" when the bars are weeks.
+            valueFormatter: (start: string, context) =>
+              context.location === 'tick' ? formatDayLabel(start) : periodLabel(start, groupBy),
+          },
+        ]}
         yAxis={[{ valueFormatter: integer, width: 36, tickMinStep: 1 }]}
         series={CONVERSATION_OUTCOMES.map((outcome) => ({
           id: outcome,
