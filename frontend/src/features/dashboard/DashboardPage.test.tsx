@@ -23,6 +23,7 @@ const api = vi.hoisted(() => ({
   billingApi: { getSubscription: vi.fn() },
   authApi: { logout: vi.fn(), deleteAccount: vi.fn() },
   conversationsApi: { list: vi.fn(), get: vi.fn(), unansweredQuestions: vi.fn() },
+  analyticsApi: { get: vi.fn() },
 }));
 vi.mock('../../api', () => api);
 const analytics = vi.hoisted(() => ({ track: vi.fn() }));
@@ -335,6 +336,20 @@ describe('DashboardPage', () => {
       expect(await screen.findByRole('heading', { level: 1, name: 'All Bots' })).toBeInTheDocument();
       expect(router.state.location.pathname).toBe('/dashboard');
       expect(api.botsApi.list).toHaveBeenCalledTimes(1);
+    });
+
+    it('opens Insights from the sidebar, titled and marked as the current page', async () => {
+      api.analyticsApi.get.mockImplementation(() => new Promise(() => {}));
+      const { router } = renderAtDashboard(<DashboardPage />);
+      await screen.findByRole('heading', { level: 1, name: 'All Bots' });
+      const nav = screen.getByRole('navigation', { name: 'Bot categories' });
+      await userEvent.click(within(nav).getByRole('button', { name: 'Insights' }));
+      expect(await screen.findByRole('heading', { level: 1, name: 'Insights' })).toBeInTheDocument();
+      expect(router.state.location.pathname).toBe('/dashboard/insights');
+      expect(within(nav).getByRole('button', { name: 'Insights' })).toHaveAttribute('aria-current', 'page');
+      expect(screen.getByLabelText('Loading insights')).toBeInTheDocument();
+      expect(document.title).toMatch(/^Insights/);
+      expect(api.analyticsApi.get).toHaveBeenCalledTimes(2);
     });
 
     it("links a bot's Usage tab to its unanswered questions, closing the modal", async () => {
