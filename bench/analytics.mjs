@@ -8,11 +8,13 @@
  *
  * Creates a throw-away database with the tables the analytics read, as the migrations define
  * them: `conversations` (running totals, outcome, the owner/time and bot/visitor indexes), `leads`
- * and `usage_events` (one row per answer). The `messages` table itself is not seeded: the
- * analytics never read it (they read each conversation's running totals), so its million rows
- * would only cost seeding time. One owner gets BENCH_MESSAGES messages in about BENCH_MESSAGES / 10
- * conversations over five bots (half on one bot) spread over a year, with an outcome each, a lead
- * in 4 % and one ledger row per answer; other owners' rows surround them. The app's own
+ * and `usage_events` (one row per answer), `bot_sources`, and `messages` with each conversation's
+ * first question and its answer with citations (the topics and sources read only those of the
+ * period's latest 2,000 conversations; the figures read each conversation's running totals, so the
+ * rest of a million messages would only cost seeding time). One owner gets BENCH_MESSAGES messages
+ * in about BENCH_MESSAGES / 10 conversations over five bots (half on one bot) spread over a year,
+ * with an outcome each, a lead in 4 % and one ledger row per answer; other owners' rows surround
+ * them. The app's own
  * AnalyticsService (backend/dist) runs on that database; the bench prints the EXPLAIN (ANALYZE,
  * BUFFERS) plans of the queries it sent and median/p95 of each call. Target: p95 < 100 ms.
  */
@@ -66,6 +68,22 @@ const SCHEMA = `
     email varchar(254),
     created_at timestamptz NOT NULL DEFAULT now()
   );
+  CREATE TABLE bot_sources (
+    id SERIAL PRIMARY KEY,
+    bot_id integer NOT NULL,
+    name varchar(255) NOT NULL,
+    is_correction boolean NOT NULL DEFAULT false
+  );
+  CREATE TABLE messages (
+    id SERIAL PRIMARY KEY,
+    conversation_id integer NOT NULL,
+    owner_id integer NOT NULL,
+    role varchar(16) NOT NULL,
+    content text NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    citations jsonb,
+    search_vector tsvector GENERATED ALWAYS AS (to_tsvector('english', left(content, 20000))) STORED
+  );
   CREATE TABLE usage_events (
     id SERIAL PRIMARY KEY,
     owner_id integer NOT NULL,
@@ -83,6 +101,7 @@ const INDEXES = `
     WHERE outcome_at IS NULL OR outcome_at < last_message_at;
   CREATE INDEX leads_owner_recent_idx ON leads (owner_id, created_at DESC, id DESC);
   CREATE INDEX leads_bot_recent_idx ON leads (bot_id, created_at DESC, id DESC);
+  CREATE INDEX messages_conversation_idx ON messages (conversation_id, id);
   CREATE INDEX usage_events_owner_time_idx ON usage_events (owner_id, created_at);
   CREATE INDEX usage_events_bot_time_idx ON usage_events (bot_id, created_at);
 `;
@@ -119,6 +138,23 @@ const SEED = `
   INSERT INTO leads (owner_id, bot_id, conversation_id, email, created_at)
   SELECT owner_id, bot_id, id, 'visitor' || id || '@example.org', last_message_at
     FROM conversations WHERE outcome = 'handed_off' AND id % 2 = 0;
+
+  INSERT INTO bot_sources (bot_id, name)
+  SELECT b, 'Source ' || b || '-' || n FROM generate_series(1, 5) b, generate_series(1, 8) n;
+
+  INSERT INTO messages (conversation_id, owner_id, role, content, created_at, citations)
+  SELECT c.id, c.owner_id, r.role,
+         CASE WHEN r.role = 'user'
+              THEN (array['Where is my order', 'How long does shipping take', 'Can I return the',
+                          'Do you have the', 'What is the price of the', 'Is there a discount on the'])[1 + c.id % 6]
+                   || ' ' || (array['kettle', 'toaster', 'lamp', 'chair', 'desk', 'mug', 'teapot'])[1 + c.id % 7] || '?'
+              ELSE 'Here is what I found.' END,
+         c.created_at + r.n * interval '1 minute',
+         CASE WHEN r.role = 'assistant' AND c.bot_id <= 5
+              THEN jsonb_build_array(jsonb_build_object('sourceId', (c.bot_id - 1) * 8 + 1 + c.id % 5, 'name', 'Source'))
+         END
+    FROM conversations c, (VALUES (1, 'user'), (2, 'assistant')) AS r(n, role)
+   ORDER BY c.created_at, r.n;
 
   INSERT INTO usage_events (owner_id, bot_id, price_cents, credits_cents, billable_cents, created_at)
   SELECT c.owner_id, c.bot_id, 3, CASE WHEN c.id % 50 = 0 THEN 3 ELSE 0 END,

@@ -16,6 +16,12 @@ export const ANALYTICS_LIMITS = {
   rangeDaysMax: 366,
   /** The period when none is given: the last 30 days, today included. */
   defaultRangeDays: 30,
+  /** Topics and sources are read from the period's latest conversations, at most this many. */
+  topicConversationsMax: 2000,
+  /** Topics listed, most asked first. */
+  topicsMax: 10,
+  /** Sources listed as cited, most cited first. */
+  citedSourcesMax: 10,
 } as const;
 
 /** GET /api/analytics: which bot (all of the owner's when absent), which days, how the series is grouped. */
@@ -61,6 +67,21 @@ export interface AnalyticsPeriod {
   spendCents: number;
 }
 
+/** A group of similar first questions (as the unanswered-questions report groups them). */
+export interface AnalyticsTopic {
+  /** The wording most asked in the group. */
+  text: string;
+  conversations: number;
+  /** Resolved among the group's decided conversations (0 to 1; 0 when none is decided). */
+  resolutionRate: number;
+}
+
+export interface AnalyticsSource {
+  sourceId: number;
+  name: string;
+  botId: number;
+}
+
 export interface AnalyticsResponse {
   botId: number | null;
   from: string;
@@ -73,4 +94,12 @@ export interface AnalyticsResponse {
   series: AnalyticsPeriod[];
   /** Conversations started per weekday (0 Monday … 6 Sunday) and hour (0–23). */
   hours: number[][];
+  /**
+   * What the period's latest conversations (at most ANALYTICS_LIMITS.topicConversationsMax; how
+   * many in `topicConversations`) asked first, grouped, most asked first.
+   */
+  topics: AnalyticsTopic[];
+  topicConversations: number;
+  /** The knowledge sources their answers cited most (with how often), and those never cited. */
+  sources: { cited: Array<AnalyticsSource & { citations: number }>; neverCited: AnalyticsSource[] };
 }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type request from 'supertest';
+import { ConversationOutcomesService } from '../../src/modules/conversations/conversation-outcomes.service.js';
+import { createBotViaApi } from '../support/bot-factories.js';
 import { createChatBot } from '../support/chat-factories.js';
 import { signedInAgent } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -253,5 +255,65 @@ describe('GET /api/analytics', () => {
     });
     expect(response.body.totals.outcomes.unanswered).toEqual({ count: 0, rate: 0 });
     expect(response.body.totals.outcomes.resolved).toEqual({ count: 1, rate: 0.25 });
+  });
+});
+
+describe('GET /api/analytics: topics and sources', () => {
+  it("groups the period's first questions into topics with their resolution rate, and lists sources cited and never", async () => {
+    const { agent } = await signedInAgent(t, { creditsCents: 10_000 });
+    const botId = await createBotViaApi(t, agent, 'Hotel');
+    const sourceIds: Record<string, number> = {};
+    for (const [name, text] of [
+      ['Parking', 'Guests park for free behind the bakery.'],
+      ['Breakfast', 'Breakfast is served from 7 to 10 in the garden room.'],
+      ['Spa', 'The spa opens at noon and closes at nine.'],
+    ]) {
+      const source = await agent.post(`/api/bots/${botId}/sources/text`).set('Origin', t.origin).send({ name, text });
+      expect(source.status).toBe(201);
+      sourceIds[name] = source.body.source.id as number;
+    }
+    let visitors = 0;
+    const askAsNewVisitor = async (prompt: string) => {
+      visitors += 1;
+      const response = await t
+        .http()
+        .post('/api/chat')
+        .set('Origin', 'https://hotel.example')
+        .set('X-Forwarded-For', `203.0.113.${visitors}`)
+        .send({ botId, prompt });
+      expect(response.status).toBe(200);
+    };
+    for (const prompt of [
+      // One topic: the same words (stop words aside); shown by its most asked wording, latest spelling.
+      'where do guests park',
+      'Where can guests park?',
+      'Where do guests park?',
+      'When is breakfast served?',
+      'When is breakfast served?',
+      'Is there a swimming pool?',
+    ]) {
+      await askAsNewVisitor(prompt);
+    }
+    await t.app.get(ConversationOutcomesService).run(new Date(Date.now() + 31 * 60 * 1000));
+
+    const response = await ask(agent, { botId });
+    expect(response.status).toBe(200);
+    expect(response.body.topicConversations).toBe(6);
+    expect(response.body.topics).toEqual([
+      { text: 'Where do guests park?', conversations: 3, resolutionRate: 1 },
+      { text: 'When is breakfast served?', conversations: 2, resolutionRate: 1 },
+      { text: 'Is there a swimming pool?', conversations: 1, resolutionRate: 0 },
+    ]);
+    expect(response.body.sources).toEqual({
+      cited: [
+        { sourceId: sourceIds.Parking, name: 'Parking', botId, citations: 3 },
+        { sourceId: sourceIds.Breakfast, name: 'Breakfast', botId, citations: 2 },
+      ],
+      neverCited: [{ sourceId: sourceIds.Spa, name: 'Spa', botId }],
+    });
+    expect(response.body.totals.outcomes).toMatchObject({
+      resolved: { count: 5, rate: 0.8333 },
+      unanswered: { count: 1, rate: 0.1667 },
+    });
   });
 });

@@ -287,6 +287,8 @@ export const FUZZ_ROUTES = {
   'GET /api/bots/:id/usage': {},
   'GET /api/bots/:id/usage-history': {},
   'GET /api/user/logs/download': {},
+  'GET /api/user/usage-forecast': {},
+  'GET /api/analytics': { query: ['botId', 'from', 'to', 'groupBy', 'timeZone'] },
   'GET /api/conversations': { query: ['q', 'cursor', 'limit', 'from', 'to', 'botId', 'filter'] },
   'GET /api/conversations/export': { query: ['q', 'from', 'to', 'botId', 'filter'] },
   'GET /api/conversations/waiting-count': {},
@@ -389,6 +391,8 @@ const QUERY_SAMPLES = {
   ),
   filter: fc.constantFrom('all', 'unanswered', 'negative'),
   period: fc.constantFrom('7d', '30d', '90d'),
+  groupBy: fc.constantFrom('day', 'week', 'month'),
+  timeZone: fc.constantFrom('UTC', 'Europe/Berlin', 'Asia/Kolkata', 'America/St_Johns', 'Etc/GMT+12', 'Mars/Base'),
   after: fc.constantFrom('0', '1', '2147483647', '2147483648'),
   botId: fc.constantFrom('ID'),
 };

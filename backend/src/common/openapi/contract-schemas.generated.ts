@@ -718,6 +718,58 @@ export const CONTRACT_SCHEMAS = {
             }
           },
           "description": "Conversations started per weekday (0 Monday … 6 Sunday) and hour (0–23)."
+        },
+        "topics": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/AnalyticsTopic"
+          },
+          "description": "What the period's latest conversations (at most ANALYTICS_LIMITS.topicConversationsMax; how many in `topicConversations`) asked first, grouped, most asked first."
+        },
+        "topicConversations": {
+          "type": "number"
+        },
+        "sources": {
+          "type": "object",
+          "properties": {
+            "cited": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "sourceId": {
+                    "type": "number"
+                  },
+                  "name": {
+                    "type": "string"
+                  },
+                  "botId": {
+                    "type": "number"
+                  },
+                  "citations": {
+                    "type": "number"
+                  }
+                },
+                "required": [
+                  "sourceId",
+                  "name",
+                  "botId",
+                  "citations"
+                ]
+              }
+            },
+            "neverCited": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/AnalyticsSource"
+              }
+            }
+          },
+          "required": [
+            "cited",
+            "neverCited"
+          ],
+          "description": "The knowledge sources their answers cited most (with how often), and those never cited."
         }
       },
       "required": [
@@ -728,7 +780,50 @@ export const CONTRACT_SCHEMAS = {
         "timeZone",
         "totals",
         "series",
-        "hours"
+        "hours",
+        "topics",
+        "topicConversations",
+        "sources"
+      ]
+    },
+    "AnalyticsSource": {
+      "type": "object",
+      "properties": {
+        "sourceId": {
+          "type": "number"
+        },
+        "name": {
+          "type": "string"
+        },
+        "botId": {
+          "type": "number"
+        }
+      },
+      "required": [
+        "sourceId",
+        "name",
+        "botId"
+      ]
+    },
+    "AnalyticsTopic": {
+      "type": "object",
+      "properties": {
+        "text": {
+          "type": "string",
+          "description": "The wording most asked in the group."
+        },
+        "conversations": {
+          "type": "number"
+        },
+        "resolutionRate": {
+          "type": "number",
+          "description": "Resolved among the group's decided conversations (0 to 1; 0 when none is decided)."
+        }
+      },
+      "required": [
+        "text",
+        "conversations",
+        "resolutionRate"
       ]
     },
     "AnalyticsTotals": {

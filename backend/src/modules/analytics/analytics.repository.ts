@@ -20,6 +20,15 @@ export interface ConversationCell {
   down: number;
 }
 
+/** A conversation's first visitor question, for the topics. */
+export interface FirstQuestion {
+  conversationId: number;
+  outcome: ConversationOutcome | null;
+  text: string;
+  lexemes: string[];
+  askedAt: Date;
+}
+
 export interface SpendCell {
   start: string;
   spendCents: number;
@@ -32,7 +41,7 @@ export interface SpendCell {
  * answers' spend on the day they were charged, both in the asked time zone; every query reads
  * one owner's rows through an (owner, time) or (bot, time) index.
  *
- * Parameters of every query: $1 owner, $2 bot (NULL: all), $3 first day, $4 last day, $5 time zone.
+ * Parameters of the period's queries: $1 owner, $2 bot (NULL: all), $3 first day, $4 last day, $5 time zone.
  */
 @Injectable()
 export class AnalyticsRepository {
@@ -131,6 +140,67 @@ export class AnalyticsRepository {
       this.params(scope, period),
     );
     return rows.map((r) => ({ start: r.start, spendCents: Number(r.cents) }));
+  }
+
+  /**
+   * The latest `limit` conversations of the period, each with its first visitor question (and
+   * its full-text lexemes, as stored) and its decided outcome; found through the (owner, time)
+   * index, their first question through (conversation_id, id).
+   */
+  async firstQuestions(scope: AnalyticsScope, period: AnalyticsPeriodQuery, limit: number): Promise<FirstQuestion[]> {
+    const rows = await this.dataSource.query<
+      Array<{ id: number; outcome: ConversationOutcome | null; content: string; lexemes: string[]; created_at: Date }>
+    >(
+      `SELECT c.id, CASE WHEN c.outcome_at >= c.last_message_at THEN c.outcome END AS outcome,
+              q.content, tsvector_to_array(q.search_vector) AS lexemes, q.created_at
+         FROM conversations c
+        CROSS JOIN LATERAL (
+          SELECT u.content, u.search_vector, u.created_at FROM messages u
+           WHERE u.conversation_id = c.id AND u.role = 'user'
+           ORDER BY u.id
+           LIMIT 1
+        ) q
+        WHERE c.owner_id = $1 AND ($2::int IS NULL OR c.bot_id = $2)
+          AND ${AnalyticsRepository.within('c.created_at')}
+        ORDER BY c.created_at DESC
+        LIMIT $6`,
+      [...this.params(scope, period), limit],
+    );
+    return rows.map((r) => ({
+      conversationId: Number(r.id),
+      outcome: r.outcome,
+      text: r.content,
+      lexemes: r.lexemes,
+      askedAt: new Date(r.created_at),
+    }));
+  }
+
+  /** How often the answers in these conversations cited each source. */
+  async citationCounts(conversationIds: readonly number[]): Promise<Map<number, number>> {
+    if (conversationIds.length === 0) return new Map();
+    const rows = await this.dataSource.query<Array<{ source_id: number; n: number }>>(
+      // Joined to the ids (not `= ANY`) so each conversation's messages come through
+      // messages_conversation_idx instead of a scan of the table.
+      `SELECT (cited->>'sourceId')::int AS source_id, COUNT(*)::int AS n
+         FROM unnest($1::int[]) AS c(id)
+         JOIN messages m ON m.conversation_id = c.id
+        CROSS JOIN LATERAL jsonb_array_elements(m.citations) cited
+        WHERE m.role = 'assistant' AND jsonb_typeof(m.citations) = 'array'
+        GROUP BY 1`,
+      [conversationIds],
+    );
+    return new Map(rows.map((r) => [Number(r.source_id), Number(r.n)]));
+  }
+
+  /** The knowledge sources of the owner's bots (of one of them), corrections left out. */
+  async sources(scope: AnalyticsScope): Promise<Array<{ sourceId: number; name: string; botId: number }>> {
+    const rows = await this.dataSource.query<Array<{ id: number; name: string; bot_id: number }>>(
+      `SELECT s.id, s.name, s.bot_id FROM bot_sources s JOIN bots b ON b.id = s.bot_id
+        WHERE b.owner_id = $1 AND ($2::int IS NULL OR s.bot_id = $2) AND NOT s.is_correction
+        ORDER BY s.id`,
+      [scope.ownerId, scope.botId],
+    );
+    return rows.map((r) => ({ sourceId: Number(r.id), name: r.name, botId: Number(r.bot_id) }));
   }
 
   async ownsBot(ownerId: number, botId: number): Promise<boolean> {

@@ -1,14 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import {
+  ANALYTICS_LIMITS,
   CONVERSATION_OUTCOMES,
   type AnalyticsQuery,
   type AnalyticsResponse,
+  type AnalyticsTopic,
   type ConversationOutcome,
   type OutcomeFigure,
 } from '@botsmith/contract';
 import { AppError } from '../../common/app-error.js';
+import { questionTopics } from '../corrections/question-groups.js';
 import { periodStarts, resolvePeriod } from './analytics-period.js';
-import { AnalyticsRepository, type AnalyticsScope } from './analytics.repository.js';
+import { AnalyticsRepository, type AnalyticsScope, type FirstQuestion } from './analytics.repository.js';
 
 /** The asked query plus the time zone the days are counted in (the dashboard sends the browser's). */
 export type AnalyticsAsk = AnalyticsQuery & { timeZone?: string };
@@ -42,6 +45,8 @@ export class AnalyticsService {
     const visitors = await this.repository.visitors(scope, period);
     const leads = await this.repository.leads(scope, period);
     const hourCells = await this.repository.hours(scope, period);
+    const firstQuestions = await this.repository.firstQuestions(scope, period, ANALYTICS_LIMITS.topicConversationsMax);
+    const sources = await this.sourcesCited(scope, firstQuestions);
 
     const series = new Map(
       periodStarts(period).map((start) => [start, { start, conversations: 0, outcomes: noOutcomes(), spendCents: 0 }]),
@@ -99,6 +104,35 @@ export class AnalyticsService {
       },
       series: [...series.values()],
       hours,
+      topics: topicsOf(firstQuestions),
+      topicConversations: firstQuestions.length,
+      sources,
     };
   }
+
+  /** The sources the answers of these conversations cited most, and the owner's sources never cited. */
+  private async sourcesCited(scope: AnalyticsScope, conversations: readonly FirstQuestion[]) {
+    const counts = await this.repository.citationCounts(conversations.map((c) => c.conversationId));
+    const all = await this.repository.sources(scope);
+    return {
+      cited: all
+        .filter((source) => counts.has(source.sourceId))
+        .map((source) => ({ ...source, citations: counts.get(source.sourceId)! }))
+        .sort((a, b) => b.citations - a.citations || a.sourceId - b.sourceId)
+        .slice(0, ANALYTICS_LIMITS.citedSourcesMax),
+      neverCited: all.filter((source) => !counts.has(source.sourceId)),
+    };
+  }
+}
+
+/** The first questions grouped as the unanswered-questions report groups them, with each group's resolution rate. */
+function topicsOf(questions: readonly FirstQuestion[]): AnalyticsTopic[] {
+  const outcomeOf = new Map(questions.map((q) => [q.conversationId, q.outcome]));
+  return questionTopics(questions)
+    .slice(0, ANALYTICS_LIMITS.topicsMax)
+    .map((topic) => {
+      const decided = topic.rows.map((row) => outcomeOf.get(row.conversationId)).filter((o) => o != null);
+      const resolved = decided.filter((o) => o === 'resolved').length;
+      return { text: topic.text, conversations: topic.rows.length, resolutionRate: rate(resolved, decided.length) };
+    });
 }

@@ -44,6 +44,24 @@ interface Group {
  * (latest first, at most QUESTION_GROUPS.conversationIdsMax).
  */
 export function groupQuestions(rows: readonly QuestionRow[]): Array<Omit<UnansweredQuestion, 'fixed'>> {
+  return formGroups(rows)
+    .map((group) => describe(group.rows))
+    .sort((a, b) => b.count - a.count || Date.parse(b.lastAskedAt) - Date.parse(a.lastAskedAt))
+    .slice(0, QUESTION_GROUPS.questionsMax);
+}
+
+/**
+ * The same groups with every question in them (none cut), most asked first, each shown by its
+ * most asked wording: the topics of the owner's analytics (docs/product.md#analytics).
+ */
+export function questionTopics(rows: readonly QuestionRow[]): Array<{ text: string; rows: QuestionRow[] }> {
+  return formGroups(rows)
+    .map((group) => ({ text: describe(group.rows).text, rows: group.rows, latest: latest(group.rows) }))
+    .sort((a, b) => b.rows.length - a.rows.length || b.latest - a.latest)
+    .map(({ text, rows: grouped }) => ({ text, rows: grouped }));
+}
+
+function formGroups(rows: readonly QuestionRow[]): Group[] {
   // 1. Same normalised text, or the same (non-empty) set of lexemes.
   const byKey = new Map<string, QuestionRow[]>();
   for (const row of rows) {
@@ -87,10 +105,7 @@ export function groupQuestions(rows: readonly QuestionRow[]): Array<Omit<Unanswe
     }
   }
 
-  return groups
-    .map(describe)
-    .sort((a, b) => b.count - a.count || Date.parse(b.lastAskedAt) - Date.parse(a.lastAskedAt))
-    .slice(0, QUESTION_GROUPS.questionsMax);
+  return groups;
 }
 
 /**
@@ -144,8 +159,8 @@ function latest(rows: readonly QuestionRow[]): number {
   return at;
 }
 
-function describe(group: Group): Omit<UnansweredQuestion, 'fixed'> {
-  const rows = [...group.rows].sort((a, b) => b.askedAt.getTime() - a.askedAt.getTime());
+function describe(grouped: readonly QuestionRow[]): Omit<UnansweredQuestion, 'fixed'> {
+  const rows = [...grouped].sort((a, b) => b.askedAt.getTime() - a.askedAt.getTime());
   const wordings = new Map<string, { count: number; text: string }>();
   for (const row of rows) {
     const key = normaliseQuestion(row.text) || row.text.trim();
