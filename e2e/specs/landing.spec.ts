@@ -46,15 +46,16 @@ async function openLanding(
 
 /**
  * The page arrives prerendered, so headings and the footer are there before any script runs;
- * it is interactive once hydrated: the landing page's effects have run (the widget script is
- * added) and so have those of the sections below the hero (the deploy snippet shows this origin),
- * which hydrate when they come near the screen: scroll there, then back to the top.
+ * it is interactive once hydrated: the app starts at the first interaction, and the effects of the
+ * sections below the hero have run (the deploy snippet shows this origin), which hydrate when they
+ * come near the screen: scroll there, then back to the top. (The widget embed is in the HTML.)
  */
 async function waitForHydration(page: Page): Promise<void> {
   await page.locator('script[src="/widget.js"][data-bot-id="1"]').waitFor({ state: 'attached' });
+  // Scrolling is the visitor's first interaction, which starts the app: it downloads, then hydrates.
   await page.locator('#how-to').scrollIntoViewIfNeeded();
   await expect
-    .poll(() => page.locator('#how-to code').innerText())
+    .poll(() => page.locator('#how-to code').innerText(), { timeout: 15_000 })
     .toBe(`<script src="${new URL(baseUrl).origin}/widget.js" data-bot-id="42" async></script>`);
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
 }
@@ -265,7 +266,9 @@ describe('the prerendered landing page', () => {
       page.locator(selector).evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactFiber')));
     await page.goto(baseUrl, { waitUntil: 'load' });
     await page.locator('script[src="/widget.js"][data-bot-id="1"]').waitFor({ state: 'attached' });
-    await expect.poll(() => hydrated('h1')).toBe(true);
+    // The app starts at the visitor's first interaction (docs/decisions/0018-landing-page-javascript.md).
+    await page.mouse.move(20, 300);
+    await expect.poll(() => hydrated('h1'), { timeout: 15_000 }).toBe(true);
     await page.waitForTimeout(500);
     expect(await hydrated('footer')).toBe(false);
     // Its links work before that: they are plain links in the HTML.
@@ -274,6 +277,57 @@ describe('the prerendered landing page', () => {
     await page.getByRole('contentinfo').scrollIntoViewIfNeeded();
     await expect.poll(() => hydrated('footer')).toBe(true);
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('loads no app script until the visitor interacts, and keeps a tap made before the app runs', async () => {
+    const context = await browser.newContext(PHONE);
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    const scripts = () =>
+      page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .map((entry) => new URL(entry.name).pathname)
+          .filter((name) => name.endsWith('.js')),
+      );
+    await page.goto(baseUrl, { waitUntil: 'load' });
+    // Our own chat bubble is a plain embed in the HTML: it needs no app.
+    await page.getByRole('button', { name: /^Open chat with/ }).waitFor();
+    // The example cards fan out 1 s after load on a phone, without the app.
+    await expect
+      .poll(() => page.getByTestId('example-fan').getAttribute('data-fanned'), { timeout: 5000 })
+      .toBe('true');
+    await page.waitForTimeout(500);
+    expect((await scripts()).filter((name) => name !== '/widget.js' && !name.startsWith('/widget-assets/'))).toEqual([
+      expect.stringMatching(/^\/assets\/landing-boot-[0-9a-f]+\.js$/),
+    ]);
+    expect(
+      await page.locator('h1').evaluate((element) => Object.keys(element).some((key) => key.startsWith('__react'))),
+    ).toBe(false);
+
+    // The first tap starts the app; the menu opens once it runs, as if the tap had come later.
+    await page.getByRole('button', { name: 'Open menu' }).tap();
+    await page.getByRole('navigation', { name: 'Menu' }).waitFor();
+    expect((await scripts()).some((name) => /^\/assets\/index-[\w-]+\.js$/.test(name))).toBe(true);
+    expect(await page.locator('script[src="/widget.js"]').count()).toBe(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('leaves a visitor whose scroll started the app where they scrolled to', async () => {
+    const context = await browser.newContext(PHONE);
+    const page = await context.newPage();
+    await page.goto(baseUrl, { waitUntil: 'load' });
+    await page.evaluate(() => window.scrollTo({ top: 900, behavior: 'instant' }));
+    await expect
+      .poll(
+        () => page.locator('h1').evaluate((element) => Object.keys(element).some((key) => key.startsWith('__react'))),
+        { timeout: 15_000 },
+      )
+      .toBe(true);
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => window.scrollY)).toBe(900);
     await context.close();
   });
 

@@ -4,6 +4,12 @@ import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
 import { createMemoryRouter } from 'react-router-dom';
 import { App } from './App';
+import {
+  AT_MOST_768,
+  DEMO_BOT_ID,
+  FAN_VISIBILITY_THRESHOLD,
+  MOBILE_FAN_DELAY_MS,
+} from './features/landing/landingContent';
 import { routes } from './routes';
 
 export interface PrerenderedPage {
@@ -11,6 +17,10 @@ export interface PrerenderedPage {
   html: string;
   /** One `<style>` element with every rule the markup uses, in the form Emotion hydrates on the client. */
   styles: string;
+  /** The bot whose chat bubble the landing page shows (its widget embed is written into the HTML). */
+  widgetBotId: number;
+  /** When the example cards fan out (useFanOut): the landing page's boot module does it before the app runs. */
+  fan: { narrow: string; delayMs: number; threshold: number };
 }
 
 /**
@@ -46,5 +56,10 @@ export async function prerenderLanding(): Promise<PrerenderedPage> {
   );
   const css = ids.map((id) => cache.inserted[id] as string).join('');
   // Emotion's client cache adopts `style[data-emotion="css <ids>"]` and skips inserting those rules again.
-  return { html, styles: `<style data-emotion="css ${ids.join(' ')}">${css}</style>` };
+  return {
+    html,
+    styles: `<style data-emotion="css ${ids.join(' ')}">${css}</style>`,
+    widgetBotId: DEMO_BOT_ID,
+    fan: { narrow: AT_MOST_768, delayMs: MOBILE_FAN_DELAY_MS, threshold: FAN_VISIBILITY_THRESHOLD },
+  };
 }

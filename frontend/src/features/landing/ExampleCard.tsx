@@ -19,10 +19,10 @@ export interface ExampleCardProps {
 export function ExampleCard({ example, offset, fanned, raised, onRaise, onOpen }: ExampleCardProps) {
   const distance = Math.abs(offset);
   // Fanned: spread along an arc. Stacked: a tight pile that still leaves every card a strip wide
-  // enough to tap (at least 24 px).
-  const transform = fanned
-    ? `translateX(calc(${offset} * var(--fan-spread))) translateY(${distance * distance * 7 - (raised ? 22 : 0)}px) rotate(${offset * 6}deg) scale(${raised ? 1.05 : 1})`
-    : `translateX(${offset * 28}px) translateY(${distance * 4}px) rotate(${offset * 2.5}deg)`;
+  // enough to tap (at least 24 px). The fan's `data-fanned` picks one in CSS, so the prerendered
+  // page can fan out before the app runs (scripts/prerender.mjs).
+  const stacked = `translateX(${offset * 28}px) translateY(${distance * 4}px) rotate(${offset * 2.5}deg)`;
+  const spread = `translateX(calc(${offset} * var(--fan-spread))) translateY(${distance * distance * 7 - (raised ? 22 : 0)}px) rotate(${offset * 6}deg) scale(${raised ? 1.05 : 1})`;
 
   return (
     <ButtonBase
@@ -50,9 +50,13 @@ export function ExampleCard({ example, offset, fanned, raised, onRaise, onOpen }
           ? `0 30px 60px -18px ${alpha(t.palette.common.black, 0.35)}`
           : `0 14px 34px -16px ${alpha(t.palette.common.black, 0.28)}`,
         zIndex: raised ? 10 : 5 - distance,
-        transform,
+        transform: stacked,
         transformOrigin: '50% 100%',
-        transition: `transform 650ms cubic-bezier(.2,.8,.2,1) ${fanned && !raised ? distance * 60 : 0}ms, box-shadow 250ms`,
+        transition: 'transform 650ms cubic-bezier(.2,.8,.2,1) 0ms, box-shadow 250ms',
+        '[data-fanned="true"] > &': {
+          transform: spread,
+          transition: `transform 650ms cubic-bezier(.2,.8,.2,1) ${raised ? 0 : distance * 60}ms, box-shadow 250ms`,
+        },
         '&.Mui-focusVisible': { outline: `3px solid ${t.palette.primary.main}`, outlineOffset: 3 },
         '@media (hover: hover)': {
           '&:hover .example-card-hint, &.Mui-focusVisible .example-card-hint': { opacity: 1 },

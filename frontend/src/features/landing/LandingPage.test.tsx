@@ -335,4 +335,26 @@ describe('landing page', { timeout: 20_000 }, () => {
     unmount();
     expect(document.querySelector('script[src="/widget.js"]')).toBeNull();
   });
+
+  it('adopts the embed the prerendered HTML already holds instead of adding a second one', async () => {
+    const embedded = document.createElement('script');
+    embedded.src = '/widget.js';
+    embedded.dataset.botId = '1';
+    document.body.appendChild(embedded);
+    // Another bot's or the inline window's embed is not the landing page's.
+    const other = document.createElement('script');
+    other.src = '/widget.js';
+    other.dataset.botId = '1';
+    other.dataset.inline = 'true';
+    document.body.appendChild(other);
+
+    const { unmount } = await renderLanding();
+    await screen.findByRole('heading', { level: 1 });
+    expect(Array.from(document.querySelectorAll('script[src="/widget.js"]'))).toEqual([embedded, other]);
+
+    unmount();
+    expect(embedded.isConnected).toBe(false);
+    expect(other.isConnected).toBe(true);
+    other.remove();
+  });
 });
