@@ -2,6 +2,7 @@ import {
   accountSpendAlertMail,
   agentReplyMail,
   botBudgetAlertMail,
+  ordinalDay,
   leadAddressConfirmationMail,
   leadDigestMail,
   passwordResetMail,
@@ -61,6 +62,32 @@ describe('budget alert mails', () => {
     expect(
       botBudgetAlertMail({ botName: 'Helper', percent: 100, spentCents: 999, budgetDollars: 10, dashboardUrl }).subject,
     ).toBe('Helper has reached 100% of its monthly budget');
+  });
+
+  it('say when the budget runs out at this pace, below 100 % only (docs/product.md#spend-forecast)', () => {
+    const alert = { botName: 'Shop helper', spentCents: 812, budgetDollars: 10, dashboardUrl };
+    const line = 'At this pace, Shop helper reaches its $10 budget around the 24th.';
+    const eighty = botBudgetAlertMail({ ...alert, percent: 80, budgetReachedOn: '2026-11-24' });
+    expect(eighty.text).toContain(`this billing period. ${line}`);
+    expect(eighty.html).toContain(line);
+    expect(botBudgetAlertMail({ ...alert, percent: 80, budgetReachedOn: null }).text).not.toContain('At this pace');
+    expect(botBudgetAlertMail({ ...alert, percent: 100, budgetReachedOn: '2026-11-24' }).text).not.toContain(
+      'At this pace',
+    );
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 24, 31].map(ordinalDay)).toEqual([
+      '1st',
+      '2nd',
+      '3rd',
+      '4th',
+      '11th',
+      '12th',
+      '13th',
+      '21st',
+      '22nd',
+      '23rd',
+      '24th',
+      '31st',
+    ]);
   });
 
   it('escape the bot name in HTML', () => {

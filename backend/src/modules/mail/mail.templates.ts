@@ -81,7 +81,16 @@ export interface BotBudgetAlert {
   percent: number;
   spentCents: number;
   budgetDollars: number;
+  /** Below 100 %: the day (`YYYY-MM-DD`) the budget is reached at this pace, if it is this period. */
+  budgetReachedOn?: string | null;
   dashboardUrl: string;
+}
+
+/** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st, 22nd, 23rd … 31st. */
+export function ordinalDay(day: number): string {
+  const teen = day % 100 >= 11 && day % 100 <= 13;
+  const suffix = teen ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[day % 10] ?? 'th');
+  return `${day}${suffix}`;
 }
 
 export function botBudgetAlertMail(alert: BotBudgetAlert): MailContent {
@@ -91,14 +100,18 @@ export function botBudgetAlertMail(alert: BotBudgetAlert): MailContent {
     ? `${name} has reached 100% of its monthly budget`
     : `${name} has used ${alert.percent}% of its monthly budget`;
   const spent = `${name} has spent ${dollars(alert.spentCents)} of its $${alert.budgetDollars} monthly budget this billing period.`;
+  const pace =
+    !reached && alert.budgetReachedOn
+      ? ` At this pace, ${name} reaches its $${alert.budgetDollars} budget around the ${ordinalDay(Number(alert.budgetReachedOn.slice(8, 10)))}.`
+      : '';
   const next = reached
     ? 'It no longer answers and is hidden from your website until the next billing period starts on the 3rd, or until you raise its budget in its Usage tab.'
     : 'When it reaches 100%, it stops answering and hides itself until the next billing period. You can change its budget in its Usage tab.';
   const footer = 'You get this email once per billing period at 50%, 80% and 100% of each bot budget.';
   return {
     subject,
-    text: `${spent}\n\n${next}\n\nOpen your dashboard:\n${alert.dashboardUrl}\n\n${footer}\n`,
-    html: layout([spent, next], { label: 'Open my dashboard', url: alert.dashboardUrl }, footer),
+    text: `${spent}${pace}\n\n${next}\n\nOpen your dashboard:\n${alert.dashboardUrl}\n\n${footer}\n`,
+    html: layout([spent + pace, next], { label: 'Open my dashboard', url: alert.dashboardUrl }, footer),
   };
 }
 

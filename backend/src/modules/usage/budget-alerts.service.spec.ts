@@ -94,3 +94,49 @@ describe('BudgetAlertsService.afterSpend', () => {
     expect(new Set(asked.map((a) => a.periodStart)).size).toBe(2);
   });
 });
+
+describe('BudgetAlertsService: the forecast in a bot budget alert', () => {
+  /** A bot at `spentCents` of a $1 budget, 8 cents a day for the four weeks before the 13th. */
+  function setup(spentCents: number, claimed: number[]) {
+    const sent: unknown[] = [];
+    const days = new Map<string, number>();
+    for (let at = Date.parse('2026-10-16T00:00:00Z'); at < Date.parse('2026-11-13T00:00:00Z'); at += 86_400_000) {
+      days.set(new Date(at).toISOString().slice(0, 10), 8);
+    }
+    const asked: Array<[number, string, string]> = [];
+    const repository = {
+      snapshot: () =>
+        Promise.resolve({
+          email: 'owner@example.org',
+          isSystem: false,
+          spendAlertDollars: 0,
+          accountSpendCents: spentCents,
+          bot: { name: 'Shop helper', usageLimitDollars: 1, model: 'gpt-3.5-turbo', spendCents: spentCents },
+        }),
+      claim: () => Promise.resolve(claimed),
+      dailyBotSpend: (botId: number, from: Date, to: Date) => {
+        asked.push([botId, from.toISOString(), to.toISOString()]);
+        return Promise.resolve(days);
+      },
+    } as unknown as BudgetAlertsRepository;
+    const mail = { sendBotBudgetAlert: (_to: string, alert: unknown) => sent.push(alert) } as unknown as MailService;
+    return { alerts: new BudgetAlertsService(repository, mail, {} as WebhooksService), sent, asked };
+  }
+
+  it('names the day the budget runs out at this pace in the 50 % and 80 % mails', async () => {
+    const { alerts, sent, asked } = setup(80, [50, 80]);
+    alerts.afterSpend(1, 2, new Date('2026-11-13T00:00:00Z'));
+    await alerts.settled();
+    // 80 of 100 cents after 10 days at 8 a day: 88 on the 13th, 96 on the 14th, 104 on the 15th.
+    expect(sent).toEqual([expect.objectContaining({ percent: 80, budgetReachedOn: '2026-11-15' })]);
+    expect(asked).toEqual([[2, '2026-10-16T00:00:00.000Z', '2026-11-14T00:00:00.000Z']]);
+  });
+
+  it('says nothing of the pace once the budget is reached', async () => {
+    const { alerts, sent, asked } = setup(99, [50, 80, 100]);
+    alerts.afterSpend(1, 2, new Date('2026-11-13T00:00:00Z'));
+    await alerts.settled();
+    expect(sent).toEqual([expect.objectContaining({ percent: 100, budgetReachedOn: null })]);
+    expect(asked).toEqual([]);
+  });
+});

@@ -7,6 +7,8 @@ import { MailService } from '../mail/mail.service.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
 import { nextMessageFits } from './budget.js';
 import { BudgetAlertsRepository } from './budget-alerts.repository.js';
+import { FORECAST_HISTORY_DAYS, forecastSpend } from './spend-forecast.js';
+import { historyWindow } from './usage.service.js';
 
 /**
  * The bot budget steps a period spend has passed. 50 and 80 are plain shares of the budget; 100
@@ -99,6 +101,13 @@ export class BudgetAlertsService implements OnApplicationShutdown {
     await this.settled();
   }
 
+  /** The day the bot's budget is reached at its pace as of `at`; null when not this period. */
+  private async budgetReachedOn(botId: number, budgetCents: number, at: Date): Promise<string | null> {
+    const { window } = historyWindow(at, FORECAST_HISTORY_DAYS + 1);
+    const dailyCents = await this.repository.dailyBotSpend(botId, window.from, window.to);
+    return forecastSpend({ now: at, dailyCents, budgetCents }).budgetReachedOn;
+  }
+
   private async check(ownerId: number, botId: number, at: Date): Promise<void> {
     const periodStart = periodStartFor(at);
     const spend = await this.repository.snapshot(ownerId, botId, periodStart);
@@ -111,11 +120,14 @@ export class BudgetAlertsService implements OnApplicationShutdown {
       const passed = botBudgetSteps(bot.spendCents, bot.usageLimitDollars * 100, price);
       const claimed = await this.repository.claim(ownerId, botId, periodStart, passed);
       if (claimed.length > 0) {
+        const percent = Math.max(...claimed);
         this.mail.sendBotBudgetAlert(spend.email, {
           botName: bot.name,
-          percent: Math.max(...claimed),
+          percent,
           spentCents: bot.spendCents,
           budgetDollars: bot.usageLimitDollars,
+          // Below 100 %, when the budget will run out at this pace (docs/product.md#spend-forecast).
+          budgetReachedOn: percent < 100 ? await this.budgetReachedOn(botId, bot.usageLimitDollars * 100, at) : null,
         });
         // Claimed once per bot and period, like the mail, so the event goes out once too.
         if (claimed.includes(100)) {
