@@ -45,11 +45,10 @@ function totals(over: Partial<AnalyticsTotals> = {}): AnalyticsTotals {
 
 const zeroHours = () => Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));
 
-/**
- * Topics and sources, which the API is gaining (issue 29) and this screen does not show yet: spread
- * (not written out) so that the fixture fits the response type with them and without them.
- */
-const NOT_SHOWN_YET = { topics: [], topicConversations: 0, sources: { cited: [], neverCited: [] } };
+const TOPICS = [
+  { text: 'How do I return an order?', conversations: 4, resolutionRate: 0.75 },
+  { text: 'Do you ship to Canada & Mexico?', conversations: 1, resolutionRate: 0 },
+];
 
 function response(over: Partial<AnalyticsResponse> = {}): AnalyticsResponse {
   const hours = zeroHours();
@@ -77,7 +76,9 @@ function response(over: Partial<AnalyticsResponse> = {}): AnalyticsResponse {
       },
     ],
     hours,
-    ...NOT_SHOWN_YET,
+    topics: TOPICS,
+    topicConversations: 5,
+    sources: { cited: [], neverCited: [] },
     ...over,
   };
 }
@@ -132,6 +133,10 @@ function textOf(blob: Blob): Promise<string> {
     reader.onerror = () => reject(reader.error ?? new Error('The blob could not be read.'));
     reader.readAsText(blob);
   });
+}
+
+function topicsList() {
+  return within(screen.getByRole('list', { name: 'Topics' }));
 }
 
 function card(name: string) {
@@ -289,5 +294,41 @@ describe('InsightsSection', () => {
     fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-10-01' } });
     expect(await screen.findByText('Choose a start date on or before the end date.')).toBeInTheDocument();
     expect(api.analyticsApi.get).not.toHaveBeenCalled();
+  });
+
+  it('lists the topics with their conversations and resolution rate, each a link to the inbox searching for it', async () => {
+    answer(response(), PREVIOUS);
+    const { router } = renderAtDashboard(<InsightsSection bots={BOTS} />, '/dashboard/insights');
+    await screen.findByRole('list', { name: 'Topics' });
+    const links = topicsList().getAllByRole('link');
+    expect(links).toHaveLength(2);
+    expect(links[0]).toHaveTextContent('How do I return an order?4 conversations75% resolved');
+    expect(links[1]).toHaveTextContent('Do you ship to Canada & Mexico?1 conversation0% resolved');
+    expect(links[0]).toHaveAttribute('href', '/dashboard/conversations?q=How+do+I+return+an+order%3F');
+    expect(links[1]).toHaveAttribute('href', '/dashboard/conversations?q=Do+you+ship+to+Canada+%26+Mexico%3F');
+    // Fewer than 2,000 conversations: the topics are read from all of them, and no note says otherwise.
+    expect(screen.queryByText(/From the latest/)).not.toBeInTheDocument();
+
+    await userEvent.click(links[1]);
+    expect(router.state.location.pathname).toBe('/dashboard/conversations');
+    expect(new URLSearchParams(router.state.location.search).get('q')).toBe('Do you ship to Canada & Mexico?');
+  });
+
+  it("links a chosen bot's topics to the inbox narrowed to that bot, and names the cap on the conversations read", async () => {
+    answer(response({ botId: 2, topicConversations: 2000 }), { ...PREVIOUS, botId: 2 });
+    renderAtDashboard(<InsightsSection bots={BOTS} />, '/dashboard/insights?botId=2');
+    await screen.findByRole('list', { name: 'Topics' });
+    expect(topicsList().getAllByRole('link')[0]).toHaveAttribute(
+      'href',
+      '/dashboard/conversations?botId=2&q=How+do+I+return+an+order%3F',
+    );
+    expect(screen.getByText('From the latest 2,000 conversations')).toBeInTheDocument();
+  });
+
+  it('says so when no conversation of the period asked anything', async () => {
+    answer(response({ topics: [], topicConversations: 0 }), PREVIOUS);
+    renderAtDashboard(<InsightsSection bots={BOTS} />, '/dashboard/insights');
+    expect(await screen.findByText('No questions to group in this period.')).toBeInTheDocument();
+    expect(screen.queryByRole('list', { name: 'Topics' })).not.toBeInTheDocument();
   });
 });

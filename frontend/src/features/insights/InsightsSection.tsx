@@ -20,6 +20,7 @@ import { useApiResource } from '../../hooks/useApiResource';
 import { saveFile } from '../../lib/saveFile';
 import { formatDollars } from '../usage/usageFormat';
 import { HoursHeatmap } from './HoursHeatmap';
+import { TopicsCard } from './TopicsCard';
 import {
   centsDelta,
   countDelta,
@@ -98,7 +99,8 @@ const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /**
  * What the owner's bots came to (docs/product.md#analytics): the headline figures against the
- * period before, conversations by outcome per day or week, the busiest hours and the series as
+ * period before, conversations by outcome per day or week, the topics asked (each a link to the
+ * inbox searching for it), the busiest hours and the series as
  * CSV, for one bot or all of them, over a chosen period counted in the browser's time zone.
  */
 export function InsightsSection({ bots }: InsightsSectionProps) {
@@ -326,6 +328,12 @@ function InsightsBody({ loaded, days }: { loaded: Loaded; days: number }) {
           </Suspense>
         </Box>
       </Paper>
+
+      <Box
+        sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' } }}
+      >
+        <TopicsCard topics={current.topics} topicConversations={current.topicConversations} botId={current.botId} />
+      </Box>
 
       <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2.5 } }}>
         <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
