@@ -18,6 +18,8 @@ export const api = {
     update: vi.fn(),
     remove: vi.fn(),
     rotateApiKey: vi.fn(),
+    identity: vi.fn(),
+    rotateIdentitySecret: vi.fn(),
   } satisfies MockOf<typeof botsApi>,
   mailApi: { usage: vi.fn(), notifyEmails: vi.fn(), resend: vi.fn() } satisfies MockOf<typeof mailApi>,
   uploadsApi: { uploadIcon: vi.fn(), uploadDocument: vi.fn() } satisfies MockOf<typeof uploadsApi>,

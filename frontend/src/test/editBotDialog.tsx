@@ -9,13 +9,14 @@ import { renderAtDashboard } from './render';
 
 /**
  * Test helper: what the edit-bot dialog reads as it opens, answered as for a bot with no mail
- * sent, no notification addresses and no knowledge. The test file mocks the API client with
+ * sent, no notification addresses, no knowledge and no identity secret. The test file mocks the API client with
  * `test/apiMock`.
  */
 export function answerEditBotDialogLoads(): void {
   api.mailApi.usage.mockResolvedValue({ sentToday: 0, dailyLimit: 500, limitReached: false });
   api.mailApi.notifyEmails.mockResolvedValue({ addresses: [] });
   api.knowledgeApi.list.mockResolvedValue({ sources: [] });
+  api.botsApi.identity.mockResolvedValue({ identity: { secretSet: false, refusedThisWeek: 0 } });
 }
 
 export interface EditBotDialogOptions {

@@ -18,6 +18,8 @@ import { useState } from 'react';
 import { botsApi } from '../../api';
 import type { BotResponse } from '../../api/types';
 import { serverMessage } from '../../api/serverMessage';
+import { useCopy } from './useCopy';
+import { VerifiedVisitorsSection } from './VerifiedVisitorsSection';
 
 export interface DeployTabProps {
   bot: BotResponse;
@@ -30,23 +32,10 @@ export function embedSnippet(botId: number, origin = window.location.origin): st
   return `<script src="${origin}/widget.js" data-bot-id="${botId}" async></script>`;
 }
 
-/** Copies a text, says so (or that it failed) in a toast, and remembers it was copied for the button's tick. */
-function useCopy(done: string, failed: string) {
-  const { enqueueSnackbar } = useSnackbar();
-  const [copied, setCopied] = useState(false);
-  const copy = async (text: string) => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied(true);
-      enqueueSnackbar(done, { variant: 'success' });
-    } catch {
-      enqueueSnackbar(failed, { variant: 'error' });
-    }
-  };
-  return { copied, copy };
-}
-
-/** The Deploy tab (docs/product.md#edit-bot-modal): the embed snippet at once with Copy to Clipboard. */
+/**
+ * The Deploy tab (docs/product.md#edit-bot-modal): the embed snippet at once with Copy to Clipboard,
+ * the API key, and verified visitors.
+ */
 export function DeployTab({ bot, onSaved }: DeployTabProps) {
   const snippet = embedSnippet(bot.id);
   const { copied, copy } = useCopy('Widget snippet copied to clipboard!', 'Failed to copy snippet.');
@@ -96,6 +85,8 @@ export function DeployTab({ bot, onSaved }: DeployTabProps) {
       <HostApiSection />
       <Divider />
       <ApiKeySection bot={bot} onSaved={onSaved} />
+      <Divider />
+      <VerifiedVisitorsSection botId={bot.id} />
     </Stack>
   );
 }
