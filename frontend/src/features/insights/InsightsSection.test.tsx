@@ -331,4 +331,51 @@ describe('InsightsSection', () => {
     expect(await screen.findByText('No questions to group in this period.')).toBeInTheDocument();
     expect(screen.queryByRole('list', { name: 'Topics' })).not.toBeInTheDocument();
   });
+
+  it('lists the sources cited most with their citations and those never cited, each with its bot under all bots', async () => {
+    answer(
+      response({
+        sources: {
+          cited: [
+            { sourceId: 7, name: 'returns.pdf', botId: 1, citations: 12 },
+            { sourceId: 9, name: 'https://shop.example/shipping', botId: 2, citations: 1 },
+          ],
+          neverCited: [{ sourceId: 8, name: 'old-prices.txt', botId: 1 }],
+        },
+      }),
+      PREVIOUS,
+    );
+    renderAtDashboard(<InsightsSection bots={BOTS} />, '/dashboard/insights');
+    const cited = within(await screen.findByRole('list', { name: 'Most cited' }));
+    const rows = cited.getAllByRole('listitem');
+    expect(rows.map((row) => row.textContent)).toEqual([
+      'returns.pdf · Support Bot12 citations',
+      'https://shop.example/shipping · Sales Bot1 citation',
+    ]);
+    const never = within(screen.getByRole('list', { name: 'Never cited' }));
+    expect(never.getAllByRole('listitem').map((row) => row.textContent)).toEqual(['old-prices.txt · Support Bot']);
+  });
+
+  it('says so when the chosen bot has no sources, or when its answers cited none of them', async () => {
+    answer(response({ botId: 2 }), { ...PREVIOUS, botId: 2 });
+    const { unmount } = renderAtDashboard(<InsightsSection bots={BOTS} />, '/dashboard/insights?botId=2');
+    expect(await screen.findByText(/^This bot has no knowledge sources\./)).toBeInTheDocument();
+    expect(screen.queryByRole('list', { name: 'Most cited' })).not.toBeInTheDocument();
+    expect(screen.queryByText('Never cited')).not.toBeInTheDocument();
+    unmount();
+
+    answer(response({ botId: 2, sources: { cited: [], neverCited: [{ sourceId: 9, name: 'faq.md', botId: 2 }] } }), {
+      ...PREVIOUS,
+      botId: 2,
+    });
+    renderAtDashboard(<InsightsSection bots={BOTS} />, '/dashboard/insights?botId=2');
+    expect(await screen.findByText('No answer cited a source in this period.')).toBeInTheDocument();
+    // One bot chosen: the sources are its own, so no bot name follows them.
+    expect(
+      within(screen.getByRole('list', { name: 'Never cited' }))
+        .getAllByRole('listitem')
+        .map((row) => row.textContent),
+    ).toEqual(['faq.md']);
+    expect(screen.queryByText(/no knowledge sources/)).not.toBeInTheDocument();
+  });
 });

@@ -20,6 +20,7 @@ import { useApiResource } from '../../hooks/useApiResource';
 import { saveFile } from '../../lib/saveFile';
 import { formatDollars } from '../usage/usageFormat';
 import { HoursHeatmap } from './HoursHeatmap';
+import { SourcesCard } from './SourcesCard';
 import { TopicsCard } from './TopicsCard';
 import {
   centsDelta,
@@ -100,7 +101,7 @@ const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 /**
  * What the owner's bots came to (docs/product.md#analytics): the headline figures against the
  * period before, conversations by outcome per day or week, the topics asked (each a link to the
- * inbox searching for it), the busiest hours and the series as
+ * inbox searching for it), the sources cited most and never, the busiest hours and the series as
  * CSV, for one bot or all of them, over a chosen period counted in the browser's time zone.
  */
 export function InsightsSection({ bots }: InsightsSectionProps) {
@@ -253,12 +254,12 @@ export function InsightsSection({ bots }: InsightsSectionProps) {
           </Typography>
         </Paper>
       )}
-      {ready && !empty && <InsightsBody loaded={ready} days={days} />}
+      {ready && !empty && <InsightsBody loaded={ready} days={days} bots={bots} />}
     </Box>
   );
 }
 
-function InsightsBody({ loaded, days }: { loaded: Loaded; days: number }) {
+function InsightsBody({ loaded, days, bots }: { loaded: Loaded; days: number; bots: BotResponse[] | null }) {
   const { current, previous } = loaded;
   const totals = current.totals;
   const before = previous.totals;
@@ -333,6 +334,7 @@ function InsightsBody({ loaded, days }: { loaded: Loaded; days: number }) {
         sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' } }}
       >
         <TopicsCard topics={current.topics} topicConversations={current.topicConversations} botId={current.botId} />
+        <SourcesCard sources={current.sources} botId={current.botId} bots={bots} />
       </Box>
 
       <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2.5 } }}>
