@@ -717,6 +717,50 @@ describe('Widget', () => {
     expect(body.visitor).toEqual({ name: 'Ada', email: 'ada@example.com' });
   });
 
+  // Issue 28.1: the owner's server's proof (docs/product.md#verified-visitors) goes on in `visitor`,
+  // with only the fields the API takes.
+  it.each([
+    [
+      'Botsmith.identify({ token })',
+      { token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.c2ln', plan: 'gold' },
+      { token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.c2ln' },
+    ],
+    [
+      'Botsmith.identify({ userId, userHash, name, email })',
+      { userId: 'u-42', userHash: 'ab'.repeat(32), name: 'Ada', email: 'ada@example.com', sub: 'u-1' },
+      { userId: 'u-42', userHash: 'ab'.repeat(32), name: 'Ada', email: 'ada@example.com' },
+    ],
+  ])('sends the proof of %s with each message, and no other field', async (_call, given, sent) => {
+    const fetchMock = vi
+      .fn()
+      .mockImplementation(() => Promise.resolve(new Response(JSON.stringify({ message: 'Hi Ada' }))));
+    vi.stubGlobal('fetch', fetchMock);
+    render(<Widget {...props({ visitor: given })} />);
+    for (const text of ['Where is my order?', 'And the other one?']) {
+      typeText(text);
+      fireEvent.keyDown(input(), { key: 'Enter' });
+      await waitFor(() => expect(sendButton().disabled).toBe(false));
+    }
+    const chats = (fetchMock.mock.calls as [string, RequestInit][]).filter(([url]) => url.endsWith('/api/chat'));
+    expect(chats).toHaveLength(2);
+    for (const [, init] of chats) {
+      expect((JSON.parse(init.body as string) as { visitor?: unknown }).visitor).toEqual(sent);
+    }
+  });
+
+  it('sends no visitor when the page identified no one', async () => {
+    const fetchMock = vi
+      .fn()
+      .mockImplementation(() => Promise.resolve(new Response(JSON.stringify({ message: 'Hi' }))));
+    vi.stubGlobal('fetch', fetchMock);
+    render(<Widget {...props()} />);
+    typeText('Hello');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    await screen.findByText('Hi');
+    const body = JSON.parse((fetchMock.mock.calls[0] as [string, RequestInit])[1].body as string) as object;
+    expect('visitor' in body).toBe(false);
+  });
+
   it("speaks the language it is given, the owner's texts as written", async () => {
     const de = (await import('./lang/de')).default;
     render(<Widget {...props({ t: de, bot: { ...bot, placeholderText: '' } })} />);

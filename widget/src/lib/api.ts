@@ -7,7 +7,7 @@ import type {
   ChatRequest as ApiChatRequest,
   ChatStreamEvents,
 } from '@botsmith/contract';
-import type { Citation, PublicBot } from './types';
+import type { Citation, PublicBot, Visitor } from './types';
 
 /** Cookies go only to the product's own origin (the dashboard preview, the /widget page), never cross-site. */
 export function credentialsFor(apiOrigin: string): RequestCredentials {
@@ -68,14 +68,15 @@ export async function sendChat(
   onToken: (text: string) => void,
   signal: AbortSignal,
 ): Promise<ChatResult | null> {
-  const { apiOrigin, ...body } = req;
+  const { apiOrigin, visitor, ...body } = req;
   try {
-    // The body is the request without the origin: botId, chatHistory, prompt, model.
+    // The body is the request without the origin: botId, chatHistory, prompt, model, and of the
+    // page's `Botsmith.identify` object only the fields the API takes (undefined ones vanish).
     const res = await visitorFetch(apiOrigin, req.botId, '/api/chat', {
       method: 'POST',
       signal,
       headers: { Accept: 'text/event-stream' },
-      body: JSON.stringify(body),
+      body: JSON.stringify({ ...body, visitor: visitor && visitorFields(visitor) }),
     });
     if (!res.ok) return { error: await errorText(res, res.status == 503 ? texts.unavailable : texts.sendFailed) };
     if (!(res.headers.get('Content-Type') || '').includes('text/event-stream'))
@@ -84,6 +85,11 @@ export async function sendChat(
   } catch {
     return signal.aborted ? null : { error: texts.sendFailed };
   }
+}
+
+/** Who the page says the visitor is, and its proof (docs/product.md#verified-visitors): the five fields the API takes. */
+function visitorFields({ name, email, token, userId, userHash }: Visitor): Visitor {
+  return { name, email, token, userId, userHash };
 }
 
 /**

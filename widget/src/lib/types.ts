@@ -52,7 +52,10 @@ export interface WindowProps {
   visitor?: Visitor;
 }
 
-/** `Botsmith.identify({name, email})`, kept only as strings the API accepts. */
+/**
+ * `Botsmith.identify`: `{name, email}` (display only), `{token}` or `{userId, userHash, name, email}`
+ * (docs/product.md#verified-visitors); lib/api.ts sends only these fields.
+ */
 export type Visitor = ChatVisitor;
 
 /** The chat window chunk's only export: mounts into `el` and returns a re-render function. */

@@ -84,11 +84,13 @@ export const hostApi = {
     setOpen(true);
   }),
   /**
-   * Labels the visitor's conversation in the owner's inbox. Only the two fields go on; the API
-   * checks them and leaves out what it cannot store, so a host page's mistake never stops a chat.
+   * Labels the visitor's conversation in the owner's inbox (`{name, email}`), or vouches for them
+   * with the owner's server's proof (`{token}` or `{userId, userHash, name, email}`:
+   * docs/product.md#verified-visitors). A copy is kept; the window chunk sends only those fields
+   * (lib/api.ts), and the API leaves out what it cannot use, so a host page's mistake never stops a chat.
    */
   identify: safe((who?: Visitor) => {
-    visitor = { name: who?.name, email: who?.email };
+    visitor = { ...who };
     drawWindow();
   }),
 };
