@@ -1,3 +1,4 @@
+import type { UsageForecastResponse } from '@botsmith/contract';
 import { apiFetch, apiRequest } from './client';
 import type { BotUsageResponse, UsageHistoryResponse, UserUsageResponse } from './types';
 
@@ -18,6 +19,8 @@ export const usageApi = {
   getUserUsageHistory: () => apiFetch<UsageHistoryResponse>('/api/user/usage-history'),
   getBotUsage: (botId: number) => apiFetch<BotUsageResponse>(`/api/bots/${botId}/usage`),
   getBotUsageHistory: (botId: number) => apiFetch<UsageHistoryResponse>(`/api/bots/${botId}/usage-history`),
+  /** Where this billing period's spend is heading, the account's and each bot's (docs/product.md#spend-forecast). */
+  getUsageForecast: (signal?: AbortSignal) => apiFetch<UsageForecastResponse>('/api/user/usage-forecast', { signal }),
   /** The chat logs as an .xlsx file. */
   downloadLogs: async (): Promise<DownloadedFile> => {
     const response = await apiRequest('/api/user/logs/download', {

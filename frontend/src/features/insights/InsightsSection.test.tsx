@@ -10,7 +10,7 @@ import { InsightsSection } from './InsightsSection';
 configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 30_000 });
 
-const api = vi.hoisted(() => ({ analyticsApi: { get: vi.fn() } }));
+const api = vi.hoisted(() => ({ analyticsApi: { get: vi.fn() }, usageApi: { getUsageForecast: vi.fn() } }));
 vi.mock('../../api', () => api);
 const files = vi.hoisted(() => ({ saveFile: vi.fn() }));
 vi.mock('../../lib/saveFile', () => files);
@@ -135,6 +135,22 @@ function textOf(blob: Blob): Promise<string> {
   });
 }
 
+/** The account ends the period at $31.75 (no alert reached); Sales Bot reaches its $10 budget on the 30th. */
+const FORECAST = {
+  account: { periodEnd: '2026-12-02', spentCents: 2100, forecastCents: 3175, budgetCents: null, budgetReachedOn: null },
+  bots: [
+    {
+      botId: 2,
+      botName: 'Sales Bot',
+      periodEnd: '2026-12-02',
+      spentCents: 700,
+      forecastCents: 1100,
+      budgetCents: 1000,
+      budgetReachedOn: '2026-11-30',
+    },
+  ],
+};
+
 function topicsList() {
   return within(screen.getByRole('list', { name: 'Topics' }));
 }
@@ -150,6 +166,7 @@ describe('InsightsSection', () => {
     stubScreen('desktop');
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date(2026, 10, 27, 12, 0, 0));
+    api.usageApi.getUsageForecast.mockResolvedValue(FORECAST);
   });
   afterEach(() => {
     vi.useRealTimers();
@@ -377,5 +394,29 @@ describe('InsightsSection', () => {
         .map((row) => row.textContent),
     ).toEqual(['faq.md']);
     expect(screen.queryByText(/no knowledge sources/)).not.toBeInTheDocument();
+  });
+
+  it("shows the account's spend forecast under All bots, and the chosen bot's once one is chosen", async () => {
+    answer(response(), PREVIOUS);
+    renderAtDashboard(<InsightsSection bots={BOTS} />, '/dashboard/insights');
+    expect(await screen.findByTestId('spend-forecast')).toHaveTextContent(
+      'At this pace, this period ends at about $31.75.',
+    );
+    await userEvent.click(screen.getByRole('combobox', { name: 'Bot' }));
+    await userEvent.click(screen.getByRole('option', { name: 'Sales Bot' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('spend-forecast')).toHaveTextContent(
+        'At this pace, Sales Bot reaches its $10 budget around the 30th.',
+      ),
+    );
+    // One read serves the account and every bot.
+    expect(api.usageApi.getUsageForecast).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows the forecast even when the period had no conversations', async () => {
+    answer(response({ totals: emptyTotals() }), response({ from: '2026-09-29', totals: emptyTotals() }));
+    renderAtDashboard(<InsightsSection bots={BOTS} />, '/dashboard/insights');
+    expect(await screen.findByText('No conversations in this period yet')).toBeInTheDocument();
+    expect(screen.getByTestId('spend-forecast')).toHaveTextContent('At this pace, this period ends at about $31.75.');
   });
 });

@@ -18,6 +18,7 @@ import { serverMessage } from '../../api/serverMessage';
 import { RetryAlert } from '../../components/RetryAlert';
 import { useApiResource } from '../../hooks/useApiResource';
 import { saveFile } from '../../lib/saveFile';
+import { SpendForecastLine } from '../usage/SpendForecastLine';
 import { formatDollars } from '../usage/usageFormat';
 import { HoursHeatmap } from './HoursHeatmap';
 import { SourcesCard } from './SourcesCard';
@@ -234,6 +235,9 @@ export function InsightsSection({ bots }: InsightsSectionProps) {
         </Button>
       </Stack>
 
+      <Box sx={{ mb: 2 }}>
+        <SpendForecastLine botId={botId !== null && known ? Number(botId) : null} />
+      </Box>
       {problem && (
         <Typography color="error" role="alert" sx={{ mb: 2 }}>
           {problem}

@@ -9,7 +9,12 @@ import { history } from '../../test/fixtures';
 import { stubResizeObserver } from '../../test/stubs';
 
 const api = vi.hoisted(() => ({
-  usageApi: { getUserUsage: vi.fn(), getUserUsageHistory: vi.fn(), downloadLogs: vi.fn() },
+  usageApi: {
+    getUserUsage: vi.fn(),
+    getUserUsageHistory: vi.fn(),
+    getUsageForecast: vi.fn(),
+    downloadLogs: vi.fn(),
+  },
   billingApi: { getSubscription: vi.fn(), getOverview: vi.fn(), createPortalSession: vi.fn() },
   authApi: { logout: vi.fn(), deleteAccount: vi.fn() },
   userApi: { getSettings: vi.fn(), updateSettings: vi.fn() },
@@ -17,6 +22,28 @@ const api = vi.hoisted(() => ({
 vi.mock('../../api', () => api);
 
 const failure = () => Promise.reject(new ApiError(500, 'INTERNAL_ERROR', 'boom', true));
+
+/** The account reaches its $20 alert on Nov 24 at this pace; the bot has no budget. */
+const FORECAST = {
+  account: {
+    periodEnd: '2026-12-02',
+    spentCents: 1200,
+    forecastCents: 2900,
+    budgetCents: 2000,
+    budgetReachedOn: '2026-11-24',
+  },
+  bots: [
+    {
+      botId: 1,
+      botName: 'Shop helper',
+      periodEnd: '2026-12-02',
+      spentCents: 1200,
+      forecastCents: 2900,
+      budgetCents: null,
+      budgetReachedOn: null,
+    },
+  ],
+};
 
 function renderDialog() {
   return renderAtDashboard(<SettingsDialog open onClose={vi.fn()} email="owner@example.com" />);
@@ -36,6 +63,7 @@ describe('SettingsDialog', () => {
       notChargedAnswers: 0,
     });
     api.usageApi.getUserUsageHistory.mockResolvedValue(history());
+    api.usageApi.getUsageForecast.mockResolvedValue(FORECAST);
     api.billingApi.getSubscription.mockResolvedValue({
       status: 'active',
       currentPeriodStart: '2026-11-03T00:00:00.000Z',
@@ -242,6 +270,30 @@ describe('SettingsDialog', () => {
     ).toBeInTheDocument();
     expect(screen.getByText(/resets on the 3rd/)).toBeInTheDocument();
     expect(screen.getByText(/delay may offset your bill slightly/)).toBeInTheDocument();
+  });
+
+  it("says when the account's spend reaches its alert at this pace, else where the period ends", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-22T10:00:00Z'));
+    api.usageApi.getUsageForecast.mockClear();
+    const user = userEvent.setup();
+    const { unmount } = renderDialog();
+    await user.click(screen.getByRole('tab', { name: 'Usage' }));
+    expect(await screen.findByTestId('spend-forecast')).toHaveTextContent(
+      'At this pace, your spend reaches your $20 alert around the 24th.',
+    );
+    expect(api.usageApi.getUsageForecast).toHaveBeenCalledTimes(1);
+    unmount();
+
+    api.usageApi.getUsageForecast.mockResolvedValue({
+      ...FORECAST,
+      account: { ...FORECAST.account, forecastCents: 1240, budgetReachedOn: null },
+    });
+    renderDialog();
+    await user.click(screen.getByRole('tab', { name: 'Usage' }));
+    expect(await screen.findByTestId('spend-forecast')).toHaveTextContent(
+      'At this pace, this period ends at about $12.40.',
+    );
   });
 
   it('says how many answers of the period were not charged, and says nothing when none were', async () => {

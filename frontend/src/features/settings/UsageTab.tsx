@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import { billingApi, usageApi } from '../../api';
 import { useApiResource } from '../../hooks/useApiResource';
 import { NotChargedLine } from '../usage/NotChargedLine';
+import { SpendForecastLine } from '../usage/SpendForecastLine';
 import { UsageChart } from '../usage/UsageChart';
 import { formatDollars, formatUtcDay, usagePeriod } from '../usage/usageFormat';
 import { SpendAlertField } from './SpendAlertField';
@@ -41,7 +42,10 @@ function useFailureToast(failed: boolean, message: string) {
   }, [failed, message, enqueueSnackbar]);
 }
 
-/** Settings > Usage: this period's usage in dollars, the free credits left, the 10-day chart, the spend alert. */
+/**
+ * Settings > Usage: this period's usage in dollars, the free credits left, where the period's spend
+ * is heading, the 10-day chart, the spend alert.
+ */
 export function UsageTab() {
   const usageResource = useApiResource(loadUsage);
   const historyResource = useApiResource(loadHistory);
@@ -77,6 +81,7 @@ export function UsageTab() {
         </Stack>
       )}
       <NotChargedLine count={usage?.notChargedAnswers} />
+      <SpendForecastLine botId={null} />
       <Typography variant="body2" color="textSecondary">
         Usage since {formatUtcDay(period.start)}; resets on {formatUtcDay(period.end)} (UTC).
         {subscription && typeof subscription.status === 'string' && subscription.status

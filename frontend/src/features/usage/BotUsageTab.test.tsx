@@ -8,12 +8,30 @@ import { history } from '../../test/fixtures';
 import { stubResizeObserver } from '../../test/stubs';
 
 const api = vi.hoisted(() => ({
-  usageApi: { getBotUsage: vi.fn(), getBotUsageHistory: vi.fn() },
+  usageApi: { getBotUsage: vi.fn(), getBotUsageHistory: vi.fn(), getUsageForecast: vi.fn() },
   botsApi: { update: vi.fn() },
 }));
 vi.mock('../../api', () => api);
 
 const failure = () => Promise.reject(new ApiError(500, 'INTERNAL_ERROR', 'boom', true));
+
+/** Bot 42's forecast: $12.40 by the period's end, its budget reached on `reachedOn` (none when null). */
+function forecast(reachedOn: string | null) {
+  const figures = {
+    periodEnd: '2026-12-02',
+    spentCents: 600,
+    forecastCents: 1240,
+    budgetCents: reachedOn ? 1000 : null,
+    budgetReachedOn: reachedOn,
+  };
+  return {
+    account: { ...figures, budgetCents: 2000, budgetReachedOn: null },
+    bots: [
+      { ...figures, botId: 7, botName: 'Other bot', budgetCents: 100, budgetReachedOn: '2026-11-21' },
+      { ...figures, botId: 42, botName: 'Shop helper' },
+    ],
+  };
+}
 
 describe('BotUsageTab', { timeout: 30_000 }, () => {
   beforeEach(() => {
@@ -25,6 +43,7 @@ describe('BotUsageTab', { timeout: 30_000 }, () => {
       notChargedAnswers: 0,
     });
     api.usageApi.getBotUsageHistory.mockResolvedValue(history());
+    api.usageApi.getUsageForecast.mockResolvedValue(forecast(null));
     api.botsApi.update.mockImplementation((_id: number, changes: { usageLimitDollars: number }) =>
       Promise.resolve({ bot: { id: 42, usageLimitDollars: changes.usageLimitDollars } }),
     );
@@ -129,5 +148,31 @@ describe('BotUsageTab', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Error fetching bot usage.')).toBeInTheDocument();
     expect(await screen.findByText('Error fetching usage history')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Save limit' })).toBeDisabled();
+  });
+
+  it('says when the bot reaches its budget at this pace, and reads it again once a new budget is saved', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-22T10:00:00Z'));
+    try {
+      api.usageApi.getUsageForecast.mockClear();
+      api.usageApi.getUsageForecast.mockResolvedValue(forecast('2026-11-24'));
+      renderAtDashboard(<BotUsageTab botId={42} />);
+      expect(await screen.findByTestId('spend-forecast')).toHaveTextContent(
+        'At this pace, Shop helper reaches its $10 budget around the 24th.',
+      );
+
+      api.usageApi.getUsageForecast.mockResolvedValue(forecast(null));
+      const field = screen.getByLabelText(/Usage limit/);
+      await userEvent.clear(field);
+      await userEvent.click(screen.getByRole('button', { name: 'Save limit' }));
+      await waitFor(() =>
+        expect(screen.getByTestId('spend-forecast')).toHaveTextContent(
+          'At this pace, this period ends at about $12.40.',
+        ),
+      );
+      expect(api.usageApi.getUsageForecast).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

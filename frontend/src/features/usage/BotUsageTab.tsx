@@ -14,6 +14,7 @@ import { useApiResource } from '../../hooks/useApiResource';
 import { inboxLink } from '../conversations/inboxParams';
 import { UsageChart } from './UsageChart';
 import { NotChargedLine } from './NotChargedLine';
+import { SpendForecastLine } from './SpendForecastLine';
 import { formatDollars } from './usageFormat';
 import { usageLimitValue } from './usageLimit';
 import { WholeDollarField } from './WholeDollarField';
@@ -26,7 +27,8 @@ export interface BotUsageTabProps {
 
 /**
  * The edit-bot modal's Usage tab: the bot's usage this billing period in dollars, its monthly
- * budget (whole dollars, digits only, empty saves 0 = no limit) and the 10-day chart.
+ * budget (whole dollars, digits only, empty saves 0 = no limit), where the period's spend is
+ * heading against it, and the 10-day chart.
  */
 export function BotUsageTab({ botId, onLeave }: BotUsageTabProps) {
   const { enqueueSnackbar } = useSnackbar();
@@ -78,6 +80,8 @@ export function BotUsageTab({ botId, onLeave }: BotUsageTabProps) {
               {formatDollars(usage.usageCents)}
             </Typography>
             <NotChargedLine count={usage.notChargedAnswers} />
+            {/* Read again when the budget is saved: the day it is reached moves with it. */}
+            <SpendForecastLine key={usage.usageLimitDollars} botId={botId} />
             {share !== null && (
               <Box sx={{ mt: 1 }}>
                 <LinearProgress

@@ -6,7 +6,9 @@ import {
   formatDollars,
   formatTotals,
   formatUtcDay,
+  forecastSentence,
   hasAnyUsage,
+  ordinalDay,
   toChartData,
   usagePeriod,
 } from './usageFormat';
@@ -120,5 +122,65 @@ describe('usagePeriod', () => {
   it('crosses the year end', () => {
     expect(period('2027-01-02T12:00:00Z')).toEqual(['Dec 3, 2026', 'Jan 3, 2027']);
     expect(period('2026-12-31T23:00:00Z')).toEqual(['Dec 3, 2026', 'Jan 3, 2027']);
+  });
+});
+
+describe('ordinalDay', () => {
+  it.each([
+    [1, '1st'],
+    [2, '2nd'],
+    [3, '3rd'],
+    [4, '4th'],
+    [11, '11th'],
+    [12, '12th'],
+    [13, '13th'],
+    [21, '21st'],
+    [22, '22nd'],
+    [23, '23rd'],
+    [24, '24th'],
+    [30, '30th'],
+    [31, '31st'],
+  ])('%i -> %s', (day, text) => expect(ordinalDay(day)).toBe(text));
+});
+
+describe('forecastSentence', () => {
+  const figures = (over: Partial<Parameters<typeof forecastSentence>[0]> = {}) => ({
+    periodEnd: '2026-12-02',
+    spentCents: 600,
+    forecastCents: 1240,
+    budgetCents: null,
+    budgetReachedOn: null,
+    ...over,
+  });
+  const today = '2026-11-20';
+
+  it('names the day a bot reaches its budget, or the account its spend alert', () => {
+    const reached = figures({ budgetCents: 1000, budgetReachedOn: '2026-11-24' });
+    expect(forecastSentence(reached, 'Shop helper', today)).toBe(
+      'At this pace, Shop helper reaches its $10 budget around the 24th.',
+    );
+    expect(forecastSentence({ ...reached, budgetCents: 2000 }, null, today)).toBe(
+      'At this pace, your spend reaches your $20 alert around the 24th.',
+    );
+    expect(forecastSentence(figures({ budgetCents: 1050, budgetReachedOn: '2026-12-01' }), 'Bot', today)).toBe(
+      'At this pace, Bot reaches its $10.50 budget around the 1st.',
+    );
+    // Today is still "around": the day is not over.
+    expect(forecastSentence(figures({ budgetCents: 500, budgetReachedOn: today }), 'Bot', today)).toBe(
+      'At this pace, Bot reaches its $5 budget around the 20th.',
+    );
+  });
+
+  it('says the budget was reached when the day has gone', () => {
+    const gone = figures({ budgetCents: 1000, budgetReachedOn: '2026-11-03' });
+    expect(forecastSentence(gone, 'Shop helper', today)).toBe('Shop helper reached its $10 budget on the 3rd.');
+    expect(forecastSentence(gone, null, today)).toBe('Your spend passed your $10 alert on the 3rd.');
+  });
+
+  it('says where the period ends without a budget, or when the budget is not reached', () => {
+    expect(forecastSentence(figures(), 'Shop helper', today)).toBe('At this pace, this period ends at about $12.40.');
+    expect(forecastSentence(figures({ budgetCents: 5000 }), null, today)).toBe(
+      'At this pace, this period ends at about $12.40.',
+    );
   });
 });

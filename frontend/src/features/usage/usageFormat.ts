@@ -1,4 +1,5 @@
 import { formatUtcDate } from '../../format/dateTime';
+import type { SpendForecastFigures } from '@botsmith/contract';
 import type { UsageHistoryResponse } from '../../api/types';
 
 const dollars = new Intl.NumberFormat('en-US', {
@@ -93,4 +94,39 @@ export function usagePeriod(now: Date): { start: Date; end: Date } {
 /** "Nov 3, 2026": a UTC calendar day. */
 export function formatUtcDay(date: Date): string {
   return formatUtcDate(date);
+}
+
+/** A day of the month as an ordinal: 1 -> "1st", 2 -> "2nd", 3 -> "3rd", 11 -> "11th", 24 -> "24th". */
+export function ordinalDay(day: number): string {
+  const teen = day % 100 >= 11 && day % 100 <= 13;
+  const suffix = teen ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[day % 10] ?? 'th');
+  return `${day}${suffix}`;
+}
+
+/** A budget in dollars, without cents when it has none: 1000 -> "$10", 1050 -> "$10.50". */
+function formatBudget(cents: number): string {
+  return cents % 100 === 0 ? `$${cents / 100}` : formatDollars(cents);
+}
+
+/**
+ * The spend forecast as a sentence (docs/product.md#spend-forecast): when the budget is reached at
+ * this pace (the bot's monthly budget, or the account's spend alert when `botName` is null), else
+ * where the period's spend ends. A day already gone reads in the past tense; `today` is the UTC
+ * day, YYYY-MM-DD.
+ */
+export function forecastSentence(figures: SpendForecastFigures, botName: string | null, today: string): string {
+  const { budgetCents, budgetReachedOn, forecastCents } = figures;
+  if (budgetCents !== null && budgetReachedOn !== null) {
+    const day = ordinalDay(Number(budgetReachedOn.slice(8, 10)));
+    const budget = formatBudget(budgetCents);
+    if (budgetReachedOn < today) {
+      return botName === null
+        ? `Your spend passed your ${budget} alert on the ${day}.`
+        : `${botName} reached its ${budget} budget on the ${day}.`;
+    }
+    return botName === null
+      ? `At this pace, your spend reaches your ${budget} alert around the ${day}.`
+      : `At this pace, ${botName} reaches its ${budget} budget around the ${day}.`;
+  }
+  return `At this pace, this period ends at about ${formatDollars(forecastCents)}.`;
 }
