@@ -569,6 +569,21 @@ describe('the embeddable widget on a hostile customer site', () => {
       email: 'ada@example.com',
     });
 
+    // The owner's server's proof (issue 28.1, docs/product.md#verified-visitors) goes on the same way.
+    const signed = chatRequests(api).length;
+    await expect.poll(() => sendButton(page, '5').isDisabled(), { timeout: 10_000 }).toBe(false);
+    await page.evaluate(() => {
+      const botsmith = (window as unknown as { Botsmith: { identify(v: unknown): void; send(t: string): void } })
+        .Botsmith;
+      botsmith.identify({ token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.c2ln', plan: 'gold' });
+      botsmith.send('Where is my order?');
+    });
+    await expect.poll(() => chatRequests(api).length, { timeout: 10_000 }).toBe(signed + 1);
+    await win.locator('.m.assistant').nth(2).waitFor();
+    expect(JSON.parse(chatRequests(api).at(-1)!.body).visitor).toEqual({
+      token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.c2ln',
+    });
+
     await page.evaluate(() => (window as unknown as { Botsmith: { close(): void } }).Botsmith.close());
     await win.waitFor({ state: 'hidden' });
     // Removed with the widget's script tag.
