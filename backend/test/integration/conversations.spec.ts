@@ -168,6 +168,8 @@ describe('GET /api/conversations', () => {
         'leadName',
         'leadEmail',
         'waiting',
+        // issue 28: whether the host page's server signed who the visitor is.
+        'visitorVerified',
       ].sort(),
     );
     expect(Date.parse(first.lastMessageAt)).toBeGreaterThanOrEqual(Date.parse(first.startedAt));
