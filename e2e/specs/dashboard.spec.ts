@@ -243,6 +243,29 @@ describe('dashboard in the browser: categories, bots, every edit tab, uploads, p
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(snippet);
   });
 
+  // Issue 28.1: verified visitors, against the real API.
+  it("makes the bot's identity secret, shows it once, and rotates it only after confirming", async () => {
+    const dialog = page.getByRole('dialog', { name: botName });
+    await dialog.getByRole('tab', { name: 'Deploy' }).click();
+    await dialog.getByText('No identity secret yet.').waitFor();
+    await dialog.getByRole('button', { name: 'Create identity secret' }).click();
+    const secret = await dialog.getByLabel('New identity secret').inputValue();
+    expect(secret).toMatch(/^idsec_/);
+    await dialog.getByText('Copy this secret now: it will not be shown again. If you lose it, rotate it.').waitFor();
+    await dialog.getByRole('button', { name: 'Copy identity secret' }).click();
+    await toast(page, 'Identity secret copied to clipboard!');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    await dialog.getByRole('button', { name: 'Rotate secret' }).click();
+    await dialog.getByRole('button', { name: 'Yes, Rotate Secret' }).click();
+    await expect.poll(() => dialog.getByLabel('New identity secret').inputValue()).not.toBe(secret);
+    // Read again (another tab and back): set, and not shown.
+    await dialog.getByRole('tab', { name: 'Details' }).click();
+    await dialog.getByRole('tab', { name: 'Deploy' }).click();
+    await dialog.getByText('An identity secret is set.').waitFor();
+    expect(await dialog.getByLabel('New identity secret').count()).toBe(0);
+    expect(await dialog.getByText(/identity tokens? refused this week/).count()).toBe(0);
+  });
+
   it('deletes the bot in two steps', async () => {
     const dialog = page.getByRole('dialog', { name: botName });
     await dialog.getByRole('tab', { name: 'Delete' }).click();
