@@ -60,7 +60,8 @@ export function TopicsCard({ topics, topicConversations, botId }: TopicsCardProp
                     color="success"
                     value={Math.round(topic.resolutionRate * 100)}
                     aria-hidden="true"
-                    sx={{ flex: 1, height: 6, borderRadius: 3 }}
+                    // A grey track: the success colour's pale one read as a full bar at 0%.
+                    sx={{ flex: 1, height: 6, borderRadius: 3, bgcolor: 'grey.200' }}
                   />
                   <Typography variant="caption" color="textSecondary" sx={{ minWidth: 80, textAlign: 'right' }}>
                     {formatRate(topic.resolutionRate)} resolved
