@@ -72,8 +72,8 @@ export interface AnalyticsTopic {
   /** The wording most asked in the group. */
   text: string;
   conversations: number;
-  /** Resolved among the group's decided conversations (0 to 1; 0 when none is decided). */
-  resolutionRate: number;
+  /** Resolved among the group's decided conversations (0 to 1); null while none is decided yet. */
+  resolutionRate: number | null;
 }
 
 export interface AnalyticsSource {

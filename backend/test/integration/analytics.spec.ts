@@ -294,6 +294,13 @@ describe('GET /api/analytics: topics and sources', () => {
     ]) {
       await askAsNewVisitor(prompt);
     }
+    // Before any conversation has been quiet for 30 minutes, no topic has a rate.
+    const early = await ask(agent, { botId });
+    expect(early.body.topics.map((topic: { resolutionRate: number | null }) => topic.resolutionRate)).toEqual([
+      null,
+      null,
+      null,
+    ]);
     await t.app.get(ConversationOutcomesService).run(new Date(Date.now() + 31 * 60 * 1000));
 
     const response = await ask(agent, { botId });

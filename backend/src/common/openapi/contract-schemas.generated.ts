@@ -817,7 +817,8 @@ export const CONTRACT_SCHEMAS = {
         },
         "resolutionRate": {
           "type": "number",
-          "description": "Resolved among the group's decided conversations (0 to 1; 0 when none is decided)."
+          "nullable": true,
+          "description": "Resolved among the group's decided conversations (0 to 1); null while none is decided yet."
         }
       },
       "required": [

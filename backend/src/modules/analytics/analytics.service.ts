@@ -133,6 +133,11 @@ function topicsOf(questions: readonly FirstQuestion[]): AnalyticsTopic[] {
     .map((topic) => {
       const decided = topic.rows.map((row) => outcomeOf.get(row.conversationId)).filter((o) => o != null);
       const resolved = decided.filter((o) => o === 'resolved').length;
-      return { text: topic.text, conversations: topic.rows.length, resolutionRate: rate(resolved, decided.length) };
+      return {
+        text: topic.text,
+        conversations: topic.rows.length,
+        // Not 0 % while every conversation of it is still under way: nothing is known yet.
+        resolutionRate: decided.length === 0 ? null : rate(resolved, decided.length),
+      };
     });
 }

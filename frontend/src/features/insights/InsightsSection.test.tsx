@@ -48,6 +48,7 @@ const zeroHours = () => Array.from({ length: 7 }, () => Array.from({ length: 24 
 const TOPICS = [
   { text: 'How do I return an order?', conversations: 4, resolutionRate: 0.75 },
   { text: 'Do you ship to Canada & Mexico?', conversations: 1, resolutionRate: 0 },
+  { text: 'Is there a gift card?', conversations: 1, resolutionRate: null },
 ];
 
 function response(over: Partial<AnalyticsResponse> = {}): AnalyticsResponse {
@@ -318,9 +319,11 @@ describe('InsightsSection', () => {
     const { router } = renderAtDashboard(<InsightsSection bots={BOTS} />, '/dashboard/insights');
     await screen.findByRole('list', { name: 'Topics' });
     const links = topicsList().getAllByRole('link');
-    expect(links).toHaveLength(2);
+    expect(links).toHaveLength(3);
     expect(links[0]).toHaveTextContent('How do I return an order?4 conversations75% resolved');
     expect(links[1]).toHaveTextContent('Do you ship to Canada & Mexico?1 conversation0% resolved');
+    // None of its conversations has an outcome yet: no rate rather than 0 %.
+    expect(links[2]).toHaveTextContent('Is there a gift card?1 conversationNot decided yet');
     expect(links[0]).toHaveAttribute('href', '/dashboard/conversations?q=How+do+I+return+an+order%3F');
     expect(links[1]).toHaveAttribute('href', '/dashboard/conversations?q=Do+you+ship+to+Canada+%26+Mexico%3F');
     // Fewer than 2,000 conversations: the topics are read from all of them, and no note says otherwise.

@@ -58,13 +58,14 @@ export function TopicsCard({ topics, topicConversations, botId }: TopicsCardProp
                   <LinearProgress
                     variant="determinate"
                     color="success"
-                    value={Math.round(topic.resolutionRate * 100)}
+                    value={Math.round((topic.resolutionRate ?? 0) * 100)}
                     aria-hidden="true"
                     // A grey track: the success colour's pale one read as a full bar at 0%.
                     sx={{ flex: 1, height: 6, borderRadius: 3, bgcolor: 'grey.200' }}
                   />
                   <Typography variant="caption" color="textSecondary" sx={{ minWidth: 80, textAlign: 'right' }}>
-                    {formatRate(topic.resolutionRate)} resolved
+                    {/* Its conversations are all under way (quiet for less than 30 minutes): no outcome yet. */}
+                    {topic.resolutionRate === null ? 'Not decided yet' : `${formatRate(topic.resolutionRate)} resolved`}
                   </Typography>
                 </Box>
               </ListItemButton>
