@@ -209,7 +209,7 @@ describe('GET /api/analytics', () => {
   });
 
   it("answers 404 for another owner's bot or a missing one, 400 for hostile values, 401 signed out", async () => {
-    for (const botId of [othersBot, 999_999]) {
+    for (const botId of [othersBot, 999_999, 2_147_483_648, 9_999_999_999]) {
       const response = await ask(owner, { ...NEW_YORK, botId });
       expect(response.status).toBe(404);
       expect(response.body.code).toBe('BOT_NOT_FOUND');

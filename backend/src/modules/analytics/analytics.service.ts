@@ -36,7 +36,8 @@ export class AnalyticsService {
   async analytics(ownerId: number, ask: AnalyticsAsk, now = new Date()): Promise<AnalyticsResponse> {
     const period = resolvePeriod(ask, now);
     const botId = ask.botId === undefined ? null : Number(ask.botId);
-    if (botId !== null && !(await this.repository.ownsBot(ownerId, botId))) {
+    // Past the largest id no bot exists (and PostgreSQL would refuse the number): the same 404.
+    if (botId !== null && (botId > 2_147_483_647 || !(await this.repository.ownsBot(ownerId, botId)))) {
       throw AppError.notFound('Bot not found.', 'BOT_NOT_FOUND');
     }
     const scope: AnalyticsScope = { ownerId, botId };
