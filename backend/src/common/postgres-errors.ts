@@ -4,3 +4,13 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   const pg = driverError as { code?: string; constraint?: string } | null;
   return pg?.code === '23505' && (constraint === undefined || pg.constraint === constraint);
 }
+
+/**
+ * True when `error` is PostgreSQL refusing a time zone name (22023, "time zone … not recognized"):
+ * a name the runtime's Intl knows may be missing from the database's own zone list.
+ */
+export function isUnknownTimeZone(error: unknown): boolean {
+  const driverError = (error as { driverError?: { code?: string; message?: string } } | null)?.driverError ?? error;
+  const pg = driverError as { code?: string; message?: string } | null;
+  return pg?.code === '22023' && /time zone .* not recognized/.test(pg.message ?? '');
+}

@@ -9,6 +9,8 @@ export interface AnalyticsPeriodQuery {
   timeZone: string;
 }
 
+export const TIME_ZONE_REFUSED = 'timeZone must be an IANA time zone such as Europe/Berlin.';
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -50,7 +52,7 @@ export function resolvePeriod(
 ): AnalyticsPeriodQuery {
   const timeZone = asked.timeZone ?? 'UTC';
   if (!isTimeZone(timeZone)) {
-    throw AppError.badRequest('timeZone must be an IANA time zone such as Europe/Berlin.', 'INVALID_RANGE');
+    throw AppError.badRequest(TIME_ZONE_REFUSED, 'INVALID_RANGE');
   }
   const to = asked.to ?? todayIn(timeZone, now);
   const toDay = dayNumber(to, 'to');

@@ -9,8 +9,9 @@ import {
   type OutcomeFigure,
 } from '@botsmith/contract';
 import { AppError } from '../../common/app-error.js';
+import { isUnknownTimeZone } from '../../common/postgres-errors.js';
 import { questionTopics } from '../corrections/question-groups.js';
-import { periodStarts, resolvePeriod } from './analytics-period.js';
+import { periodStarts, resolvePeriod, TIME_ZONE_REFUSED } from './analytics-period.js';
 import { AnalyticsRepository, type AnalyticsScope, type FirstQuestion } from './analytics.repository.js';
 
 /** The asked query plus the time zone the days are counted in (the dashboard sends the browser's). */
@@ -34,6 +35,16 @@ export class AnalyticsService {
   constructor(private readonly repository: AnalyticsRepository) {}
 
   async analytics(ownerId: number, ask: AnalyticsAsk, now = new Date()): Promise<AnalyticsResponse> {
+    try {
+      return await this.figures(ownerId, ask, now);
+    } catch (error) {
+      // Intl knew the name (resolvePeriod checked it), the database's zone list does not.
+      if (isUnknownTimeZone(error)) throw AppError.badRequest(TIME_ZONE_REFUSED, 'INVALID_RANGE');
+      throw error;
+    }
+  }
+
+  private async figures(ownerId: number, ask: AnalyticsAsk, now: Date): Promise<AnalyticsResponse> {
     const period = resolvePeriod(ask, now);
     const botId = ask.botId === undefined ? null : Number(ask.botId);
     // Past the largest id no bot exists (and PostgreSQL would refuse the number): the same 404.
