@@ -32,6 +32,8 @@ export interface AnalyticsQuery {
   /** Last day (included), YYYY-MM-DD in the owner's time zone. */
   to?: string;
   groupBy?: AnalyticsGroupBy;
+  /** The IANA time zone days and hours are counted in; default UTC (the dashboard sends the browser's). */
+  timeZone?: string;
 }
 
 /** An outcome's count, and its share of the period's decided conversations (0 to 1; 0 when none). */

@@ -1,12 +1,6 @@
 import type { AnalyticsQuery, AnalyticsResponse } from '@botsmith/contract';
 import { apiFetch } from './client';
 
-/** What the dashboard asks GET /api/analytics: the contract's query and the time zone days are counted in. */
-export interface AnalyticsRequest extends AnalyticsQuery {
-  /** An IANA time zone (the browser's); the server counts in UTC without one. */
-  timeZone?: string;
-}
-
 function queryString(params: Record<string, string | undefined>): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
@@ -18,7 +12,7 @@ function queryString(params: Record<string, string | undefined>): string {
 
 /** The owner's figures over a period (docs/product.md#analytics): one bot's, or all of them without `botId`. */
 export const analyticsApi = {
-  get: (query: AnalyticsRequest, signal?: AbortSignal) =>
+  get: (query: AnalyticsQuery, signal?: AbortSignal) =>
     apiFetch<AnalyticsResponse>(
       `/api/analytics${queryString({
         botId: query.botId,

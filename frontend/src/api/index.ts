@@ -2,7 +2,6 @@ export { ApiError, apiFetch, apiRequest } from './client';
 export type { ApiRequestOptions } from './client';
 export type { UploadOptions } from './upload';
 export { analyticsApi } from './analytics';
-export type { AnalyticsRequest } from './analytics';
 export { authApi } from './auth';
 export { userApi } from './user';
 export { billingApi } from './billing';

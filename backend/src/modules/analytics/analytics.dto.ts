@@ -1,9 +1,8 @@
-import { ANALYTICS_GROUP_BY, type AnalyticsGroupBy } from '@botsmith/contract';
+import { ANALYTICS_GROUP_BY, type AnalyticsGroupBy, type AnalyticsQuery } from '@botsmith/contract';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import type { AnalyticsAsk } from './analytics.service.js';
 
 /** GET /api/analytics. Dates and the time zone are checked for real by resolvePeriod. */
-export class AnalyticsQueryDto implements AnalyticsAsk {
+export class AnalyticsQueryDto implements AnalyticsQuery {
   @IsOptional()
   @IsString()
   @Matches(/^[1-9]\d{0,9}$/, { message: 'botId must be a whole number' })

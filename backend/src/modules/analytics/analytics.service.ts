@@ -14,9 +14,6 @@ import { questionTopics } from '../corrections/question-groups.js';
 import { periodStarts, resolvePeriod, TIME_ZONE_REFUSED } from './analytics-period.js';
 import { AnalyticsRepository, type AnalyticsScope, type FirstQuestion } from './analytics.repository.js';
 
-/** The asked query plus the time zone the days are counted in (the dashboard sends the browser's). */
-export type AnalyticsAsk = AnalyticsQuery & { timeZone?: string };
-
 const noOutcomes = (): Record<ConversationOutcome, number> =>
   Object.fromEntries(CONVERSATION_OUTCOMES.map((o) => [o, 0])) as Record<ConversationOutcome, number>;
 
@@ -34,7 +31,7 @@ const per = (cents: number, items: number) => (items === 0 ? null : Math.round((
 export class AnalyticsService {
   constructor(private readonly repository: AnalyticsRepository) {}
 
-  async analytics(ownerId: number, ask: AnalyticsAsk, now = new Date()): Promise<AnalyticsResponse> {
+  async analytics(ownerId: number, ask: AnalyticsQuery, now = new Date()): Promise<AnalyticsResponse> {
     try {
       return await this.figures(ownerId, ask, now);
     } catch (error) {
@@ -44,7 +41,7 @@ export class AnalyticsService {
     }
   }
 
-  private async figures(ownerId: number, ask: AnalyticsAsk, now: Date): Promise<AnalyticsResponse> {
+  private async figures(ownerId: number, ask: AnalyticsQuery, now: Date): Promise<AnalyticsResponse> {
     const period = resolvePeriod(ask, now);
     const botId = ask.botId === undefined ? null : Number(ask.botId);
     // Past the largest id no bot exists (and PostgreSQL would refuse the number): the same 404.
