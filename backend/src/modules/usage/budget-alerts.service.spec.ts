@@ -120,7 +120,9 @@ describe('BudgetAlertsService: the forecast in a bot budget alert', () => {
       },
     } as unknown as BudgetAlertsRepository;
     const mail = { sendBotBudgetAlert: (_to: string, alert: unknown) => sent.push(alert) } as unknown as MailService;
-    return { alerts: new BudgetAlertsService(repository, mail, {} as WebhooksService), sent, asked };
+    const events: string[] = [];
+    const webhooks = { notify: (_owner: number, event: string) => events.push(event) } as unknown as WebhooksService;
+    return { alerts: new BudgetAlertsService(repository, mail, webhooks), sent, asked, events };
   }
 
   it('names the day the budget runs out at this pace in the 50 % and 80 % mails', async () => {
@@ -133,10 +135,11 @@ describe('BudgetAlertsService: the forecast in a bot budget alert', () => {
   });
 
   it('says nothing of the pace once the budget is reached', async () => {
-    const { alerts, sent, asked } = setup(99, [50, 80, 100]);
+    const { alerts, sent, asked, events } = setup(99, [50, 80, 100]);
     alerts.afterSpend(1, 2, new Date('2026-11-13T00:00:00Z'));
     await alerts.settled();
     expect(sent).toEqual([expect.objectContaining({ percent: 100, budgetReachedOn: null })]);
     expect(asked).toEqual([]);
+    expect(events).toEqual(['bot.budget_reached']);
   });
 });
