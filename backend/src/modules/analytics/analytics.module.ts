@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BotsModule } from '../bots/bots.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { AnalyticsController } from './analytics.controller.js';
 import { AnalyticsRepository } from './analytics.repository.js';
@@ -6,10 +7,10 @@ import { AnalyticsService } from './analytics.service.js';
 
 /**
  * The owner's analytics (docs/product.md#analytics): a read model over the conversation log, the
- * leads and the usage ledger. UsersModule for the billing gate.
+ * leads and the usage ledger. UsersModule for the billing gate, BotsModule for the owner's bot.
  */
 @Module({
-  imports: [UsersModule],
+  imports: [UsersModule, BotsModule],
   controllers: [AnalyticsController],
   providers: [AnalyticsRepository, AnalyticsService],
 })

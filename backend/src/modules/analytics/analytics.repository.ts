@@ -202,12 +202,4 @@ export class AnalyticsRepository {
     );
     return rows.map((r) => ({ sourceId: Number(r.id), name: r.name, botId: Number(r.bot_id) }));
   }
-
-  async ownsBot(ownerId: number, botId: number): Promise<boolean> {
-    const rows = await this.dataSource.query<unknown[]>(`SELECT 1 FROM bots WHERE id = $1 AND owner_id = $2`, [
-      botId,
-      ownerId,
-    ]);
-    return rows.length > 0;
-  }
 }

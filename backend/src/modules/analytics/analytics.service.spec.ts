@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
+import type { BotsService } from '../bots/bots.service.js';
 import type { AnalyticsRepository } from './analytics.repository.js';
 import { AnalyticsService } from './analytics.service.js';
 
 /** A repository whose first query fails as PostgreSQL does on a zone missing from its list. */
 function repositoryFailingWith(error: Error): AnalyticsRepository {
   return {
-    ownsBot: () => Promise.resolve(true),
     conversationCells: () => Promise.reject(error),
   } as unknown as AnalyticsRepository;
 }
@@ -15,7 +15,7 @@ describe('AnalyticsService', () => {
     const refused = Object.assign(new Error('query failed'), {
       driverError: { code: '22023', message: 'time zone "America/Ciudad_Juarez" not recognized' },
     });
-    const service = new AnalyticsService(repositoryFailingWith(refused));
+    const service = new AnalyticsService(repositoryFailingWith(refused), {} as BotsService);
     await expect(service.analytics(1, { timeZone: 'America/Ciudad_Juarez' })).rejects.toMatchObject({
       code: 'INVALID_RANGE',
       status: 400,
@@ -26,7 +26,7 @@ describe('AnalyticsService', () => {
     const other = Object.assign(new Error('query failed'), {
       driverError: { code: '22023', message: 'something else' },
     });
-    const service = new AnalyticsService(repositoryFailingWith(other));
+    const service = new AnalyticsService(repositoryFailingWith(other), {} as BotsService);
     await expect(service.analytics(1, {})).rejects.toBe(other);
   });
 });

@@ -10,6 +10,7 @@ import {
 } from '@botsmith/contract';
 import { AppError } from '../../common/app-error.js';
 import { isUnknownTimeZone } from '../../common/postgres-errors.js';
+import { BotsService } from '../bots/bots.service.js';
 import { questionTopics } from '../corrections/question-groups.js';
 import { periodStarts, resolvePeriod, TIME_ZONE_REFUSED } from './analytics-period.js';
 import { AnalyticsRepository, type AnalyticsScope, type FirstQuestion } from './analytics.repository.js';
@@ -29,7 +30,10 @@ const per = (cents: number, items: number) => (items === 0 ? null : Math.round((
  */
 @Injectable()
 export class AnalyticsService {
-  constructor(private readonly repository: AnalyticsRepository) {}
+  constructor(
+    private readonly repository: AnalyticsRepository,
+    private readonly bots: BotsService,
+  ) {}
 
   async analytics(ownerId: number, ask: AnalyticsQuery, now = new Date()): Promise<AnalyticsResponse> {
     try {
@@ -44,9 +48,10 @@ export class AnalyticsService {
   private async figures(ownerId: number, ask: AnalyticsQuery, now: Date): Promise<AnalyticsResponse> {
     const period = resolvePeriod(ask, now);
     const botId = ask.botId === undefined ? null : Number(ask.botId);
-    // Past the largest id no bot exists (and PostgreSQL would refuse the number): the same 404.
-    if (botId !== null && (botId > 2_147_483_647 || !(await this.repository.ownsBot(ownerId, botId)))) {
-      throw AppError.notFound('Bot not found.', 'BOT_NOT_FOUND');
+    if (botId !== null) {
+      // Past the largest id no bot exists (and PostgreSQL would refuse the number): the same 404.
+      if (botId > 2_147_483_647) throw AppError.notFound('Bot not found.', 'BOT_NOT_FOUND');
+      await this.bots.assertOwned(ownerId, botId);
     }
     const scope: AnalyticsScope = { ownerId, botId };
     const cells = await this.repository.conversationCells(scope, period);
