@@ -175,4 +175,15 @@ describe('BotUsageTab', { timeout: 30_000 }, () => {
       vi.useRealTimers();
     }
   });
+
+  it('shows no forecast for a bot that has spent nothing and is heading nowhere', async () => {
+    const idle = forecast(null);
+    idle.bots = idle.bots.map((bot) => ({ ...bot, spentCents: 0, forecastCents: 0 }));
+    api.usageApi.getUsageForecast.mockResolvedValue(idle);
+    renderAtDashboard(<BotUsageTab botId={42} />);
+    await screen.findByRole('button', { name: 'Save limit' });
+    await waitFor(() => expect(api.usageApi.getUsageForecast).toHaveBeenCalled());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByTestId('spend-forecast')).not.toBeInTheDocument();
+  });
 });

@@ -30,7 +30,10 @@ export function SpendForecastLine({ botId }: SpendForecastLineProps) {
   const { account, bots } = forecast.data;
   const bot = botId === null ? null : bots.find((entry) => entry.botId === botId);
   if (bot === undefined) return null;
-  const text = bot === null ? forecastSentence(account, null, today) : forecastSentence(bot, bot.botName, today);
+  const figures = bot ?? account;
+  // Nothing spent and nothing ahead: "ends at about $0.00" would only be noise.
+  if (figures.spentCents === 0 && figures.forecastCents === 0) return null;
+  const text = forecastSentence(figures, bot?.botName ?? null, today);
   return (
     <Typography variant="body2" data-testid="spend-forecast">
       {text}
