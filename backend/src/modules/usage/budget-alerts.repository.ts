@@ -59,17 +59,6 @@ export class BudgetAlertsRepository {
     };
   }
 
-  /** The bot's cents per UTC day from `from` (a day's start) to `to`, for the forecast in an alert. */
-  async dailyBotSpend(botId: number, from: Date, to: Date): Promise<Map<string, number>> {
-    const rows: Array<{ day: string; cents: string }> = await this.dataSource.query(
-      `SELECT to_char(date_trunc('day', created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, SUM(price_cents) AS cents
-         FROM usage_events WHERE bot_id = $1 AND created_at >= $2 AND created_at < $3
-        GROUP BY 1`,
-      [botId, from, to],
-    );
-    return new Map(rows.map((r) => [r.day, Number(r.cents)]));
-  }
-
   /**
    * Records the alerts of these steps as sent, unless they already are, and returns the steps this
    * call recorded: the caller that gets a step back is the one that mails it. The unique index on

@@ -3,6 +3,7 @@ import { nextPeriodStart } from '../../common/billing-period.js';
 import type { BudgetAlertsRepository } from './budget-alerts.repository.js';
 import type { MailService } from '../mail/mail.service.js';
 import type { WebhooksService } from '../webhooks/webhooks.service.js';
+import type { TimeWindow, UsageRepository } from './usage.repository.js';
 
 describe('botBudgetSteps', () => {
   it('passes 50 and 80 at those shares of the budget, and 100 once the next message would not fit', () => {
@@ -51,7 +52,7 @@ describe('BudgetAlertsService.afterSpend', () => {
     return { repository, asked, releaseAll };
   }
   const service = (repository: BudgetAlertsRepository) =>
-    new BudgetAlertsService(repository, {} as MailService, {} as WebhooksService);
+    new BudgetAlertsService(repository, {} as MailService, {} as WebhooksService, {} as UsageRepository);
 
   it('checks spends that arrive during a check once more after it, never in parallel, and never drops the last', async () => {
     const { repository, asked, releaseAll } = slowRepository();
@@ -114,15 +115,17 @@ describe('BudgetAlertsService: the forecast in a bot budget alert', () => {
           bot: { name: 'Shop helper', usageLimitDollars: 1, model: 'gpt-3.5-turbo', spendCents: spentCents },
         }),
       claim: () => Promise.resolve(claimed),
-      dailyBotSpend: (botId: number, from: Date, to: Date) => {
-        asked.push([botId, from.toISOString(), to.toISOString()]);
-        return Promise.resolve(days);
-      },
     } as unknown as BudgetAlertsRepository;
+    const usage = {
+      dailyBotUsage: (botId: number, window: TimeWindow) => {
+        asked.push([botId, window.from.toISOString(), window.to.toISOString()]);
+        return Promise.resolve([...days].map(([day, cents]) => ({ day, messages: 1, tokens: 0, cents })));
+      },
+    } as unknown as UsageRepository;
     const mail = { sendBotBudgetAlert: (_to: string, alert: unknown) => sent.push(alert) } as unknown as MailService;
     const events: string[] = [];
     const webhooks = { notify: (_owner: number, event: string) => events.push(event) } as unknown as WebhooksService;
-    return { alerts: new BudgetAlertsService(repository, mail, webhooks), sent, asked, events };
+    return { alerts: new BudgetAlertsService(repository, mail, webhooks, usage), sent, asked, events };
   }
 
   it('names the day the budget runs out at this pace in the 50 % and 80 % mails', async () => {

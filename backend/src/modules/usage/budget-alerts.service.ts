@@ -8,6 +8,7 @@ import { WebhooksService } from '../webhooks/webhooks.service.js';
 import { nextMessageFits } from './budget.js';
 import { BudgetAlertsRepository } from './budget-alerts.repository.js';
 import { FORECAST_HISTORY_DAYS, forecastSpend } from './spend-forecast.js';
+import { UsageRepository } from './usage.repository.js';
 import { historyWindow } from './usage.service.js';
 
 /**
@@ -54,6 +55,7 @@ export class BudgetAlertsService implements OnApplicationShutdown {
     private readonly repository: BudgetAlertsRepository,
     private readonly mail: MailService,
     private readonly webhooks: WebhooksService,
+    private readonly usage: UsageRepository,
   ) {}
 
   /**
@@ -104,7 +106,8 @@ export class BudgetAlertsService implements OnApplicationShutdown {
   /** The day the bot's budget is reached at its pace as of `at`; null when not this period. */
   private async budgetReachedOn(botId: number, budgetCents: number, at: Date): Promise<string | null> {
     const { window } = historyWindow(at, FORECAST_HISTORY_DAYS + 1);
-    const dailyCents = await this.repository.dailyBotSpend(botId, window.from, window.to);
+    const days = await this.usage.dailyBotUsage(botId, window);
+    const dailyCents = new Map(days.map((day) => [day.day, day.cents]));
     return forecastSpend({ now: at, dailyCents, budgetCents }).budgetReachedOn;
   }
 
