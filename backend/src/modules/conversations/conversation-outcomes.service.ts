@@ -17,7 +17,7 @@ export interface OutcomesResult {
 
 /**
  * Decides the outcome of every conversation quiet for CONVERSATION_OUTCOME_QUIET_MS at `now`
- * (docs/product.md#outcomes): run every few minutes by ConversationOutcomesScheduler. One that
+ * (docs/product.md#outcomes): run every few minutes by ConversationsScheduler. One that
  * resumes is due again once it is quiet again, and then decided on all its messages. Batches of
  * CONVERSATION_OUTCOME_BATCH, one short transaction each under the advisory lock, like retention:
  * two instances never decide the same rows twice at once.

@@ -13,7 +13,7 @@ export interface RetentionResult {
 
 /**
  * Deletes visitors' conversations older than their owner's retention (daily, see
- * ConversationRetentionScheduler). In batches of CONVERSATION_RETENTION_BATCH, one transaction
+ * ConversationsScheduler). In batches of CONVERSATION_RETENTION_BATCH, one transaction
  * each, so no transaction holds many row locks or the embedded database's only connection for
  * long. Each batch takes the advisory lock: when another instance holds it, that instance is
  * doing the same work and this one stops. Running it twice deletes nothing more.

@@ -7,15 +7,14 @@ import { MailConsentModule } from '../mail-consent/mail-consent.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { ConversationOutcomesRepository } from './conversation-outcomes.repository.js';
-import { ConversationOutcomesScheduler } from './conversation-outcomes.scheduler.js';
 import { ConversationOutcomesService } from './conversation-outcomes.service.js';
 import { ConversationRetentionRepository } from './conversation-retention.repository.js';
-import { ConversationRetentionScheduler } from './conversation-retention.scheduler.js';
 import { ConversationRetentionService } from './conversation-retention.service.js';
 import { ConversationsDataModule } from './conversations-data.module.js';
 import { ConversationsController } from './conversations.controller.js';
 import { ConversationsExportService } from './conversations-export.service.js';
 import { ConversationsRepository } from './conversations.repository.js';
+import { ConversationsScheduler } from './conversations.scheduler.js';
 import { ConversationsService } from './conversations.service.js';
 import { OnboardingController } from './onboarding.controller.js';
 import { OnboardingRepository } from './onboarding.repository.js';
@@ -39,10 +38,9 @@ import { OWNER_REPLY_THROTTLER_STORAGE, OwnerRepliesService } from './owner-repl
     OnboardingRepository,
     ConversationRetentionRepository,
     ConversationRetentionService,
-    ConversationRetentionScheduler,
+    ConversationsScheduler,
     ConversationOutcomesRepository,
     ConversationOutcomesService,
-    ConversationOutcomesScheduler,
     {
       provide: OWNER_REPLY_THROTTLER_STORAGE,
       inject: [APP_CONFIG],
