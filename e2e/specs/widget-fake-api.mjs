@@ -134,7 +134,10 @@ async function handle(url, req, res, body) {
   res.setHeader('Access-Control-Expose-Headers', 'Retry-After, X-Visitor-Token');
   if (req.method == 'OPTIONS') {
     res.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
-    res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Accept, X-Page-Url, X-Visitor-Token');
+    res.setHeader(
+      'Access-Control-Allow-Headers',
+      'Content-Type, Accept, X-Page-Url, X-Visitor-Token, X-Visitor-Identity',
+    );
     res.writeHead(204).end();
     return;
   }

@@ -2,6 +2,7 @@ import { render } from 'preact';
 import texts from '#texts';
 import type { MountWindow } from './lib/types';
 import css from './styles/window.css?inline';
+import { setProof } from './lib/api';
 import { Widget } from './Widget';
 
 /**
@@ -14,5 +15,9 @@ export { texts };
 
 export const mount: MountWindow = (el, addCss) => {
   addCss(css);
-  return (props) => render(props ? <Widget {...props} t={texts} addCss={addCss} /> : null, el);
+  return (props) => {
+    // Before the render: the calls it makes (a rating, a lead, a person's replies) carry the proof.
+    if (props) setProof(props.visitor);
+    render(props ? <Widget {...props} t={texts} addCss={addCss} /> : null, el);
+  };
 };

@@ -603,12 +603,15 @@ describe('CORS: the widget API answers any origin without credentials; the dashb
       .options('/api/chat')
       .set('Origin', 'https://customer.example')
       .set('Access-Control-Request-Method', 'POST')
-      .set('Access-Control-Request-Headers', 'content-type,x-page-url,x-visitor-token,authorization');
+      .set(
+        'Access-Control-Request-Headers',
+        'content-type,x-page-url,x-visitor-token,x-visitor-identity,authorization',
+      );
     expect(response.status).toBe(204);
     expect(response.headers['access-control-allow-origin']).toBe('*');
     expect(response.headers['access-control-allow-methods']).toContain('POST');
     const allowed = String(response.headers['access-control-allow-headers']).toLowerCase();
-    for (const header of ['content-type', 'x-page-url', 'x-visitor-token', 'authorization'])
+    for (const header of ['content-type', 'x-page-url', 'x-visitor-token', 'x-visitor-identity', 'authorization'])
       expect(allowed).toContain(header);
     expect(response.headers['access-control-allow-credentials']).toBeUndefined();
   });

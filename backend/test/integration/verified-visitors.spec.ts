@@ -255,3 +255,123 @@ describe('POST /api/chat with an identity proof', () => {
     expect((await other.agent.get(`/api/conversations/${verifiedId}`)).status).toBe(404);
   });
 });
+
+describe('every visitor route reads the identity proof (X-Visitor-Identity), as POST /api/chat does', () => {
+  /** A widget call from a device with this visitor token, and the proof if given. */
+  function device(token: string | undefined, identity?: string) {
+    const set = (call: ReturnType<ReturnType<TestApp['http']>['get']>) => {
+      call.set('Origin', SITE);
+      if (token) call.set('X-Visitor-Token', token);
+      if (identity !== undefined) call.set('X-Visitor-Identity', identity);
+      return call;
+    };
+    return {
+      rate: (botId: number, messageId: number) =>
+        set(t.http().post('/api/chat/feedback')).send({ botId, messageId, rating: 'down' }),
+      lead: (botId: number, email: string) => set(t.http().post('/api/chat/lead')).send({ botId, email }),
+      messages: (botId: number) => set(t.http().get(`/api/chat/conversations/current/messages?botId=${botId}`)),
+      remove: (botId: number) => set(t.http().delete('/api/chat/conversations/current')).send({ botId }),
+    };
+  }
+
+  async function conversationIds(botId: number) {
+    const found = await t.dataSource.query<Array<{ id: number; visitor_id: string }>>(
+      `SELECT id, visitor_id FROM conversations WHERE bot_id = $1 ORDER BY id`,
+      [botId],
+    );
+    return found.map((c) => ({ id: Number(c.id), verified: c.visitor_id.startsWith('u-') }));
+  }
+
+  async function ratingOf(messageId: number): Promise<string | null> {
+    const [row] = await t.dataSource.query<Array<{ rating: string | null }>>(
+      `SELECT rating FROM messages WHERE id = $1`,
+      [messageId],
+    );
+    return row.rating;
+  }
+
+  it('a verified visitor on a second device rates, reads a reply, leaves a lead and deletes their conversation', async () => {
+    const { agent, bot, secret } = await botWithSecret();
+    const token = jwt({ sub: 'customer-7', email: 'c7@example.com', exp: inAnHour() }, secret);
+    const phone = await chat(bot.id, { token });
+    expect(phone.status).toBe(200);
+    // The laptop: a visitor token of its own (it chatted before signing in) and the same sub.
+    const before = await chat(bot.id, undefined);
+    const laptopToken = before.headers['x-visitor-token'];
+    expect(laptopToken).not.toBe(phone.headers['x-visitor-token']);
+    const [anonymous, verified] = await conversationIds(bot.id).then((all) => [
+      all.find((c) => !c.verified)!,
+      all.find((c) => c.verified)!,
+    ]);
+    const laptop = device(laptopToken, token);
+
+    expect((await laptop.rate(bot.id, phone.body.messageId as number)).status).toBe(204);
+    expect(await ratingOf(phone.body.messageId as number)).toBe('down');
+
+    const sent = await agent
+      .post(`/api/conversations/${verified.id}/reply`)
+      .set('Origin', t.origin)
+      .send({ content: 'Your order ships today.' });
+    expect(sent.status).toBe(201);
+    const read = await laptop.messages(bot.id);
+    expect(read.status).toBe(200);
+    expect(read.body.messages.map((m: { content: string }) => m.content)).toEqual(['Your order ships today.']);
+    // The userHash proof in the header names the same visitor.
+    const hash = createHmac('sha256', secret).update('customer-7').digest('hex');
+    const viaHash = await device(laptopToken, `userId=customer-7&userHash=${hash}`).messages(bot.id);
+    expect(viaHash.body.messages).toHaveLength(1);
+    // Without the proof the laptop is its anonymous visitor, who has no reply.
+    expect((await device(laptopToken).messages(bot.id)).body.messages).toEqual([]);
+
+    const left = await laptop.lead(bot.id, 'c7@example.com');
+    expect(left.status).toBe(201);
+    const [lead] = await t.dataSource.query<Array<{ conversation_id: number }>>(
+      `SELECT conversation_id FROM leads WHERE bot_id = $1`,
+      [bot.id],
+    );
+    expect(Number(lead.conversation_id)).toBe(verified.id);
+
+    expect((await laptop.remove(bot.id)).status).toBe(204);
+    expect(await conversationIds(bot.id)).toEqual([anonymous]);
+    expect(await refusals(bot.id)).toBe(0);
+  });
+
+  it('a forged, expired or malformed proof on those routes is the anonymous visitor of the token, never an error', async () => {
+    const { bot, secret } = await botWithSecret();
+    const phone = await chat(bot.id, { token: jwt({ sub: 'customer-8', exp: inAnHour() }, secret) });
+    const mine = await chat(bot.id, undefined);
+    const myToken = mine.headers['x-visitor-token'];
+    const [verified] = (await conversationIds(bot.id)).filter((c) => c.verified);
+    const hour = inAnHour();
+    const proofs = [
+      jwt({ sub: 'customer-8', exp: hour }, 'idsec_guessed'),
+      jwt({ sub: 'customer-8', exp: Math.floor(Date.now() / 1000) - 10 }, secret),
+      `userId=customer-8&userHash=${'0'.repeat(64)}`,
+      'userId=customer-8',
+      'not a token %%%',
+      'x'.repeat(5000),
+    ];
+    for (const proof of proofs) {
+      const forged = device(myToken, proof);
+      // The verified visitor's answer is not theirs to rate; their own is.
+      expect((await forged.rate(bot.id, phone.body.messageId as number)).body.code).toBe('MESSAGE_NOT_FOUND');
+      expect((await forged.rate(bot.id, mine.body.messageId as number)).status).toBe(204);
+      const read = await forged.messages(bot.id);
+      expect(read.status).toBe(200);
+      expect(read.body).toEqual({ messages: [], handoff: false });
+    }
+    expect(await ratingOf(phone.body.messageId as number)).toBeNull();
+
+    const forged = device(myToken, proofs[0]);
+    expect((await forged.lead(bot.id, 'mallory@example.com')).status).toBe(201);
+    const [lead] = await t.dataSource.query<Array<{ conversation_id: number }>>(
+      `SELECT conversation_id FROM leads WHERE bot_id = $1`,
+      [bot.id],
+    );
+    expect(Number(lead.conversation_id)).not.toBe(verified.id);
+    expect((await forged.remove(bot.id)).status).toBe(204);
+    expect(await conversationIds(bot.id)).toEqual([verified]);
+    // Only a chat message counts a refused proof: a widget polling for replies would count each poll.
+    expect(await refusals(bot.id)).toBe(0);
+  });
+});

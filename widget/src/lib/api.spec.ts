@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sendFeedback } from '../extras/api';
-import { credentialsFor, fetchBot, sendChat } from './api';
+import { deleteConversation, sendLead } from '../extras/api';
+import { credentialsFor, fetchBot, sendChat, setProof } from './api';
 
 const enc = new TextEncoder();
 
@@ -247,6 +248,36 @@ describe('answer ids and feedback', () => {
     });
     expect(JSON.parse(init.body as string)).toEqual({ botId: '7', messageId: 42, rating: 'down' });
     localStorage.clear();
+  });
+
+  it("sends Botsmith.identify's proof as X-Visitor-Identity on every visitor call, and nothing else of it", async () => {
+    const fetchMock = vi.fn().mockImplementation(() => Promise.resolve(new Response(null, { status: 204 })));
+    vi.stubGlobal('fetch', fetchMock);
+    const identities = () =>
+      fetchMock.mock.calls.map((c) => ((c[1] as RequestInit).headers as Record<string, string>)['X-Visitor-Identity']);
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbmEifQ.c2lnbmF0dXJl-_';
+
+    setProof({ token: jwt, name: 'Ana' });
+    await sendFeedback('https://api.example', '7', 42, 'up');
+    await sendLead('https://api.example', '7', { email: 'ana@example.com' });
+    await deleteConversation('https://api.example', '7');
+    setProof({ userId: 'customer 1/é', userHash: 'ab'.repeat(32), name: 'Ana' });
+    await sendFeedback('https://api.example', '7', 42, 'up');
+    // A display-only identify, and a token with characters no JWT has (fetch would throw on a newline).
+    setProof({ name: 'Ana', email: 'ana@example.com' });
+    await sendFeedback('https://api.example', '7', 42, 'up');
+    setProof({ token: 'bad\ntoken' });
+    await sendFeedback('https://api.example', '7', 42, 'up');
+    setProof();
+
+    expect(identities()).toEqual([
+      jwt,
+      jwt,
+      jwt,
+      `userId=customer+1%2F%C3%A9&userHash=${'ab'.repeat(32)}`,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('answers false when the server refuses or cannot be reached', async () => {

@@ -92,6 +92,19 @@ function visitorFields({ name, email, token, userId, userHash }: Visitor): Visit
   return { name, email, token, userId, userHash };
 }
 
+/** The host page's proof of who the visitor is (`Botsmith.identify`), sent on every visitor call. */
+let proof = '';
+
+/**
+ * Keeps `Botsmith.identify`'s proof for X-Visitor-Identity (docs/product.md#verified-visitors): the
+ * JWT (only its own characters, so no page value can make fetch throw) or `userId=…&userHash=…`.
+ * A rating, a lead or a deletion then reaches the verified visitor's conversation on any device.
+ */
+export function setProof({ token, userId, userHash }: Visitor = {}): void {
+  proof =
+    token && /^[\w.-]+$/.test(token) ? token : userId && userHash ? `${new URLSearchParams({ userId, userHash })}` : '';
+}
+
 /**
  * Every call about the visitor's conversation (`path` on the API): JSON, the page, the visitor's
  * token, cookies only on the product's own origin. A token the server issues with the answer (a
@@ -112,6 +125,7 @@ export async function visitorFetch(
       // The page's origin and path only: a query or fragment may hold a visitor's tokens or e-mail.
       'X-Page-Url': (location.origin + location.pathname).slice(0, 2048),
       ...(token ? { 'X-Visitor-Token': token } : {}),
+      ...(proof ? { 'X-Visitor-Identity': proof } : {}),
       ...init.headers,
     },
   });

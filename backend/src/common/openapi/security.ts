@@ -11,7 +11,8 @@ export const SECURITY = {
 
 /**
  * A route called as a chat visitor (docs/chat-api.md): no session; the widget's X-Visitor-Token
- * and X-Page-Url, or the bot's API key with X-Visitor-Id from the owner's server.
+ * and X-Page-Url (and X-Visitor-Identity for a verified visitor), or the bot's API key with
+ * X-Visitor-Id from the owner's server.
  */
 export function ApiVisitorCaller(
   descriptions: { token?: string; visitorId?: string } = {},
@@ -28,6 +29,13 @@ export function ApiVisitorCaller(
       name: 'X-Visitor-Token',
       required: false,
       description: descriptions.token ?? "The visitor's token (widget).",
+    }),
+    ApiHeader({
+      name: 'X-Visitor-Identity',
+      required: false,
+      description:
+        "Who the owner's server says the visitor is (docs/product.md#verified-visitors): a JWT signed with the " +
+        "bot's identity secret, or `userId=…&userHash=…` URL-encoded. A proof that fails is an anonymous visitor.",
     }),
     ApiHeader({
       name: 'X-Visitor-Id',

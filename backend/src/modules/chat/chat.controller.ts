@@ -15,8 +15,8 @@ import { FeedbackService } from './feedback.service.js';
 import { ChatService, type AnswerSink, type ChatCaller } from './chat.service.js';
 import { EventStream } from './sse.js';
 import { VisitorConversationsService } from './visitor-conversations.service.js';
-import { VISITOR_TOKEN_HEADER } from './widget-cors.js';
-import type { IdentityProof } from './visitor-identity.js';
+import { VISITOR_IDENTITY_HEADER, VISITOR_TOKEN_HEADER } from './widget-cors.js';
+import { identityFromHeader, type IdentityProof } from './visitor-identity.js';
 
 /**
  * POST /api/chat: JSON `{message, messageId, citations}`, or server-sent events with `Accept: text/event-stream`. An
@@ -90,12 +90,7 @@ export class ChatController {
     };
 
     try {
-      const answer = await this.chat.answer(
-        body,
-        { ...callerOf(req), identity: identityProofOf(body) },
-        sink,
-        visitorGone.signal,
-      );
+      const answer = await this.chat.answer(body, withBodyProof(callerOf(req), body), sink, visitorGone.signal);
       if (stream) {
         stream.send('done', {
           message: answer.message,
@@ -213,17 +208,26 @@ export function header(req: Request, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The owner's server's proof of who the visitor is, as the widget passes it on in `visitor`. */
-function identityProofOf(body: ChatRequestDto): IdentityProof | undefined {
+/**
+ * The caller with the message's own proof of who the visitor is (the widget passes it on in
+ * `visitor`), which comes before the X-Visitor-Identity header's.
+ */
+function withBodyProof(caller: ChatCaller, body: ChatRequestDto): ChatCaller {
   const given = body.visitor;
-  if (given?.token) return { token: given.token };
-  if (given?.userId && given.userHash) return { userId: given.userId, userHash: given.userHash };
-  return undefined;
+  let identity: IdentityProof | undefined;
+  if (given?.token) identity = { token: given.token };
+  else if (given?.userId && given.userHash) identity = { userId: given.userId, userHash: given.userHash };
+  return identity ? { ...caller, identity } : caller;
 }
 
-/** What the chat's caller checks read from a request (also the replies routes'). */
+/**
+ * What the chat's caller checks read from a request (also the replies routes'): every visitor route
+ * reads the identity proof the same way, so a verified visitor is the same visitor on all of them.
+ */
 export function callerOf(req: Request): ChatCaller {
+  const identity = identityFromHeader(header(req, VISITOR_IDENTITY_HEADER.toLowerCase()));
   return {
+    ...(identity ? { identity } : {}),
     origin: header(req, 'origin'),
     pageUrl: header(req, 'x-page-url'),
     visitorToken: header(req, 'x-visitor-token'),

@@ -64,7 +64,8 @@ export interface ChatCaller {
   visitorId?: string;
   /**
    * The owner's server's word for who the visitor is (docs/product.md#verified-visitors): the chat
-   * body's `visitor.token` or `visitor.userId` + `userHash`, or a JWT in `X-Visitor-Token`.
+   * body's `visitor.token` or `visitor.userId` + `userHash`, else the widget's `X-Visitor-Identity`
+   * header (every visitor route), else a JWT in `X-Visitor-Token` (the API-key path).
    */
   identity?: IdentityProof;
   authorization?: string;

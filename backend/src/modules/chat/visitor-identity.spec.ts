@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createHmac } from 'node:crypto';
 import { IdentitySecretBox, newIdentitySecret } from '../bots/identity-secret.js';
-import { verifiedVisitorId, verifyIdentity } from './visitor-identity.js';
+import { identityFromHeader, verifiedVisitorId, verifyIdentity } from './visitor-identity.js';
 
 const SECRET = 'idsec_test-secret-for-bot-7';
 const BOT = 7;
@@ -129,6 +129,24 @@ describe('verifiedVisitorId', () => {
     expect(verifiedVisitorId(7, 'a')).not.toBe(verifiedVisitorId(8, 'a'));
     expect(verifiedVisitorId(7, 'a')).not.toBe(verifiedVisitorId(7, 'b'));
     expect(verifiedVisitorId(7, 'a')).toMatch(/^u-[A-Za-z0-9_-]{43}$/);
+  });
+});
+
+describe('identityFromHeader', () => {
+  it('reads a JWT as is, or userId and userHash URL-encoded; anything else is no proof', () => {
+    expect(identityFromHeader('aaa.bbb.ccc')).toEqual({ token: 'aaa.bbb.ccc' });
+    expect(identityFromHeader(`userId=customer+1%2F%C3%A9&userHash=${'ab'.repeat(32)}`)).toEqual({
+      userId: 'customer 1/é',
+      userHash: 'ab'.repeat(32),
+    });
+    // A proof that is only half there, empty, or longer than any token.
+    expect(identityFromHeader('userId=customer-1')).toBeUndefined();
+    expect(identityFromHeader('userHash=00&userId=')).toBeUndefined();
+    expect(identityFromHeader('')).toBeUndefined();
+    expect(identityFromHeader(undefined)).toBeUndefined();
+    expect(identityFromHeader('x'.repeat(4097))).toBeUndefined();
+    // A value that is no JWT is still a proof: verifyIdentity refuses it, and the refusal is anonymous.
+    expect(identityFromHeader('not a token')).toEqual({ token: 'not a token' });
   });
 });
 

@@ -61,6 +61,20 @@ export function verifyIdentity(
   return timingSafeEqual(expected, Buffer.from(userHash, 'hex')) ? { sub: userId, attributes: {} } : null;
 }
 
+/**
+ * The proof in the widget's `X-Visitor-Identity` header, which it sends on every visitor route
+ * (rating, lead, the conversation's messages and events, deleting it) because GET and DELETE carry
+ * no `visitor` body: a JWT as is, or `userId=…&userHash=…` URL-encoded. Anything else is no proof.
+ */
+export function identityFromHeader(value: string | undefined): IdentityProof | undefined {
+  if (!value || value.length > IDENTITY_LIMITS.tokenMaxChars) return undefined;
+  if (!value.includes('=')) return { token: value };
+  const fields = new URLSearchParams(value);
+  const userId = fields.get('userId');
+  const userHash = fields.get('userHash');
+  return userId && userHash ? { userId, userHash } : undefined;
+}
+
 /** The visitor id a verified visitor has with a bot: the same on every device and network. */
 export function verifiedVisitorId(botId: number, sub: string): string {
   // 'u-' + 43 characters: never the shape of an id a visitor token names (22 characters), so a

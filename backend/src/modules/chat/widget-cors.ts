@@ -6,8 +6,10 @@ export const WIDGET_API_PATHS = ['/api/chat', '/api/widget'];
 
 /** The server-issued visitor identity: sent with answers, sent back by the widget. */
 export const VISITOR_TOKEN_HEADER = 'X-Visitor-Token';
+/** The host page's proof of who the visitor is, on every visitor route (identityFromHeader). */
+export const VISITOR_IDENTITY_HEADER = 'X-Visitor-Identity';
 
-const ALLOWED_HEADERS = `Content-Type, Accept, Authorization, X-Page-Url, X-Visitor-Id, ${VISITOR_TOKEN_HEADER}, Last-Event-ID`;
+const ALLOWED_HEADERS = `Content-Type, Accept, Authorization, X-Page-Url, X-Visitor-Id, ${VISITOR_TOKEN_HEADER}, ${VISITOR_IDENTITY_HEADER}, Last-Event-ID`;
 
 /**
  * CORS for the widget's calls: any origin may call them, WITHOUT credentials (no
