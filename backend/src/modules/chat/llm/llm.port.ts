@@ -39,6 +39,39 @@ export interface LlmRequest {
    * (the offline demo model); a real model reads the messages only.
    */
   grounding: Grounding;
+  /** The bot's actions the model may call for this message (docs/product.md#actions); absent: none. */
+  tools?: LlmTools;
+}
+
+/** An action as the model sees it: its name, what it does, and a JSON Schema of its parameters. */
+export interface LlmTool {
+  name: string;
+  description: string;
+  /** A JSON Schema of type object (actions/: string, number, integer, boolean and enum properties). */
+  parameters: Record<string, unknown>;
+}
+
+/** One call the model asked for: the arguments as it wrote them (JSON text, not yet checked). */
+export interface LlmToolCall {
+  name: string;
+  arguments: string;
+}
+
+/**
+ * What a call gave back, for the model to answer from: the action's filtered answer, or a sentence
+ * the visitor may be told (the action failed, needs a signed-in visitor, got invalid parameters).
+ */
+export type LlmToolResult = { ok: true; data: unknown } | { ok: false; error: string };
+
+/**
+ * The actions of one message. The engine checks and runs each call (the schema, the visitor's
+ * right to it, the SSRF guard) and never rejects: a failure comes back as `{ok: false}`. After
+ * `maxCalls` calls in all, the model is asked to answer without calling any more.
+ */
+export interface LlmTools {
+  list: LlmTool[];
+  maxCalls: number;
+  call(call: LlmToolCall): Promise<LlmToolResult>;
 }
 
 /**
@@ -95,7 +128,8 @@ export interface LlmPort {
   upstreamModelFor(tier: ModelTier): string;
   /**
    * Streams one answer: `onToken` gets each piece of text as it arrives; resolves with the whole
-   * text and the token usage. Rejects with LlmError (ABORTED when the signal fired).
+   * text and the token usage (of every round, when the model called actions in between). Rejects
+   * with LlmError (ABORTED when the signal fired).
    */
   complete(request: LlmRequest, onToken: (text: string) => void): Promise<LlmResult>;
 }

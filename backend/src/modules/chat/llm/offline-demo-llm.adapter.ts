@@ -3,6 +3,7 @@ import { CANNOT_ANSWER_SENTENCE } from '@botsmith/contract';
 import { OFFLINE_MODEL_NAME, OFFLINE_MODEL_PREFIX } from '../../../common/constants.js';
 import { englishSynonyms, type EnglishSynonyms } from '../../knowledge/synonyms.js';
 import { estimateTokens, LlmError, type Grounding, type LlmPort, type LlmRequest, type LlmResult } from './llm.port.js';
+import { demoActionAnswer, pickDemoAction } from './offline-demo-actions.js';
 import { OFFLINE_LANGUAGE_NOTES, questionLanguage } from './question-language.js';
 
 /**
@@ -11,7 +12,8 @@ import { OFFLINE_LANGUAGE_NOTES, questionLanguage } from './question-language.js
  * the retrieved document passages (else of the house demo bot's public text) that shares the
  * most words with the question — deterministically, says that it is
  * the offline demo model, and streams word by word like a real model, reporting estimated token
- * usage. It never sees the owner's prompt, so it cannot repeat it to a visitor.
+ * usage. It never sees the owner's prompt, so it cannot repeat it to a visitor. Given actions, it
+ * calls the one the question names (offline-demo-actions.ts) and answers with what it gave.
  */
 export class OfflineDemoLlmAdapter implements LlmPort {
   readonly name = 'offline-demo';
@@ -23,8 +25,19 @@ export class OfflineDemoLlmAdapter implements LlmPort {
   }
 
   async complete(request: LlmRequest, onToken: (text: string) => void): Promise<LlmResult> {
-    const synonyms = await englishSynonyms();
-    const { answer, quotedPassage } = composeOfflineAnswerWithSource(request.grounding, request.maxTokens, synonyms);
+    const action = request.tools ? pickDemoAction(request.tools.list, request.grounding.question, keywords) : null;
+    const { answer, quotedPassage } =
+      action && request.tools
+        ? {
+            answer: truncateToTokens(
+              `${OFFLINE_MODEL_PREFIX}${demoActionAnswer(
+                await request.tools.call({ name: action.name, arguments: JSON.stringify(action.parameters) }),
+              )}`,
+              request.maxTokens,
+            ),
+            quotedPassage: null,
+          }
+        : composeOfflineAnswerWithSource(request.grounding, request.maxTokens, await englishSynonyms());
     const pieces = answer.match(/\S+\s*/g) ?? [answer];
     for (const piece of pieces) {
       if (request.signal.aborted) throw new LlmError('ABORTED', 'The visitor left before the answer.');

@@ -285,3 +285,216 @@ describe('OpenAiLlmAdapter (real openai SDK against a local Chat Completions ser
     expect(tokens).toEqual(['w0 ', 'w1 ', 'w2 ']);
   });
 });
+
+/** A chunk carrying tool-call fragments (the way OpenAI streams them: id and name first, arguments in pieces). */
+function toolChunk(model: string, fragments: object[], finish: string | null = null): string {
+  const payload = {
+    id: 'chatcmpl-test',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model,
+    choices: [{ index: 0, delta: { tool_calls: fragments }, finish_reason: finish }],
+    usage: null,
+  };
+  return `data: ${JSON.stringify(payload)}\n\n`;
+}
+
+/** Streams a request for calls: each `[id, name, arguments]` in three fragments, then usage and [DONE]. */
+function streamCalls(res: http.ServerResponse, model: string, calls: Array<[string, string, string]>, index = true) {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  calls.forEach(([id, name, args], i) => {
+    const at = index ? i : 0; // Ollama-style servers reuse index 0 and tell calls apart by id
+    res.write(toolChunk(model, [{ index: at, id, type: 'function', function: { name, arguments: '' } }]));
+    const half = Math.floor(args.length / 2);
+    res.write(toolChunk(model, [{ index: at, function: { arguments: args.slice(0, half) } }]));
+    res.write(toolChunk(model, [{ index: at, function: { arguments: args.slice(half) } }]));
+  });
+  res.write(toolChunk(model, [], 'tool_calls'));
+  res.write(chunk(model, null, null, { prompt_tokens: 40, completion_tokens: 12, total_tokens: 52 }));
+  res.end('data: [DONE]\n\n');
+}
+
+const ORDER_TOOL = {
+  name: 'order_status',
+  description: 'Look up the status of an order by its number',
+  parameters: { type: 'object', properties: { order_id: { type: 'integer' } }, required: ['order_id'] },
+};
+
+describe('OpenAiLlmAdapter with actions (tool calls through the real SDK)', () => {
+  it('runs the call the model streams in fragments, gives it the result, and streams the answer; usage is summed', async () => {
+    handler = (_req, body, res) => {
+      const messages = body.messages as Array<{ role: string }>;
+      if (messages.some((m) => m.role === 'tool')) streamAnswer(res, 'gpt-4o', ['Order 1042 ', 'has shipped.']);
+      else streamCalls(res, 'gpt-4o', [['call_a', 'order_status', '{"order_id":1042}']]);
+    };
+    const asked: unknown[] = [];
+    const tokens: string[] = [];
+    const result = await adapter().complete(
+      request({
+        tools: {
+          list: [ORDER_TOOL],
+          maxCalls: 3,
+          call: (call) => {
+            asked.push(call);
+            return Promise.resolve({ ok: true, data: { status: 'shipped' } });
+          },
+        },
+      }),
+      (t) => tokens.push(t),
+    );
+
+    expect(asked).toEqual([{ name: 'order_status', arguments: '{"order_id":1042}' }]);
+    expect(result.text).toBe('Order 1042 has shipped.');
+    expect(tokens.join('')).toBe('Order 1042 has shipped.');
+    expect(result.usage).toEqual({ promptTokens: 40 + 57, completionTokens: 12 + 9, estimated: false });
+    expect(requests).toHaveLength(2);
+    expect(requests[0].body).toMatchObject({
+      tool_choice: 'auto',
+      parallel_tool_calls: false,
+      tools: [{ type: 'function', function: ORDER_TOOL }],
+    });
+    expect((requests[1].body.messages as unknown[]).slice(-2)).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_a', type: 'function', function: { name: 'order_status', arguments: '{"order_id":1042}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_a', content: '{"ok":true,"data":{"status":"shipped"}}' },
+    ]);
+  });
+
+  it('tells calls apart by id when a server reuses index 0, and answers every id', async () => {
+    handler = (_req, body, res) => {
+      const messages = body.messages as Array<{ role: string }>;
+      if (messages.some((m) => m.role === 'tool')) streamAnswer(res, 'llama3', ['Both checked.']);
+      else
+        streamCalls(
+          res,
+          'llama3',
+          [
+            ['c1', 'order_status', '{"order_id":1}'],
+            ['c2', 'order_status', '{"order_id":2}'],
+          ],
+          false,
+        );
+    };
+    const asked: string[] = [];
+    await adapter().complete(
+      request({
+        tools: {
+          list: [ORDER_TOOL],
+          maxCalls: 3,
+          call: (call) => {
+            asked.push(call.arguments);
+            return Promise.resolve({ ok: false, error: 'I could not reach the order system just now.' });
+          },
+        },
+      }),
+      () => undefined,
+    );
+    expect(asked).toEqual(['{"order_id":1}', '{"order_id":2}']);
+    const answered = (requests[1].body.messages as Array<{ role: string; tool_call_id?: string }>)
+      .filter((m) => m.role === 'tool')
+      .map((m) => m.tool_call_id);
+    expect(answered).toEqual(['c1', 'c2']);
+  });
+
+  it('stops offering calls once maxCalls are used: the next round says tool_choice none', async () => {
+    handler = (_req, body, res) => {
+      if (body.tool_choice === 'none') streamAnswer(res, 'gpt-4o', ['Here is what I have.']);
+      else streamCalls(res, 'gpt-4o', [[`call_${requests.length}`, 'order_status', '{"order_id":7}']]);
+    };
+    let calls = 0;
+    const result = await adapter().complete(
+      request({
+        tools: {
+          list: [ORDER_TOOL],
+          maxCalls: 3,
+          call: () => {
+            calls += 1;
+            return Promise.resolve({ ok: true, data: { status: 'packing' } });
+          },
+        },
+      }),
+      () => undefined,
+    );
+    expect(calls).toBe(3);
+    expect(requests.map((r) => r.body.tool_choice)).toEqual(['auto', 'auto', 'auto', 'none']);
+    expect(result.text).toBe('Here is what I have.');
+  });
+
+  it('refuses calls past the bound within one batch without running them', async () => {
+    handler = (_req, body, res) => {
+      const messages = body.messages as Array<{ role: string }>;
+      if (messages.some((m) => m.role === 'tool')) streamAnswer(res, 'gpt-4o', ['Done.']);
+      else
+        streamCalls(res, 'gpt-4o', [
+          ['a', 'order_status', '{"order_id":1}'],
+          ['b', 'order_status', '{"order_id":2}'],
+        ]);
+    };
+    let calls = 0;
+    await adapter().complete(
+      request({
+        tools: {
+          list: [ORDER_TOOL],
+          maxCalls: 1,
+          call: () => {
+            calls += 1;
+            return Promise.resolve({ ok: true, data: {} });
+          },
+        },
+      }),
+      () => undefined,
+    );
+    expect(calls).toBe(1);
+    const results = (requests[1].body.messages as Array<{ role: string; content: string }>).filter(
+      (m) => m.role === 'tool',
+    );
+    expect(results.map((m) => JSON.parse(m.content) as { ok: boolean })).toEqual([
+      { ok: true, data: {} },
+      { ok: false, error: expect.stringContaining('No more actions') as unknown },
+    ]);
+  });
+
+  it('sends no tools when the bot has no actions', async () => {
+    handler = (_req, body, res) => streamAnswer(res, String(body.model), ['Hi.']);
+    await adapter().complete(
+      request({ tools: { list: [], maxCalls: 3, call: () => Promise.reject(new Error('no')) } }),
+      () => undefined,
+    );
+    expect(requests[0].body).not.toHaveProperty('tools');
+    expect(requests[0].body).not.toHaveProperty('tool_choice');
+  });
+
+  it('puts text said before a call and the answer after it on separate lines', async () => {
+    handler = (_req, body, res) => {
+      const messages = body.messages as Array<{ role: string }>;
+      if (messages.some((m) => m.role === 'tool')) return streamAnswer(res, 'gpt-4o', ['It has shipped.']);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(chunk('gpt-4o', 'Let me check.'));
+      res.write(
+        toolChunk(
+          'gpt-4o',
+          [{ index: 0, id: 'x', type: 'function', function: { name: 'order_status', arguments: '{}' } }],
+          'tool_calls',
+        ),
+      );
+      res.end('data: [DONE]\n\n');
+    };
+    const tokens: string[] = [];
+    const result = await adapter().complete(
+      request({ tools: { list: [ORDER_TOOL], maxCalls: 3, call: () => Promise.resolve({ ok: true, data: 1 }) } }),
+      (t) => tokens.push(t),
+    );
+    expect(result.text).toBe('Let me check.\n\nIt has shipped.');
+    expect(tokens.join('')).toBe(result.text);
+    // The first round reported no usage: the whole message's tokens are estimated.
+    expect(result.usage.estimated).toBe(true);
+    expect(requests[1].body.messages).toContainEqual(
+      expect.objectContaining({ role: 'assistant', content: 'Let me check.' }),
+    );
+  });
+});

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { type ModelTier, UPSTREAM_MODELS } from '../../../common/constants.js';
-import { estimateTokens, LlmError, type LlmPort, type LlmRequest, type LlmResult } from './llm.port.js';
+import { estimateTokens, LlmError, type LlmPort, type LlmRequest, type LlmResult, type LlmTools } from './llm.port.js';
 import { describeError } from '../../../common/error-description.js';
 
 export interface OpenAiAdapterOptions {
@@ -17,13 +17,29 @@ export interface OpenAiAdapterOptions {
 
 const OPENAI_API = 'https://api.openai.com/v1';
 
+/** What the model reads back for a call past LlmTools.maxCalls (it asked for several at once). */
+const TOO_MANY_CALLS = 'No more actions can run for this message: answer with what you have.';
+/** The most text one call's arguments may accrete (an action's parameters are a few short values). */
+const MAX_CALL_ARGUMENTS = 16_384;
+
+/** What one streamed request gave: its text, the calls it asked for, whether it finished. */
+interface Round {
+  text: string;
+  toolCalls: Array<{ id: string; name: string; arguments: string }>;
+  finished: boolean;
+  model?: string;
+  usage?: OpenAI.CompletionUsage;
+}
+
 /**
  * The production model: the official `openai` SDK (6.x, the last major that runs on Node 20),
  * Chat Completions streaming — the common denominator of OpenAI-compatible servers — with
  * `stream_options.include_usage`, so the last chunk reports the tokens actually used.
  *
  * Retries are the SDK's own and happen only before the first byte of an answer (a retried
- * request cannot duplicate tokens the visitor already saw). A stream that goes silent for
+ * request cannot duplicate tokens the visitor already saw). With actions (`request.tools`), a round
+ * that asks for calls is followed by another with their results, until the model answers or the
+ * calls are used up (then `tool_choice: 'none'`); the usage is the sum of the rounds. A stream that goes silent for
  * `timeoutMs` is aborted here, since the SDK's timeout stops counting once headers arrive.
  */
 export class OpenAiLlmAdapter implements LlmPort {
@@ -56,46 +72,76 @@ export class OpenAiLlmAdapter implements LlmPort {
 
     let silenceTimer: NodeJS.Timeout | undefined;
     let wentSilent = false;
-    const watchSilence = (): void => {
-      clearTimeout(silenceTimer);
-      silenceTimer = setTimeout(() => {
-        wentSilent = true;
-        controller.abort();
-      }, this.options.timeoutMs);
+    const silence = {
+      watch: (): void => {
+        clearTimeout(silenceTimer);
+        silenceTimer = setTimeout(() => {
+          wentSilent = true;
+          controller.abort();
+        }, this.options.timeoutMs);
+      },
+      // An action has its own time limit: the model is not silent while one runs.
+      pause: (): void => clearTimeout(silenceTimer),
     };
 
+    const messages: OpenAI.ChatCompletionMessageParam[] = request.messages.map((m) => ({ ...m }));
+    const tools = request.tools && request.tools.list.length > 0 ? request.tools : undefined;
+    let calls = 0;
     let text = '';
     let answeredBy = model;
-    let finished = false;
-    let usage: OpenAI.CompletionUsage | undefined;
+    let finished: boolean;
+    const usage = { promptTokens: 0, completionTokens: 0, reported: true };
     const started = Date.now();
     try {
-      const stream = await this.client.chat.completions.create(
-        {
-          model,
-          messages: request.messages,
-          temperature: request.temperature,
-          [this.maxTokensField]: request.maxTokens,
-          stream: true,
-          stream_options: { include_usage: true },
-        },
-        { signal: controller.signal },
-      );
-      watchSilence();
-      for await (const chunk of stream) {
-        watchSilence();
-        if (typeof chunk.model === 'string' && chunk.model) answeredBy = chunk.model.slice(0, 100);
-        if (chunk.usage) usage = chunk.usage;
-        const choice = chunk.choices[0];
-        if (!choice) continue;
-        const piece = choice.delta?.content;
-        if (piece) {
-          text += piece;
-          onToken(piece);
+      for (;;) {
+        const mayCall = tools !== undefined && calls < tools.maxCalls;
+        // A round after an action starts on a line of its own when text came before it.
+        let separator = text === '' ? '' : '\n\n';
+        const round = await this.round(
+          { model, request, messages, tools, mayCall, signal: controller.signal, silence },
+          (piece) => {
+            if (separator) {
+              text += separator;
+              onToken(separator);
+              separator = '';
+            }
+            text += piece;
+            onToken(piece);
+          },
+        );
+        if (round.model) answeredBy = round.model;
+        if (round.usage) {
+          usage.promptTokens += round.usage.prompt_tokens;
+          usage.completionTokens += round.usage.completion_tokens;
+        } else {
+          usage.reported = false;
         }
-        if (choice.finish_reason) finished = true;
+        finished = round.finished;
+        if (!tools || !mayCall || round.toolCalls.length === 0) break;
+
+        messages.push({
+          role: 'assistant',
+          content: round.text || null,
+          tool_calls: round.toolCalls.map((call) => ({
+            id: call.id,
+            type: 'function' as const,
+            function: { name: call.name, arguments: call.arguments },
+          })),
+        });
+        silence.pause();
+        for (const call of round.toolCalls) {
+          // Every call asked for gets an answer (the API wants one per id); past the bound, a refusal.
+          const result =
+            calls < tools.maxCalls
+              ? await tools.call({ name: call.name, arguments: call.arguments })
+              : { ok: false as const, error: TOO_MANY_CALLS };
+          calls += 1;
+          if (request.signal.aborted) throw new LlmError('ABORTED', 'The visitor left before the answer.');
+          messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(result) });
+        }
       }
     } catch (error) {
+      if (error instanceof LlmError) throw error;
       throw this.classify(error, request.signal.aborted, wentSilent, Date.now() - started);
     } finally {
       clearTimeout(silenceTimer);
@@ -110,14 +156,79 @@ export class OpenAiLlmAdapter implements LlmPort {
     return {
       text,
       upstreamModel: answeredBy,
-      usage: usage
-        ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, estimated: false }
+      usage: usage.reported
+        ? { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, estimated: false }
         : {
-            promptTokens: estimateTokens(request.messages.map((m) => m.content).join('\n')),
+            promptTokens: estimateTokens(messages.map((m) => JSON.stringify(m.content ?? '')).join('\n')),
             completionTokens: estimateTokens(text),
             estimated: true,
           },
     };
+  }
+
+  /**
+   * One streamed request: its text goes to `onPiece` as it arrives; the calls the model asked for
+   * are collected from their fragments (keyed by id when the server gives one, else by index:
+   * some OpenAI-compatible servers reuse index 0 for every call of a batch).
+   */
+  private async round(
+    ask: {
+      model: string;
+      request: LlmRequest;
+      messages: OpenAI.ChatCompletionMessageParam[];
+      tools: LlmTools | undefined;
+      mayCall: boolean;
+      signal: AbortSignal;
+      silence: { watch(): void };
+    },
+    onPiece: (text: string) => void,
+  ): Promise<Round> {
+    const { request, tools } = ask;
+    const stream = await this.client.chat.completions.create(
+      {
+        model: ask.model,
+        messages: ask.messages,
+        temperature: request.temperature,
+        [this.maxTokensField]: request.maxTokens,
+        stream: true,
+        stream_options: { include_usage: true },
+        ...(tools && {
+          tools: tools.list.map((tool) => ({ type: 'function' as const, function: tool })),
+          // Once the calls are used up the model must answer from what it has.
+          tool_choice: ask.mayCall ? ('auto' as const) : ('none' as const),
+          parallel_tool_calls: false,
+        }),
+      },
+      { signal: ask.signal },
+    );
+    const round: Round = { text: '', toolCalls: [], finished: false };
+    const byIndex = new Map<number, Round['toolCalls'][number]>();
+    ask.silence.watch();
+    for await (const chunk of stream) {
+      ask.silence.watch();
+      if (typeof chunk.model === 'string' && chunk.model) round.model = chunk.model.slice(0, 100);
+      if (chunk.usage) round.usage = chunk.usage;
+      const choice = chunk.choices[0];
+      if (!choice) continue;
+      const piece = choice.delta?.content;
+      if (piece) {
+        round.text += piece;
+        onPiece(piece);
+      }
+      for (const fragment of choice.delta?.tool_calls ?? []) {
+        let call = fragment.id ? round.toolCalls.find((c) => c.id === fragment.id) : byIndex.get(fragment.index);
+        if (!call) {
+          call = { id: fragment.id ?? `call_${round.toolCalls.length}`, name: '', arguments: '' };
+          round.toolCalls.push(call);
+        }
+        byIndex.set(fragment.index, call);
+        if (fragment.function?.name && !call.name) call.name = fragment.function.name;
+        const args = fragment.function?.arguments;
+        if (args && call.arguments.length + args.length <= MAX_CALL_ARGUMENTS) call.arguments += args;
+      }
+      if (choice.finish_reason) round.finished = true;
+    }
+    return round;
   }
 
   private classify(error: unknown, visitorGone: boolean, wentSilent: boolean, elapsedMs: number): LlmError {
