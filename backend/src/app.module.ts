@@ -9,6 +9,7 @@ import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import type { DatabaseTarget } from './database/database.options.js';
 import { AnalyticsModule } from './modules/analytics/analytics.module.js';
+import { MonthlyReportModule } from './modules/monthly-report/monthly-report.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { BotsModule } from './modules/bots/bots.module.js';
 import { CategoriesModule } from './modules/categories/categories.module.js';
@@ -55,6 +56,7 @@ export class AppModule {
         CorrectionsModule,
         WebhooksModule,
         AnalyticsModule,
+        MonthlyReportModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },

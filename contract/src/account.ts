@@ -37,6 +37,9 @@ export interface UpdateSettingsRequest {
   spendAlertDollars?: number;
   conversationRetentionDays?: ConversationRetentionDays;
   agentName?: string;
+  /** An IANA time zone name, or null for the browser's. */
+  timeZone?: string | null;
+  monthlyReport?: boolean;
 }
 /** The calls that take no input (billing): `{}` or no body; any field is refused. */
 export type EmptyRequest = Record<never, never>;

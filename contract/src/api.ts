@@ -145,6 +145,10 @@ export interface SettingsResponse {
   conversationRetentionDays: ConversationRetentionDays;
   /** The name visitors see on the owner's replies (1 to 60 characters; 'Support' until chosen). */
   agentName: string;
+  /** The IANA time zone of analytics' days and hours and of the monthly report; null = the browser's. */
+  timeZone: string | null;
+  /** Whether the monthly report mail is sent (on the 3rd, about the period that ended). */
+  monthlyReport: boolean;
 }
 
 /** GET /api/user/usage. `usageCents` and `monthlyUsageCents` are the same figure (the frontend reads either name). */

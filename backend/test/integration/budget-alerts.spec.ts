@@ -156,10 +156,18 @@ describe('account spend alert (Settings)', () => {
       spendAlertDollars: 20,
       conversationRetentionDays: 365,
       agentName: 'Support',
+      timeZone: null,
+      monthlyReport: true,
     });
     const saved = await put(agent, { spendAlertDollars: 1 });
     expect(saved.status).toBe(200);
-    expect(saved.body).toEqual({ spendAlertDollars: 1, conversationRetentionDays: 365, agentName: 'Support' });
+    expect(saved.body).toEqual({
+      spendAlertDollars: 1,
+      conversationRetentionDays: 365,
+      agentName: 'Support',
+      timeZone: null,
+      monthlyReport: true,
+    });
 
     const one = await createChatBot(t, user.id, { usageLimitDollars: 0 });
     const two = await createChatBot(t, user.id, { usageLimitDollars: 0 });
@@ -196,6 +204,8 @@ describe('account spend alert (Settings)', () => {
       spendAlertDollars: 0,
       conversationRetentionDays: 365,
       agentName: 'Support',
+      timeZone: null,
+      monthlyReport: true,
     });
     const quietBot = await createChatBot(t, quietUser.id, { usageLimitDollars: 0 });
     await alreadySpent(t, quietUser.id, quietBot.id, 5000);
@@ -224,11 +234,15 @@ describe('account spend alert (Settings)', () => {
       spendAlertDollars: 20,
       conversationRetentionDays: 365,
       agentName: 'Support',
+      timeZone: null,
+      monthlyReport: true,
     });
     expect((await put(agent, { spendAlertDollars: 1_000_000 })).body).toEqual({
       spendAlertDollars: 1_000_000,
       conversationRetentionDays: 365,
       agentName: 'Support',
+      timeZone: null,
+      monthlyReport: true,
     });
   });
 
@@ -240,11 +254,15 @@ describe('account spend alert (Settings)', () => {
       spendAlertDollars: 20,
       conversationRetentionDays: 365,
       agentName: 'Support',
+      timeZone: null,
+      monthlyReport: true,
     });
     expect((await a.agent.get('/api/user/settings')).body).toEqual({
       spendAlertDollars: 75,
       conversationRetentionDays: 365,
       agentName: 'Support',
+      timeZone: null,
+      monthlyReport: true,
     });
     const rows: Array<{ id: number; spend_alert_dollars: number }> = await t.dataSource.query(
       `SELECT id, spend_alert_dollars FROM users WHERE id = ANY($1) ORDER BY id`,
@@ -269,6 +287,8 @@ describe('account spend alert (Settings)', () => {
       spendAlertDollars: 75,
       conversationRetentionDays: 365,
       agentName: 'Support',
+      timeZone: null,
+      monthlyReport: true,
     });
   });
 

@@ -74,22 +74,34 @@ describe('conversation retention', () => {
       spendAlertDollars: 20,
       conversationRetentionDays: 365,
       agentName: 'Support',
+      timeZone: null,
+      monthlyReport: true,
     });
     for (const days of [30, 90, null, 365]) {
       const saved = await put(agent, { conversationRetentionDays: days });
       expect(saved.status).toBe(200);
       // The spend alert, absent from the request, keeps its value.
-      expect(saved.body).toEqual({ spendAlertDollars: 20, conversationRetentionDays: days, agentName: 'Support' });
+      expect(saved.body).toEqual({
+        spendAlertDollars: 20,
+        conversationRetentionDays: days,
+        agentName: 'Support',
+        timeZone: null,
+        monthlyReport: true,
+      });
     }
     expect((await put(agent, { spendAlertDollars: 5 })).body).toEqual({
       spendAlertDollars: 5,
       conversationRetentionDays: 365,
       agentName: 'Support',
+      timeZone: null,
+      monthlyReport: true,
     });
     expect((await put(agent, { spendAlertDollars: 7, conversationRetentionDays: 90 })).body).toEqual({
       spendAlertDollars: 7,
       conversationRetentionDays: 90,
       agentName: 'Support',
+      timeZone: null,
+      monthlyReport: true,
     });
   });
 
@@ -109,6 +121,8 @@ describe('conversation retention', () => {
       spendAlertDollars: 20,
       conversationRetentionDays: 365,
       agentName: 'Support',
+      timeZone: null,
+      monthlyReport: true,
     });
   });
 

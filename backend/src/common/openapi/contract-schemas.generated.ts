@@ -2068,12 +2068,23 @@ export const CONTRACT_SCHEMAS = {
         "agentName": {
           "type": "string",
           "description": "The name visitors see on the owner's replies (1 to 60 characters; 'Support' until chosen)."
+        },
+        "timeZone": {
+          "type": "string",
+          "nullable": true,
+          "description": "The IANA time zone of analytics' days and hours and of the monthly report; null = the browser's."
+        },
+        "monthlyReport": {
+          "type": "boolean",
+          "description": "Whether the monthly report mail is sent (on the 3rd, about the period that ended)."
         }
       },
       "required": [
         "spendAlertDollars",
         "conversationRetentionDays",
-        "agentName"
+        "agentName",
+        "timeZone",
+        "monthlyReport"
       ]
     },
     "SourcePageResponse": {

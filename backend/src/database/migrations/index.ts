@@ -30,6 +30,7 @@ import { ShowModelLabel1798780000000 } from './1798780000000-show-model-label.js
 import { NotChargedReason1798790000000 } from './1798790000000-not-charged-reason.js';
 import { ConversationOutcomes1798870000000 } from './1798870000000-conversation-outcomes.js';
 import { VerifiedVisitors1798900000000 } from './1798900000000-verified-visitors.js';
+import { MonthlyReport1798920000000 } from './1798920000000-monthly-report.js';
 
 /** Migrations in the order they run. Listed by hand so the ESM build needs no glob loading. */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   NotChargedReason1798790000000,
   ConversationOutcomes1798870000000,
   VerifiedVisitors1798900000000,
+  MonthlyReport1798920000000,
 ];

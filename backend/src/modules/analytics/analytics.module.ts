@@ -13,5 +13,6 @@ import { AnalyticsService } from './analytics.service.js';
   imports: [UsersModule, BotsModule],
   controllers: [AnalyticsController],
   providers: [AnalyticsRepository, AnalyticsService],
+  exports: [AnalyticsService],
 })
 export class AnalyticsModule {}

@@ -12,5 +12,6 @@ import { QuestionsRepository } from './questions.repository.js';
   imports: [UsersModule, BotsModule, KnowledgeModule, KnowledgeDataModule],
   controllers: [CorrectionsController],
   providers: [CorrectionsService, QuestionsRepository],
+  exports: [CorrectionsService],
 })
 export class CorrectionsModule {}

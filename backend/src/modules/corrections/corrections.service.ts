@@ -80,4 +80,44 @@ export class CorrectionsService {
       ],
     };
   }
+
+  /**
+   * The `count` questions the owner's bots could not answer most often in [since, until), over all
+   * bots, grouped like the report (a question a correction now answers is left out): for the
+   * monthly report (docs/product.md#monthly-report).
+   */
+  async mostAskedUnanswered(
+    ownerId: number,
+    since: Date,
+    until: Date,
+    count: number,
+  ): Promise<Array<{ botId: number; botName: string; text: string; count: number }>> {
+    const found: Array<{ botId: number; botName: string; text: string; count: number; lastAskedAt: string }> = [];
+    for (const bot of await this.questions.botsWithUnanswered(ownerId, since, until)) {
+      const rows = await this.questions.questionsBefore(
+        bot.botId,
+        since,
+        true,
+        QUESTIONS_REPORT_LIMITS.questionsRead,
+        until,
+      );
+      const open = withoutCorrected(
+        rows,
+        await this.sources.correctionsOfBot(bot.botId, QUESTIONS_REPORT_LIMITS.correctionsRead),
+      );
+      for (const group of groupQuestions(open).slice(0, count)) {
+        found.push({
+          botId: bot.botId,
+          botName: bot.name,
+          text: group.text,
+          count: group.count,
+          lastAskedAt: group.lastAskedAt,
+        });
+      }
+    }
+    return found
+      .sort((a, b) => b.count - a.count || Date.parse(b.lastAskedAt) - Date.parse(a.lastAskedAt))
+      .slice(0, count)
+      .map(({ botId, botName, text, count: asked }) => ({ botId, botName, text, count: asked }));
+  }
 }

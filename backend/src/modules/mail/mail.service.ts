@@ -10,6 +10,8 @@ import {
   leadDigestMail,
   leadMail,
   type LeadMail,
+  monthlyReportMail,
+  type MonthlyReport,
   passwordResetMail,
   replyNoticeMail,
   signupAttemptMail,
@@ -98,6 +100,29 @@ export class MailService implements OnApplicationShutdown {
   /** Lead notices past the window's fifth, as one mail (docs/product.md#mail-consent). */
   sendLeadDigest(to: string, leads: DigestLead[]): void {
     this.dispatch({ to, ...leadDigestMail(leads, `${this.config.publicUrl}/dashboard/conversations`) });
+  }
+
+  /**
+   * The monthly report (docs/product.md#monthly-report), sent now and awaited, unlike the other
+   * mails: the job that claimed it releases its claim when sending fails, so a later run retries.
+   */
+  async sendMonthlyReport(
+    to: string,
+    report: Omit<MonthlyReport, 'insightsUrl' | 'settingsUrl' | 'unanswered'> & {
+      unanswered: Array<{ text: string; count: number; botName: string; botId: number }>;
+    },
+  ): Promise<void> {
+    const { publicUrl } = this.config;
+    const content = monthlyReportMail({
+      ...report,
+      unanswered: report.unanswered.map(({ botId, ...question }) => ({
+        ...question,
+        answerUrl: `${publicUrl}/dashboard/conversations?view=questions&botId=${botId}`,
+      })),
+      insightsUrl: `${publicUrl}/dashboard/insights`,
+      settingsUrl: `${publicUrl}/dashboard?settings=account`,
+    });
+    await this.port.send({ to, ...content });
   }
 
   /** Resolves when every mail handed over so far has been sent (or has failed and been logged). */

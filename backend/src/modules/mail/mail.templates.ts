@@ -324,3 +324,107 @@ ${footer}
     html: layout([intro, next], { label: 'Open my dashboard', url: notice.dashboardUrl }, footer),
   };
 }
+
+/** The monthly report (docs/product.md#monthly-report): the billing period that ended, in figures. */
+export interface MonthlyReport {
+  /** The period's first and last days (`YYYY-MM-DD`), in `timeZone`. */
+  from: string;
+  to: string;
+  timeZone: string;
+  conversations: number;
+  /** Resolved among the decided conversations (0 to 1); null when none was decided. */
+  resolutionRate: number | null;
+  /** Null when no conversation was resolved. */
+  costPerResolvedCents: number | null;
+  /** The most asked topics, at most 3. */
+  topics: Array<{ text: string; conversations: number }>;
+  /** The most asked questions the bots could not answer, at most 3, each with the page to answer it. */
+  unanswered: Array<{ text: string; count: number; botName: string; answerUrl: string }>;
+  insightsUrl: string;
+  settingsUrl: string;
+}
+
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/** `2026-10-03` as `October 3`, with the year when asked. */
+function dayName(date: string, withYear = false): string {
+  const [y, m, d] = date.split('-').map(Number);
+  return `${MONTHS[m - 1]} ${d}${withYear ? `, ${y}` : ''}`;
+}
+
+/** A question or topic on one line, cut to a readable length. */
+function quoted(text: string): string {
+  const line = oneLine(text);
+  return line.length > 140 ? `${line.slice(0, 137)}...` : line;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+export function monthlyReportMail(report: MonthlyReport): MailContent {
+  const period = `${dayName(report.from)} to ${dayName(report.to, true)}`;
+  const subject = `Your ${PRODUCT} report: ${plural(report.conversations, 'conversation', 'conversations')} from ${dayName(report.from)} to ${dayName(report.to)}`;
+  const intro = `Here is what your bots did from ${period} (the billing period that just ended, days in ${report.timeZone} time).`;
+  const rate =
+    report.resolutionRate === null ? 'no conversation decided yet' : `${Math.round(report.resolutionRate * 100)}%`;
+  const cost =
+    report.costPerResolvedCents === null
+      ? 'no conversation was resolved'
+      : dollars(Math.round(report.costPerResolvedCents));
+  const figures = [
+    `Conversations: ${report.conversations}`,
+    `Resolution rate: ${rate}`,
+    `Cost per resolved conversation: ${cost}`,
+  ];
+  const topics = report.topics.map(
+    (t) => `${quoted(t.text)} (${plural(t.conversations, 'conversation', 'conversations')})`,
+  );
+  const questions = report.unanswered.map(
+    (q) => `"${quoted(q.text)}", asked ${plural(q.count, 'time', 'times')} (${oneLine(q.botName)})`,
+  );
+  const footer = `You get this email on the 3rd of each month about the billing period that ended. To stop it, turn off the monthly report in Settings: ${report.settingsUrl}`;
+
+  const numbered = (lines: string[]) => lines.map((line, i) => `${i + 1}. ${line}`).join('\n');
+  const textParts = [intro, figures.join('\n')];
+  if (topics.length > 0) textParts.push(`Top topics:\n${numbered(topics)}`);
+  if (questions.length > 0) {
+    const withLinks = questions.map((line, i) => `${line}\n   Answer it: ${report.unanswered[i].answerUrl}`);
+    textParts.push(`Most asked questions your bots could not answer:\n${numbered(withLinks)}`);
+  }
+  textParts.push(`Open your insights:\n${report.insightsUrl}`, footer);
+
+  const heading = (text: string) =>
+    `<p style="margin:16px 0 8px;font-size:15px;font-weight:600;color:#1f2937">${escapeHtml(text)}</p>`;
+  const list = (tag: 'ul' | 'ol', items: string[]) =>
+    `<${tag} style="margin:0 0 16px;padding-left:20px;font-size:15px;line-height:1.5;color:#1f2937">${items.map((item) => `<li>${item}</li>`).join('')}</${tag}>`;
+  const blocks = [
+    list('ul', figures.map(escapeHtml)),
+    topics.length > 0 ? heading('Top topics') + list('ol', topics.map(escapeHtml)) : '',
+    questions.length > 0
+      ? heading('Most asked questions your bots could not answer') +
+        list(
+          'ol',
+          questions.map(
+            (line, i) => `${escapeHtml(line)} <a href="${escapeHtml(report.unanswered[i].answerUrl)}">Answer it</a>`,
+          ),
+        )
+      : '',
+  ].join('');
+  const html = layout([intro], { label: 'Open my insights', url: report.insightsUrl }, footer).replace(
+    '<p style="margin:24px 0">',
+    `${blocks}<p style="margin:24px 0">`,
+  );
+  return { subject: subject.slice(0, 200), text: `${textParts.join('\n\n')}\n`, html };
+}

@@ -16,6 +16,8 @@ describe('toAccount', () => {
       spendAlertDollars: 20,
       conversationRetentionDays: 365,
       agentName: null,
+      timeZone: 'Europe/Paris',
+      monthlyReport: true,
       isSystem: false,
       createdAt: new Date(0),
       lastLoginAt: null,

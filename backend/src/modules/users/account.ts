@@ -25,6 +25,8 @@ export function toAccount(user: UserEntity): Account {
     spendAlertDollars: user.spendAlertDollars,
     conversationRetentionDays: user.conversationRetentionDays,
     agentName: user.agentName,
+    timeZone: user.timeZone,
+    monthlyReport: user.monthlyReport,
     isSystem: user.isSystem,
     createdAt: user.createdAt,
     lastLoginAt: user.lastLoginAt,

@@ -40,6 +40,15 @@ export class UserEntity {
   /** The name visitors see on the owner's replies; null = DEFAULT_AGENT_NAME ('Support'). */
   @Column({ name: 'agent_name', type: 'varchar', length: 60, nullable: true }) agentName!: string | null;
 
+  /**
+   * The owner's IANA time zone for analytics' days and hours and the monthly report; null = the
+   * browser's (docs/product.md#monthly-report). Checked against Intl and the database on save.
+   */
+  @Column({ name: 'time_zone', type: 'varchar', length: 64, nullable: true }) timeZone!: string | null;
+
+  /** The monthly report mail (docs/product.md#monthly-report); on by default. */
+  @Column({ name: 'monthly_report', type: 'boolean', default: true }) monthlyReport!: boolean;
+
   /** The system account that owns the landing page's demo bot; never billed. */
   @Column({ name: 'is_system', type: 'boolean', default: false }) isSystem!: boolean;
 

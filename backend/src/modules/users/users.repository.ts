@@ -39,6 +39,11 @@ export class UsersRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  /** Throws PostgreSQL's 22023 when the database does not know the time zone `name`. */
+  async checkTimeZone(name: string): Promise<void> {
+    await this.users.query(`SELECT now() AT TIME ZONE $1`, [name]);
+  }
+
   /** Sets email_verified_at once; a later verification keeps the first date. */
   async markVerified(id: number, tx?: Transaction): Promise<void> {
     const manager = tx && entityManagerOf(tx);

@@ -1,10 +1,12 @@
 import { DEFAULT_AGENT_NAME, type ConversationRetentionDays, type MeResponse } from '@botsmith/contract';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error.js';
+import { isUnknownTimeZone } from '../../common/postgres-errors.js';
 import type { Transaction } from '../../database/transaction.js';
 import { APP_CONFIG, isDemoMode, type AppConfig } from '../../config/config.js';
 import { toAccount, type Account, type Credentials } from './account.js';
-import type { SettingsResponse, UpdateSettingsDto } from './users.dto.js';
+import { TIME_ZONE_SETTING_REFUSED, type SettingsResponse, type UpdateSettingsDto } from './users.dto.js';
+import type { UserEntity } from './user.entity.js';
 import { UsersRepository } from './users.repository.js';
 
 /** What `GET /api/user/me` answers: never the password hash or tokens. */
@@ -25,6 +27,8 @@ export class UsersService {
       spendAlertDollars: user.spendAlertDollars,
       conversationRetentionDays: user.conversationRetentionDays as ConversationRetentionDays,
       agentName: user.agentName ?? DEFAULT_AGENT_NAME,
+      timeZone: user.timeZone,
+      monthlyReport: user.monthlyReport,
     };
   }
 
@@ -36,12 +40,33 @@ export class UsersService {
 
   /** Saves the fields the request carries; an absent field keeps its value. */
   async updateSettings(id: number, dto: UpdateSettingsDto): Promise<SettingsResponse> {
-    const fields: Partial<Pick<SettingsResponse, 'spendAlertDollars' | 'conversationRetentionDays' | 'agentName'>> = {};
+    const fields: Partial<
+      Pick<UserEntity, 'spendAlertDollars' | 'conversationRetentionDays' | 'agentName' | 'timeZone' | 'monthlyReport'>
+    > = {};
     if (dto.spendAlertDollars !== undefined) fields.spendAlertDollars = dto.spendAlertDollars;
     if (dto.conversationRetentionDays !== undefined) fields.conversationRetentionDays = dto.conversationRetentionDays;
     if (dto.agentName !== undefined) fields.agentName = dto.agentName;
+    if (dto.timeZone !== undefined)
+      fields.timeZone = dto.timeZone === null ? null : await this.knownTimeZone(dto.timeZone);
+    if (dto.monthlyReport !== undefined) fields.monthlyReport = dto.monthlyReport;
     if (!(await this.users.updateActive(id, fields))) throw AppError.unauthorized();
     return this.settings(id);
+  }
+
+  /**
+   * The name as Intl spells it (the DTO checked Intl knows it), once the database's own zone list
+   * knows it too: the runtime's and the database's tzdata can differ (e.g. PGlite's), and a zone
+   * PostgreSQL refuses would make every analytics query of the account fail.
+   */
+  private async knownTimeZone(name: string): Promise<string> {
+    const canonical = new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone;
+    try {
+      await this.users.checkTimeZone(canonical);
+    } catch (error) {
+      if (isUnknownTimeZone(error)) throw AppError.badRequest(`${TIME_ZONE_SETTING_REFUSED}.`, 'VALIDATION_FAILED');
+      throw error;
+    }
+    return canonical;
   }
 
   async findActiveById(id: number): Promise<Account | null> {
