@@ -8,6 +8,7 @@ import type { AppConfig } from './config/config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import type { DatabaseTarget } from './database/database.options.js';
+import { ActionsModule } from './modules/actions/actions.module.js';
 import { AnalyticsModule } from './modules/analytics/analytics.module.js';
 import { MonthlyReportModule } from './modules/monthly-report/monthly-report.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
@@ -57,6 +58,7 @@ export class AppModule {
         WebhooksModule,
         AnalyticsModule,
         MonthlyReportModule,
+        ActionsModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },

@@ -94,6 +94,12 @@ export const ERROR_CODES = [
   // Webhooks
   'WEBHOOK_NOT_FOUND',
   'WEBHOOK_LIMIT_REACHED',
+  // Actions
+  'ACTION_NOT_FOUND',
+  'ACTION_LIMIT_REACHED',
+  'ACTION_NAME_TAKEN',
+  /** An action's definition (schema, URL, headers, pointers) or a test's parameters are refused. */
+  'ACTION_INVALID',
   // Leads
   /** The bot does not take leads (its owner turned lead capture off). */
   'LEAD_CAPTURE_DISABLED',

@@ -18,3 +18,4 @@ export * from './contrast.js';
 export * from './widget-link.js';
 export * from './leads.js';
 export * from './analytics.js';
+export * from './actions.js';

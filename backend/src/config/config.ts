@@ -121,6 +121,13 @@ export interface AppConfig {
     sendsPerOwner: number;
   };
   /**
+   * Actions (docs/product.md#actions). `allowPrivate` (ACTIONS_ALLOW_PRIVATE=true) accepts http://
+   * URLs and private or loopback addresses on any port (tests, local development); cloud metadata
+   * addresses stay refused. `encryptionKey` (ACTIONS_ENCRYPTION_KEY) seals header values; without
+   * it they are sealed under a key derived from the session secret.
+   */
+  actions: { allowPrivate: boolean; encryptionKey?: string };
+  /**
    * Mail owners can trigger (docs/product.md#mail-consent): `dailyPerAccount`
    * (MAIL_DAILY_LIMIT_PER_ACCOUNT) per UTC day; `digestPollMs` (LEAD_DIGEST_POLL_MS): how often this
    * instance looks for lead digests that are due, 0 = never.
@@ -235,6 +242,7 @@ export function buildConfig(raw: NodeJS.ProcessEnv = process.env, repoRoot = def
       sendsPerInstance: e.WEBHOOK_SENDS_PER_INSTANCE ?? 50,
       sendsPerOwner: e.WEBHOOK_SENDS_PER_OWNER ?? 3,
     },
+    actions: { allowPrivate: e.ACTIONS_ALLOW_PRIVATE === 'true', encryptionKey: e.ACTIONS_ENCRYPTION_KEY },
     mailLimits: {
       dailyPerAccount: e.MAIL_DAILY_LIMIT_PER_ACCOUNT ?? MAIL_LIMITS.dailyPerAccount,
       digestPollMs: e.LEAD_DIGEST_POLL_MS ?? 30_000,

@@ -171,6 +171,14 @@ export class EnvironmentVariables {
   @IsOptional() @IsInt() @Min(1) @Max(1000) WEBHOOK_SENDS_PER_INSTANCE?: number;
   @IsOptional() @IsInt() @Min(1) @Max(100) WEBHOOK_SENDS_PER_OWNER?: number;
 
+  // Actions (docs/product.md#actions).
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'ACTIONS_ALLOW_PRIVATE must be true or false' })
+  ACTIONS_ALLOW_PRIVATE?: string;
+  @IsOptional()
+  @Matches(/^.{32,}$/, { message: 'ACTIONS_ENCRYPTION_KEY must be at least 32 characters long' })
+  ACTIONS_ENCRYPTION_KEY?: string;
+
   // Quotas (docs/product.md#quotas).
   @IsOptional() @IsInt() @Min(1) HANDOFF_MESSAGES_PER_CONVERSATION_PER_DAY?: number;
   @IsOptional() @IsInt() @Min(1) LEADS_PER_BOT_PER_DAY?: number;
@@ -228,6 +236,7 @@ const ECHOED_KEYS = new Set([
   'TRUST_PROXY',
   'CRAWL_ALLOW_PRIVATE',
   'WEBHOOK_ALLOW_PRIVATE',
+  'ACTIONS_ALLOW_PRIVATE',
   'OPENAI_EMBEDDING_MODEL',
 ]);
 

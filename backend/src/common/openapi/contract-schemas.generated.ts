@@ -5,6 +5,18 @@
 // prettier-ignore
 export const CONTRACT_SCHEMAS = {
   "routes": {
+    "ActionsController.list": {
+      "$ref": "#/components/schemas/ActionsResponse"
+    },
+    "ActionsController.create": {
+      "$ref": "#/components/schemas/ActionResponse"
+    },
+    "ActionsController.update": {
+      "$ref": "#/components/schemas/ActionResponse"
+    },
+    "ActionsController.test": {
+      "$ref": "#/components/schemas/ActionTestResponse"
+    },
     "AnalyticsController.get": {
       "$ref": "#/components/schemas/AnalyticsResponse"
     },
@@ -578,6 +590,192 @@ export const CONTRACT_SCHEMAS = {
     }
   },
   "schemas": {
+    "ActionHeaderView": {
+      "type": "object",
+      "properties": {
+        "name": {
+          "type": "string"
+        },
+        "value": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "name",
+        "value"
+      ]
+    },
+    "ActionParameterSchema": {
+      "type": "object",
+      "properties": {
+        "type": {
+          "type": "string",
+          "enum": [
+            "string",
+            "number",
+            "boolean",
+            "integer"
+          ]
+        },
+        "description": {
+          "type": "string"
+        },
+        "maxLength": {
+          "type": "number",
+          "description": "Strings only."
+        },
+        "enum": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "Strings only: the values allowed."
+        }
+      },
+      "required": [
+        "type"
+      ]
+    },
+    "ActionParametersSchema": {
+      "type": "object",
+      "properties": {
+        "type": {
+          "type": "string",
+          "enum": [
+            "object"
+          ]
+        },
+        "properties": {
+          "type": "object",
+          "properties": {},
+          "additionalProperties": {
+            "$ref": "#/components/schemas/ActionParameterSchema"
+          }
+        },
+        "required": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      },
+      "required": [
+        "type",
+        "properties"
+      ]
+    },
+    "ActionRequestView": {
+      "type": "object",
+      "properties": {
+        "method": {
+          "type": "string",
+          "enum": [
+            "GET",
+            "POST"
+          ]
+        },
+        "url": {
+          "type": "string"
+        },
+        "headers": {
+          "type": "object",
+          "properties": {},
+          "additionalProperties": {
+            "type": "string"
+          }
+        },
+        "body": {
+          "type": "string",
+          "nullable": true,
+          "description": "The JSON body (POST), else null."
+        }
+      },
+      "required": [
+        "method",
+        "url",
+        "headers",
+        "body"
+      ]
+    },
+    "ActionResponse": {
+      "type": "object",
+      "properties": {
+        "action": {
+          "$ref": "#/components/schemas/BotAction"
+        }
+      },
+      "required": [
+        "action"
+      ]
+    },
+    "ActionRunResult": {
+      "type": "object",
+      "properties": {
+        "request": {
+          "allOf": [
+            {
+              "$ref": "#/components/schemas/ActionRequestView"
+            }
+          ],
+          "nullable": true,
+          "description": "Null when the run was refused before any request (invalid parameters, no verified visitor)."
+        },
+        "status": {
+          "type": "number",
+          "nullable": true,
+          "description": "The API's HTTP status; null when it did not answer."
+        },
+        "durationMs": {
+          "type": "number"
+        },
+        "answer": {
+          "type": "string",
+          "nullable": true,
+          "description": "The filtered answer as JSON text (what the model reads): an object of the answer fields found, keyed by pointer, at most ACTION_LIMITS.answerMaxBytes; null on error."
+        },
+        "truncated": {
+          "type": "boolean",
+          "description": "Whether the filtered answer was cut to fit."
+        },
+        "error": {
+          "type": "string",
+          "nullable": true
+        }
+      },
+      "required": [
+        "request",
+        "status",
+        "durationMs",
+        "answer",
+        "truncated",
+        "error"
+      ]
+    },
+    "ActionTestResponse": {
+      "type": "object",
+      "properties": {
+        "result": {
+          "$ref": "#/components/schemas/ActionRunResult"
+        }
+      },
+      "required": [
+        "result"
+      ]
+    },
+    "ActionsResponse": {
+      "type": "object",
+      "properties": {
+        "actions": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/BotAction"
+          }
+        }
+      },
+      "required": [
+        "actions"
+      ]
+    },
     "AgentMessage": {
       "type": "object",
       "properties": {
@@ -989,6 +1187,81 @@ export const CONTRACT_SCHEMAS = {
         "card",
         "invoices",
         "testMode"
+      ]
+    },
+    "BotAction": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "number"
+        },
+        "name": {
+          "type": "string"
+        },
+        "description": {
+          "type": "string"
+        },
+        "parameters": {
+          "$ref": "#/components/schemas/ActionParametersSchema"
+        },
+        "method": {
+          "type": "string",
+          "enum": [
+            "GET",
+            "POST"
+          ]
+        },
+        "url": {
+          "type": "string",
+          "description": "https URL; `{parameter}` placeholders in its path."
+        },
+        "headers": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/ActionHeaderView"
+          }
+        },
+        "visitorFields": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "Visitor fields sent with each call: `sub`, `email`, or an attribute's name."
+        },
+        "requiresVerifiedVisitor": {
+          "type": "boolean"
+        },
+        "timeoutMs": {
+          "type": "number"
+        },
+        "answerFields": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "JSON pointers (RFC 6901) into the answer: only these fields reach the model."
+        },
+        "createdAt": {
+          "type": "string"
+        },
+        "updatedAt": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "id",
+        "name",
+        "description",
+        "parameters",
+        "method",
+        "url",
+        "headers",
+        "visitorFields",
+        "requiresVerifiedVisitor",
+        "timeoutMs",
+        "answerFields",
+        "createdAt",
+        "updatedAt"
       ]
     },
     "BotIdentityStatus": {

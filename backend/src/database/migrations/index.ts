@@ -31,6 +31,7 @@ import { NotChargedReason1798790000000 } from './1798790000000-not-charged-reaso
 import { ConversationOutcomes1798870000000 } from './1798870000000-conversation-outcomes.js';
 import { VerifiedVisitors1798900000000 } from './1798900000000-verified-visitors.js';
 import { MonthlyReport1798920000000 } from './1798920000000-monthly-report.js';
+import { Actions1798940000000 } from './1798940000000-actions.js';
 
 /** Migrations in the order they run. Listed by hand so the ESM build needs no glob loading. */
 export const MIGRATIONS = [
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   ConversationOutcomes1798870000000,
   VerifiedVisitors1798900000000,
   MonthlyReport1798920000000,
+  Actions1798940000000,
 ];

@@ -1,0 +1,134 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { affectedCount, returnedRows } from '../../database/query-results.js';
+import { entityManagerOf, type Transaction } from '../../database/transaction.js';
+import type { ActionFields, ActionRow } from './action.js';
+
+interface RawAction {
+  id: number;
+  bot_id: number;
+  name: string;
+  description: string;
+  parameters: ActionRow['parameters'];
+  method: ActionRow['method'];
+  url: string;
+  headers: ActionRow['headers'];
+  visitor_fields: string[];
+  requires_verified_visitor: boolean;
+  timeout_ms: number;
+  answer_fields: string[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = `id, bot_id, name, description, parameters, method, url, headers, visitor_fields,
+  requires_verified_visitor, timeout_ms, answer_fields, created_at, updated_at`;
+
+function row(raw: RawAction): ActionRow {
+  return {
+    id: raw.id,
+    botId: raw.bot_id,
+    name: raw.name,
+    description: raw.description,
+    parameters: raw.parameters,
+    method: raw.method,
+    url: raw.url,
+    headers: raw.headers,
+    visitorFields: raw.visitor_fields,
+    requiresVerifiedVisitor: raw.requires_verified_visitor,
+    timeoutMs: raw.timeout_ms,
+    answerFields: raw.answer_fields,
+    createdAt: raw.created_at,
+    updatedAt: raw.updated_at,
+  };
+}
+
+function values(fields: ActionFields): unknown[] {
+  return [
+    fields.name,
+    fields.description,
+    JSON.stringify(fields.parameters),
+    fields.method,
+    fields.url,
+    JSON.stringify(fields.headers),
+    JSON.stringify(fields.visitorFields),
+    fields.requiresVerifiedVisitor,
+    fields.timeoutMs,
+    JSON.stringify(fields.answerFields),
+  ];
+}
+
+/**
+ * `bot_actions`. The service checks the bot's owner first (BotsService); writes run in the
+ * transaction that holds the bot's row, so the count per bot and the unique names hold.
+ */
+@Injectable()
+export class ActionsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async list(botId: number): Promise<ActionRow[]> {
+    const rows: RawAction[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM bot_actions WHERE bot_id = $1 ORDER BY id`,
+      [botId],
+    );
+    return rows.map(row);
+  }
+
+  async find(botId: number, id: number, tx?: Transaction): Promise<ActionRow | null> {
+    const runner = tx ? entityManagerOf(tx) : this.dataSource;
+    const rows: RawAction[] = await runner.query(`SELECT ${COLUMNS} FROM bot_actions WHERE bot_id = $1 AND id = $2`, [
+      botId,
+      id,
+    ]);
+    return rows[0] ? row(rows[0]) : null;
+  }
+
+  async count(tx: Transaction, botId: number): Promise<number> {
+    const [{ count }] = await entityManagerOf(tx).query<Array<{ count: string | number }>>(
+      `SELECT count(*) AS count FROM bot_actions WHERE bot_id = $1`,
+      [botId],
+    );
+    return Number(count);
+  }
+
+  async nameTaken(tx: Transaction, botId: number, name: string, exceptId: number | null): Promise<boolean> {
+    const rows: unknown[] = await entityManagerOf(tx).query(
+      `SELECT 1 FROM bot_actions WHERE bot_id = $1 AND name = $2 AND id <> $3`,
+      [botId, name, exceptId ?? 0],
+    );
+    return rows.length > 0;
+  }
+
+  async insert(tx: Transaction, botId: number, fields: ActionFields): Promise<ActionRow> {
+    const rows: RawAction[] = await entityManagerOf(tx).query(
+      `INSERT INTO bot_actions (bot_id, name, description, parameters, method, url, headers, visitor_fields,
+         requires_verified_visitor, timeout_ms, answer_fields)
+       VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7::jsonb, $8::jsonb, $9, $10, $11::jsonb)
+       RETURNING ${COLUMNS}`,
+      [botId, ...values(fields)],
+    );
+    return row(rows[0]);
+  }
+
+  async update(tx: Transaction, botId: number, id: number, fields: ActionFields): Promise<ActionRow | null> {
+    const result: unknown = await entityManagerOf(tx).query(
+      `UPDATE bot_actions SET name = $3, description = $4, parameters = $5::jsonb, method = $6, url = $7,
+         headers = $8::jsonb, visitor_fields = $9::jsonb, requires_verified_visitor = $10, timeout_ms = $11,
+         answer_fields = $12::jsonb, updated_at = now()
+       WHERE bot_id = $1 AND id = $2
+       RETURNING ${COLUMNS}`,
+      [botId, id, ...values(fields)],
+    );
+    const rows = returnedRows<RawAction>(result);
+    return rows[0] ? row(rows[0]) : null;
+  }
+
+  async delete(botId: number, id: number): Promise<boolean> {
+    const result: unknown = await this.dataSource.query(`DELETE FROM bot_actions WHERE bot_id = $1 AND id = $2`, [
+      botId,
+      id,
+    ]);
+    return affectedCount(result) > 0;
+  }
+}
