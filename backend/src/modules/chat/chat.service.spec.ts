@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { failureOf } from '../../../test/support/failure.js';
 import { AppError } from '../../common/app-error.js';
@@ -13,6 +14,7 @@ import type { BudgetDecision, ChatRepository } from './chat.repository.js';
 import type { LlmPort } from './llm/llm.port.js';
 import type { ChatRateLimiter } from './rate-limit/chat-rate-limiter.js';
 import type { VisitorTokens } from './visitor-token.js';
+import type { ChatRequestDto } from './chat.dto.js';
 import { ChatService, type ChatCaller, type ChunkSearch } from './chat.service.js';
 
 /**
@@ -59,6 +61,8 @@ function chatServiceWith(setup: Setup = {}) {
     budgetReserved: 0,
     alerts: 0,
     started: 0,
+    /** The system message of each model call. */
+    systems: [] as string[],
   };
   const bot = setup.bot === undefined ? botWith() : setup.bot;
   const repository = {
@@ -67,6 +71,7 @@ function chatServiceWith(setup: Setup = {}) {
         ? { bot, ownerIsSystem: setup.ownerIsSystem ?? false, owner: { isSystem: setup.ownerIsSystem ?? false } }
         : null,
     acquireInFlight: async () => 'reservation-1',
+    countIdentityRefusal: async () => undefined,
     releaseInFlight: async (id: string) => {
       calls.released.push(id);
     },
@@ -103,8 +108,9 @@ function chatServiceWith(setup: Setup = {}) {
   const rateLimiter = { hit: async () => undefined };
   const visitors = { resolve: () => ({ id: 'visitor-1', token: 'token-1' }) };
   const llm: LlmPort = {
-    complete: async (_request, onToken) => {
+    complete: async (request, onToken) => {
       calls.modelAsked += 1;
+      calls.systems.push(request.messages[0].content);
       onToken('Open at eight.');
       return { text: 'Open at eight.', usage: { promptTokens: 10, completionTokens: 4 }, upstreamModel: 'gpt-4o' };
     },
@@ -128,9 +134,9 @@ function chatServiceWith(setup: Setup = {}) {
     webhooks as unknown as WebhooksService,
     new IdentitySecretBox('a session secret for the unit tests only'),
   );
-  const ask = (caller: Partial<ChatCaller>) =>
+  const ask = (caller: Partial<ChatCaller>, visitor?: ChatRequestDto['visitor']) =>
     service.answer(
-      { botId: 7, prompt: 'When do you open?' },
+      { botId: 7, prompt: 'When do you open?', ...(visitor ? { visitor } : {}) },
       { ip: '203.0.113.9', ...caller },
       {
         start: () => {
@@ -148,6 +154,40 @@ async function refusalOf(promise: Promise<unknown>): Promise<{ status: number; c
   const refusal = await failureOf(promise, AppError);
   return { status: refusal.getStatus(), ...(refusal.getResponse() as { error: string; code: string }) };
 }
+
+describe('ChatService: {{visitor.*}} in the owner prompt', () => {
+  const box = new IdentitySecretBox('a session secret for the unit tests only');
+  const secret = 'idsec_unit-test-secret';
+  const jwt = (claims: Record<string, unknown>, key = secret) => {
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const signed = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(claims)}`;
+    return `${signed}.${createHmac('sha256', key).update(signed).digest('base64url')}`;
+  };
+  const exp = Math.floor(Date.now() / 1000) + 3600;
+  const bot = botWith({
+    prompt: 'Greet {{visitor.name}} on the {{visitor.plan}} plan.',
+    identitySecret: box.seal(secret, 7),
+  });
+
+  it("fills them from the verified visitor's claims; an unsigned or refused identity leaves them empty", async () => {
+    const { ask, calls } = chatServiceWith({ bot });
+    const origin = { origin: 'https://cafe.example' };
+    // The controller passes the body's proof on as the caller's identity (withBodyProof).
+    const good = jwt({ sub: 'c-1', name: 'Ana', plan: 'pro', exp });
+    await ask({ ...origin, identity: { token: good } }, { token: good });
+    await ask(origin, { name: 'Mallory', email: 'm@example.com' });
+    const forged = jwt({ sub: 'c-1', name: 'Ana', plan: 'pro', exp }, 'idsec_guessed');
+    await ask({ ...origin, identity: { token: forged } }, { token: forged, name: 'Ana' });
+    await ask(origin);
+    const owners = calls.systems.map((system) => system.split('\n\n')[1]);
+    expect(owners).toEqual([
+      'Instructions from the website owner:\nGreet Ana on the pro plan.',
+      'Instructions from the website owner:\nGreet  on the  plan.',
+      'Instructions from the website owner:\nGreet  on the  plan.',
+      'Instructions from the website owner:\nGreet  on the  plan.',
+    ]);
+  });
+});
 
 describe('ChatService: who may call a bot', () => {
   it('answers a page on the bot’s domain, and refuses any other origin with DOMAIN_NOT_ALLOWED', async () => {

@@ -352,6 +352,7 @@ export class ChatService implements OnApplicationShutdown {
       passages,
       history: (input.chatHistory ?? []).map((h) => ({ role: h.role, content: h.content })),
       question: input.prompt,
+      visitor: turn.visitor.verified,
     });
     const links = this.linkPolicyFor(bot, turn.houseBot, passages, sourceSites);
     return { ...turn, passages, nothingRelevant, modelInput, links };

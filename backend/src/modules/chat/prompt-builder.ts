@@ -1,6 +1,7 @@
 import { CANNOT_ANSWER_SENTENCE } from '@botsmith/contract';
 import { CHAT_LIMITS } from '../../common/constants.js';
 import type { LlmMessage, Passage } from './llm/llm.port.js';
+import type { VerifiedVisitor } from './visitor-identity.js';
 
 export interface HistoryItem {
   role: 'user' | 'assistant';
@@ -13,6 +14,50 @@ export interface ModelInputParts {
   passages: Passage[];
   history: HistoryItem[];
   question: string;
+  /** The visitor the owner's server vouched for, whose claims fill `{{visitor.*}}`; none: anonymous. */
+  visitor?: VerifiedVisitor | null;
+}
+
+/** `{{visitor.plan}}`, `{{ visitor.name }}`: a claim's name is what JWT claims are usually called. */
+const VISITOR_PLACEHOLDER = /\{\{\s*visitor\.([A-Za-z0-9_-]{1,64})\s*\}\}/g;
+/** At most this much of one claim reaches the prompt. */
+export const VISITOR_VALUE_MAX_CHARS = 200;
+
+/**
+ * The owner's prompt with `{{visitor.name}}`, `{{visitor.email}}` and `{{visitor.<claim>}}` (any
+ * other claim of the token, e.g. `plan`) filled from a verified visitor (docs/product.md#verified-visitors).
+ * For an anonymous or unverified visitor, and for a claim the token does not carry, the placeholder
+ * becomes '' (a name anyone can type into `Botsmith.identify` must not speak for the visitor).
+ * A value is the owner's server's word, yet it is still kept to one short line without brackets,
+ * braces or backticks, so no claim can open a section, a reference block, a label or another
+ * placeholder in the system message. One pass: a value is never read for placeholders itself.
+ */
+export function fillVisitorPlaceholders(prompt: string, visitor: VerifiedVisitor | null | undefined): string {
+  return prompt.replace(VISITOR_PLACEHOLDER, (_found, key: string) => {
+    if (!visitor) return '';
+    const value =
+      key === 'name'
+        ? visitor.name
+        : key === 'email'
+          ? visitor.email
+          : Object.prototype.hasOwnProperty.call(visitor.attributes, key)
+            ? visitor.attributes[key]
+            : undefined;
+    return value === undefined ? '' : placeholderValue(String(value));
+  });
+}
+
+function placeholderValue(value: string): string {
+  return Array.from(
+    value
+      // Control characters (line breaks included) and the characters prompt structure is made of.
+      .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}<>[\]{}`]+/gu, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  )
+    .slice(0, VISITOR_VALUE_MAX_CHARS)
+    .join('')
+    .trim();
 }
 
 /** The passages that fit the character budget, best first (the search's order). */
@@ -103,7 +148,8 @@ export function buildModelInput(parts: ModelInputParts): LlmMessage[] {
 
   const system: string[] = [];
   system.push(`You are "${parts.botName}", a chatbot on a website, talking with one of its visitors.`);
-  if (parts.botPrompt.trim()) system.push(`Instructions from the website owner:\n${parts.botPrompt.trim()}`);
+  const botPrompt = fillVisitorPlaceholders(parts.botPrompt, parts.visitor).trim();
+  if (botPrompt) system.push(`Instructions from the website owner:\n${botPrompt}`);
   if (passages.length > 0) {
     system.push(
       `Passages from the sources the owner provided follow between ${REFERENCE_TEXT_OPEN} and ${REFERENCE_TEXT_CLOSE}, ` +
