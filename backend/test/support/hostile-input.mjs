@@ -185,6 +185,20 @@ const SAMPLES = {
   offerWhen: fc.constantFrom(['cap'], ['request', 'unanswered']),
   notifyEmails: fc.constantFrom([], ['fuzz-notify@example.com']),
   thankYouText: fc.constantFrom('Thanks!', ''),
+  // Actions: the fuzzed app refuses loopback URLs (no ACTIONS_ALLOW_PRIVATE), so no action it
+  // saves can send a request anywhere.
+  description: fc.constantFrom('Look up an order by its number'),
+  parameters: fc.constantFrom(
+    { type: 'object', properties: {} },
+    { type: 'object', properties: { order_id: { type: 'string', maxLength: 20 } }, required: ['order_id'] },
+    { order_id: '1042' },
+  ),
+  method: fc.constantFrom('GET', 'POST'),
+  headers: fc.constantFrom([], [{ name: 'X-Api-Key', value: 'sk_fuzz' }], [{ name: 'X-Api-Key' }]),
+  visitorFields: fc.constantFrom([], ['sub', 'email']),
+  requiresVerifiedVisitor: fc.constantFrom(true, false),
+  timeoutMs: fc.constantFrom(1000, 8000, 15000),
+  answerFields: fc.constantFrom(['/status'], ['']),
   chatHistory: fc.constantFrom(
     [],
     [
@@ -233,6 +247,20 @@ const UPDATE_BOT_FIELDS = [
   'temperature',
   'usageLimitDollars',
   'leadCapture',
+];
+
+/** The fields of an action (POST /api/bots/:id/actions, PUT …/:actionId). */
+const ACTION_FIELDS = [
+  'name',
+  'description',
+  'parameters',
+  'method',
+  'url',
+  'headers',
+  'visitorFields',
+  'requiresVerifiedVisitor',
+  'timeoutMs',
+  'answerFields',
 ];
 
 /**
@@ -295,6 +323,11 @@ export const FUZZ_ROUTES = {
   'GET /api/onboarding': {},
   'GET /api/conversations/:id': {},
   'DELETE /api/conversations/:id': { ids: 'doomed' },
+  'GET /api/bots/:id/actions': {},
+  'POST /api/bots/:id/actions': { fields: ACTION_FIELDS },
+  'PUT /api/bots/:id/actions/:actionId': { fields: ACTION_FIELDS },
+  'DELETE /api/bots/:id/actions/:actionId': {},
+  'POST /api/bots/:id/actions/:actionId/test': { fields: ['parameters', 'visitor'] },
   'GET /api/webhooks': {},
   'POST /api/webhooks': { fields: ['url', 'events'] },
   'DELETE /api/webhooks/:id': { ids: 'doomed' },
