@@ -44,6 +44,15 @@ module.exports = {
       },
     },
     {
+      name: 'actions-imports-chat',
+      comment:
+        'actions/ (docs/product.md#actions) owns the actions and their runner; the chat engine calls the runner, ' +
+        'so the import runs chat -> actions only.',
+      severity: 'error',
+      from: { path: '^src/modules/actions/' },
+      to: { path: '^src/modules/(chat|conversations)/' },
+    },
+    {
       name: 'file-cycle-across-modules',
       comment: 'A chain of imports that leaves a module and comes back to it.',
       severity: 'error',
