@@ -166,4 +166,15 @@ describe('DeployTab: verified visitors', () => {
     expect(writeText).toHaveBeenCalledWith(IDENTITY_SNIPPETS.PHP);
     expect(screen.getByLabelText('Identify call')).toHaveTextContent('Botsmith.identify({ token })');
   });
+
+  it("says which {{visitor.*}} placeholders the bot's prompt may use, and that they are empty for anyone else", async () => {
+    renderTab();
+    const heading = await screen.findByRole('heading', { name: 'Use it in the prompt' });
+    const text = heading.nextElementSibling?.textContent ?? '';
+    expect(text).toBe(
+      "In the bot's prompt (Prompting tab), {{visitor.name}}, {{visitor.email}} and {{visitor.plan}} (any value of " +
+        "the token) become the verified visitor's own. For anyone not verified they are left empty, so write the " +
+        'prompt to read well either way.',
+    );
+  });
 });

@@ -50,6 +50,9 @@ function visitor_token(array $user, string $secret): string {
 
 export type IdentitySnippetLanguage = keyof typeof IDENTITY_SNIPPETS;
 
+/** What the prompt may use of a verified visitor (docs/product.md#verified-visitors). */
+export const PROMPT_PLACEHOLDERS = ['{{visitor.name}}', '{{visitor.email}}', '{{visitor.plan}}'] as const;
+
 /** The one call on the owner's page, with the token their server made for the signed-in user. */
 export const IDENTIFY_CALL = 'window.Botsmith.identify({ token });';
 
@@ -240,6 +243,22 @@ export function VerifiedVisitorsSection({ botId }: { botId: number }) {
         <Typography variant="body2" color="textSecondary" sx={{ mt: 1 }}>
           Without JWTs, pass <code>&#123; userId, userHash, name, email &#125;</code> instead, where{' '}
           <code>userHash</code> is the hex HMAC-SHA256 of <code>userId</code> keyed with the secret.
+        </Typography>
+      </Box>
+      <Box>
+        <Typography variant="subtitle1" component="h4" sx={{ fontWeight: 600 }}>
+          Use it in the prompt
+        </Typography>
+        <Typography variant="body2" color="textSecondary">
+          In the bot&apos;s prompt (Prompting tab),{' '}
+          {PROMPT_PLACEHOLDERS.map((placeholder, index) => (
+            <span key={placeholder}>
+              {index > 0 && (index === PROMPT_PLACEHOLDERS.length - 1 ? ' and ' : ', ')}
+              <code>{placeholder}</code>
+            </span>
+          ))}{' '}
+          (any value of the token) become the verified visitor&apos;s own. For anyone not verified they are left empty,
+          so write the prompt to read well either way.
         </Typography>
       </Box>
     </Stack>
