@@ -9,7 +9,7 @@ import { stubResizeObserver, stubScreen } from '../../test/stubs';
 
 const api = vi.hoisted(() => ({
   mailApi: { usage: vi.fn(), notifyEmails: vi.fn(), resend: vi.fn() },
-  userApi: { me: vi.fn() },
+  userApi: { me: vi.fn(), getSettings: vi.fn(), updateSettings: vi.fn() },
   botsApi: { list: vi.fn(), create: vi.fn(), get: vi.fn(), update: vi.fn(), remove: vi.fn() },
   categoriesApi: { list: vi.fn(), create: vi.fn(), remove: vi.fn() },
   uploadsApi: { uploadIcon: vi.fn(), uploadDocument: vi.fn() },
@@ -48,6 +48,13 @@ describe('DashboardPage', () => {
     vi.resetAllMocks();
     stubScreen('desktop');
     api.userApi.me.mockResolvedValue(PAID);
+    api.userApi.getSettings.mockResolvedValue({
+      spendAlertDollars: 20,
+      conversationRetentionDays: 365,
+      agentName: 'Support',
+      timeZone: null,
+      monthlyReport: true,
+    });
     api.botsApi.list.mockResolvedValue({
       bots: [
         makeBot({ id: 1, name: 'Support Bot', categoryId: 10 }),
@@ -121,6 +128,20 @@ describe('DashboardPage', () => {
       'mailto:feedback@botsmith.dev',
     );
     expect(screen.getByRole('button', { name: 'Settings' })).toBeInTheDocument();
+  });
+
+  it("opens Settings on Account from the monthly report's link (/dashboard?settings=account), and closing drops it", async () => {
+    window.history.pushState({}, '', '/dashboard?settings=account');
+    try {
+      const { router } = renderAtDashboard(<DashboardPage />, '/dashboard?settings=account');
+      const dialog = await screen.findByRole('dialog', { name: 'Settings' });
+      expect(within(dialog).getByRole('tab', { name: 'Account' })).toHaveAttribute('aria-selected', 'true');
+      expect(await within(dialog).findByRole('switch', { name: 'Monthly report by e-mail' })).toBeChecked();
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Close settings' }));
+      await waitFor(() => expect(router.state.location.search).toBe(''));
+    } finally {
+      window.history.pushState({}, '', '/');
+    }
   });
 
   it('shows the thin "Demo mode: no real charges" bar only when the server says it runs as a demo', async () => {

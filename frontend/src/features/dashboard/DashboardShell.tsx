@@ -60,14 +60,14 @@ export function DashboardShell({ user, section }: DashboardShellProps) {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [addBotOpen, setAddBotOpen] = useState(false);
   const [addCategoryOpen, setAddCategoryOpen] = useState(false);
-  // The card pages (Stripe's portal, the test-mode page) come back to /dashboard?settings=billing.
-  const [settingsTab, setSettingsTab] = useState<SettingsTab>(() =>
-    new URLSearchParams(window.location.search).get('settings') === 'billing' ? 'billing' : 'account',
-  );
-  const [settingsOpen, setSettingsOpen] = useState(settingsTab === 'billing');
+  // The card pages (Stripe's portal, the test-mode page) come back to /dashboard?settings=billing;
+  // the monthly report's opt-out link is /dashboard?settings=account.
+  const [askedSettings] = useState(() => new URLSearchParams(window.location.search).get('settings'));
+  const [settingsTab, setSettingsTab] = useState<SettingsTab>(askedSettings === 'billing' ? 'billing' : 'account');
+  const [settingsOpen, setSettingsOpen] = useState(askedSettings === 'billing' || askedSettings === 'account');
   const closeSettings = () => {
     setSettingsOpen(false);
-    if (settingsTab !== 'account') {
+    if (settingsTab !== 'account' || new URLSearchParams(window.location.search).has('settings')) {
       setSettingsTab('account');
       void navigate(window.location.pathname, { replace: true });
     }

@@ -10,7 +10,11 @@ import { InsightsSection } from './InsightsSection';
 configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 30_000 });
 
-const api = vi.hoisted(() => ({ analyticsApi: { get: vi.fn() }, usageApi: { getUsageForecast: vi.fn() } }));
+const api = vi.hoisted(() => ({
+  analyticsApi: { get: vi.fn() },
+  usageApi: { getUsageForecast: vi.fn() },
+  userApi: { getSettings: vi.fn() },
+}));
 vi.mock('../../api', () => api);
 const files = vi.hoisted(() => ({ saveFile: vi.fn() }));
 vi.mock('../../lib/saveFile', () => files);
@@ -19,6 +23,14 @@ const BOTS = [makeBot({ id: 1, name: 'Support Bot' }), makeBot({ id: 2, name: 'S
 const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 const outcome = (count: number, rate: number) => ({ count, rate });
+
+const settings = (timeZone: string | null) => ({
+  spendAlertDollars: 20,
+  conversationRetentionDays: 365 as const,
+  agentName: 'Support',
+  timeZone,
+  monthlyReport: true,
+});
 
 function totals(over: Partial<AnalyticsTotals> = {}): AnalyticsTotals {
   return {
@@ -168,6 +180,7 @@ describe('InsightsSection', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date(2026, 10, 27, 12, 0, 0));
     api.usageApi.getUsageForecast.mockResolvedValue(FORECAST);
+    api.userApi.getSettings.mockResolvedValue(settings(null));
   });
   afterEach(() => {
     vi.useRealTimers();
@@ -206,6 +219,30 @@ describe('InsightsSection', () => {
     );
     expect(api.analyticsApi.get).toHaveBeenCalledWith(
       { groupBy: 'day', timeZone: TIME_ZONE, from: '2026-09-29', to: '2026-10-28' },
+      expect.any(AbortSignal),
+    );
+  });
+
+  it("counts days in the time zone saved in Settings, and in the browser's when the settings cannot be read", async () => {
+    const saved = TIME_ZONE === 'Pacific/Auckland' ? 'America/Lima' : 'Pacific/Auckland';
+    api.userApi.getSettings.mockResolvedValue(settings(saved));
+    answer(response({ timeZone: saved }), response({ from: '2026-09-29', to: '2026-10-28', timeZone: saved }));
+    const { unmount } = renderAtDashboard(<InsightsSection bots={BOTS} />, '/dashboard/insights');
+    await screen.findByRole('list', { name: 'Headline figures' });
+    expect(screen.getByText(new RegExp(`counted in your time zone \\(${saved}\\)`))).toBeInTheDocument();
+    expect(api.analyticsApi.get).toHaveBeenCalledTimes(2);
+    expect(api.analyticsApi.get).toHaveBeenCalledWith(
+      { groupBy: 'day', timeZone: saved, from: '2026-10-29', to: '2026-11-27' },
+      expect.any(AbortSignal),
+    );
+    unmount();
+
+    api.analyticsApi.get.mockClear();
+    api.userApi.getSettings.mockImplementation(() => refusal(500, 'Down.'));
+    renderAtDashboard(<InsightsSection bots={BOTS} />, '/dashboard/insights');
+    await screen.findByRole('list', { name: 'Headline figures' });
+    expect(api.analyticsApi.get).toHaveBeenCalledWith(
+      { groupBy: 'day', timeZone: TIME_ZONE, from: '2026-10-29', to: '2026-11-27' },
       expect.any(AbortSignal),
     );
   });

@@ -23,6 +23,7 @@ import { formatDollars } from '../usage/usageFormat';
 import { HoursHeatmap } from './HoursHeatmap';
 import { SourcesCard } from './SourcesCard';
 import { TopicsCard } from './TopicsCard';
+import { useOwnerTimeZone } from './useOwnerTimeZone';
 import {
   centsDelta,
   countDelta,
@@ -97,18 +98,17 @@ function useInsights(key: InsightsKey | null) {
   return useApiResource(wanted ? load : null);
 }
 
-const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
-
 /**
  * What the owner's bots came to (docs/product.md#analytics): the headline figures against the
  * period before, conversations by outcome per day or week, the topics asked (each a link to the
  * inbox searching for it), the sources cited most and never, the busiest hours and the series as
- * CSV, for one bot or all of them, over a chosen period counted in the browser's time zone.
+ * CSV, for one bot or all of them, over a chosen period counted in the owner's time zone (Settings;
+ * the browser's until one is chosen).
  */
 export function InsightsSection({ bots }: InsightsSectionProps) {
   const [searchParams, setSearchParams] = useSearchParams();
   const [today] = useState(() => new Date());
-  const [timeZone] = useState(browserTimeZone);
+  const timeZone = useOwnerTimeZone();
   const botId = botIdOf(searchParams);
   const choice = rangeChoiceOf(searchParams);
   const groupBy: AnalyticsGroupBy = searchParams.get('groupBy') === 'week' ? 'week' : 'day';
@@ -127,7 +127,7 @@ export function InsightsSection({ bots }: InsightsSectionProps) {
     setSearchParams(next, { replace: true });
   };
 
-  const insights = useInsights(problem ? null : { botId, from, to, groupBy, timeZone });
+  const insights = useInsights(problem || timeZone === null ? null : { botId, from, to, groupBy, timeZone });
 
   // A bot id from a link that is not (or no longer) the owner's shows as "All bots" rather than blank.
   const known = bots?.some((bot) => String(bot.id) === botId) ?? false;
@@ -146,8 +146,8 @@ export function InsightsSection({ bots }: InsightsSectionProps) {
         Insights
       </Typography>
       <Typography variant="body2" color="textSecondary" sx={{ mb: 3 }}>
-        What your bots' conversations came to, and what each resolved one cost. Days and hours are counted in your time
-        zone ({timeZone}).
+        What your bots' conversations came to, and what each resolved one cost.
+        {timeZone && ` Days and hours are counted in your time zone (${timeZone}), which you can change in Settings.`}
       </Typography>
 
       <Stack direction={{ xs: 'column', md: 'row' }} sx={{ gap: 1.5, mb: 3, alignItems: { md: 'flex-start' } }}>

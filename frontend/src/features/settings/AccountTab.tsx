@@ -5,13 +5,16 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { authApi } from '../../api';
 import { AgentNameForm } from './AgentNameForm';
+import { MonthlyReportForm } from './MonthlyReportForm';
+import { TimeZoneForm } from './TimeZoneForm';
 
 export interface AccountTabProps {
   email: string;
 }
 
 /**
- * The owner's e-mail, the name on their replies to visitors, and Sign Out (then /login, even if
+ * The owner's e-mail, the name on their replies to visitors, their time zone, the monthly report,
+ * and Sign Out (then /login, even if
  * the session had already ended).
  */
 export function AccountTab({ email }: AccountTabProps) {
@@ -37,6 +40,8 @@ export function AccountTab({ email }: AccountTabProps) {
         <Typography sx={{ wordBreak: 'break-all' }}>{email}</Typography>
       </div>
       <AgentNameForm />
+      <TimeZoneForm />
+      <MonthlyReportForm />
       <Button variant="outlined" onClick={() => void signOut()} disabled={signingOut}>
         Sign Out
       </Button>

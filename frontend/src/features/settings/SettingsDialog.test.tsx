@@ -45,6 +45,15 @@ const FORECAST = {
   ],
 };
 
+const SETTINGS = {
+  spendAlertDollars: 20,
+  conversationRetentionDays: 365,
+  agentName: 'Support',
+  timeZone: null,
+  monthlyReport: true,
+};
+const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
 function renderDialog() {
   return renderAtDashboard(<SettingsDialog open onClose={vi.fn()} email="owner@example.com" />);
 }
@@ -72,14 +81,8 @@ describe('SettingsDialog', () => {
     });
     api.authApi.logout.mockResolvedValue({});
     api.authApi.deleteAccount.mockResolvedValue({});
-    api.userApi.getSettings.mockResolvedValue({
-      spendAlertDollars: 20,
-      conversationRetentionDays: 365,
-      agentName: 'Support',
-    });
-    api.userApi.updateSettings.mockImplementation((settings: object) =>
-      Promise.resolve({ spendAlertDollars: 20, conversationRetentionDays: 365, agentName: 'Support', ...settings }),
-    );
+    api.userApi.getSettings.mockResolvedValue(SETTINGS);
+    api.userApi.updateSettings.mockImplementation((settings: object) => Promise.resolve({ ...SETTINGS, ...settings }));
   });
 
   describe('name on your replies (Account tab)', () => {
@@ -108,6 +111,70 @@ describe('SettingsDialog', () => {
       );
       await user.click(screen.getByRole('button', { name: 'Save' }));
       expect(await screen.findByText('Invalid agentName: must be text of 1 to 60 characters.')).toBeInTheDocument();
+    });
+  });
+
+  describe('time zone and monthly report (Account tab)', () => {
+    it('shows "Browser default" until a zone is saved, and saves the zone picked, or null for the browser\'s', async () => {
+      const user = userEvent.setup();
+      renderDialog();
+      const field = await screen.findByRole('combobox', { name: 'Time zone' });
+      await waitFor(() => expect(field).toHaveValue(`Browser default (${BROWSER_ZONE})`));
+      await user.click(field);
+      await user.clear(field);
+      await user.type(field, 'Tokyo');
+      await user.click(await screen.findByRole('option', { name: 'Asia/Tokyo' }));
+      await user.click(screen.getByRole('button', { name: 'Save time zone' }));
+      expect(api.userApi.updateSettings).toHaveBeenCalledWith({ timeZone: 'Asia/Tokyo' });
+      expect(await screen.findByText('Time zone saved.')).toBeInTheDocument();
+      expect(field).toHaveValue('Asia/Tokyo');
+
+      await user.click(field);
+      await user.clear(field);
+      await user.type(field, 'Browser');
+      await user.click(await screen.findByRole('option', { name: /^Browser default \(/ }));
+      await user.click(screen.getByRole('button', { name: 'Save time zone' }));
+      expect(api.userApi.updateSettings).toHaveBeenLastCalledWith({ timeZone: null });
+    });
+
+    it("shows a saved zone, and the server's sentence when it refuses one", async () => {
+      const user = userEvent.setup();
+      api.userApi.getSettings.mockResolvedValue({ ...SETTINGS, timeZone: 'America/New_York' });
+      renderDialog();
+      const field = await screen.findByRole('combobox', { name: 'Time zone' });
+      await waitFor(() => expect(field).toHaveValue('America/New_York'));
+      api.userApi.updateSettings.mockRejectedValueOnce(
+        new ApiError(
+          400,
+          'VALIDATION_FAILED',
+          "Invalid timeZone: must be an IANA time zone such as Europe/Berlin, or null for the browser's.",
+          true,
+        ),
+      );
+      await user.click(screen.getByRole('button', { name: 'Save time zone' }));
+      expect(
+        await screen.findByText(
+          "Invalid timeZone: must be an IANA time zone such as Europe/Berlin, or null for the browser's.",
+        ),
+      ).toBeInTheDocument();
+    });
+
+    it('shows the monthly report on by default and turns it off and on at once', async () => {
+      const user = userEvent.setup();
+      renderDialog();
+      const toggle = await screen.findByRole('switch', { name: 'Monthly report by e-mail' });
+      await waitFor(() => expect(toggle).toBeChecked());
+      await user.click(toggle);
+      expect(api.userApi.updateSettings).toHaveBeenCalledWith({ monthlyReport: false });
+      expect(await screen.findByText('Monthly report turned off.')).toBeInTheDocument();
+      expect(toggle).not.toBeChecked();
+
+      api.userApi.updateSettings.mockImplementationOnce(failure);
+      await user.click(toggle);
+      // The toast and the alert under the switch.
+      expect(await screen.findAllByText('Error saving the monthly report setting.')).toHaveLength(2);
+      // Saving failed: the switch shows what is saved.
+      expect(toggle).not.toBeChecked();
     });
   });
 
