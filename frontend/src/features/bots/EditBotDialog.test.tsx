@@ -45,7 +45,7 @@ describe('EditBotDialog', () => {
     document.querySelectorAll('script[data-preview], botsmith-widget').forEach((node) => node.remove());
   });
 
-  it('has its eight tabs, Knowledge after Prompting, Leads after Deploy, and opens on Details', async () => {
+  it('has its nine tabs, Knowledge after Prompting, Leads after Deploy, Actions before Delete, and opens on Details', async () => {
     renderDialog();
     const tabs = await screen.findAllByRole('tab');
     expect(tabs.map((tab) => tab.textContent)).toEqual([
@@ -56,6 +56,7 @@ describe('EditBotDialog', () => {
       'Usage',
       'Deploy',
       'Leads',
+      'Actions',
       'Delete',
     ]);
     expect(await screen.findByLabelText(/^Name/)).toHaveValue('Support Bot');

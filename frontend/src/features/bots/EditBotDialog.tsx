@@ -19,6 +19,7 @@ import type { BotResponse, CategoryResponse, WidgetPosition } from '../../api/ty
 import { useApiResource } from '../../hooks/useApiResource';
 import { RetryAlert } from '../../components/RetryAlert';
 import { BotUsageTab } from '../usage/BotUsageTab';
+import { ActionsTab } from './ActionsTab';
 import { DeleteBotTab } from './DeleteBotTab';
 import { DeployTab } from './DeployTab';
 import { DetailsTab } from './DetailsTab';
@@ -28,7 +29,8 @@ import { KnowledgeTab } from '../knowledge/KnowledgeTab';
 import { StylingTab } from './StylingTab';
 import { DraftProvider, useDraftStore } from './tabDrafts';
 
-export type EditBotTab = 'details' | 'styling' | 'prompting' | 'knowledge' | 'usage' | 'deploy' | 'leads' | 'delete';
+export type EditBotTab =
+  'details' | 'styling' | 'prompting' | 'knowledge' | 'usage' | 'deploy' | 'leads' | 'actions' | 'delete';
 
 const TABS: Array<{ value: EditBotTab; label: string }> = [
   { value: 'details', label: 'Details' },
@@ -38,6 +40,7 @@ const TABS: Array<{ value: EditBotTab; label: string }> = [
   { value: 'usage', label: 'Usage' },
   { value: 'deploy', label: 'Deploy' },
   { value: 'leads', label: 'Leads' },
+  { value: 'actions', label: 'Actions' },
   { value: 'delete', label: 'Delete' },
 ];
 
@@ -237,6 +240,7 @@ export function EditBotDialog({
               {tab === 'usage' && <BotUsageTab botId={bot.id} onLeave={requestClose} />}
               {tab === 'deploy' && <DeployTab bot={bot} onSaved={saved} />}
               {tab === 'leads' && <LeadsTab bot={bot} ownerEmail={ownerEmail} onSaved={saved} />}
+              {tab === 'actions' && <ActionsTab botId={bot.id} />}
               {tab === 'delete' && <DeleteBotTab bot={bot} onDeleted={onBotDeleted} />}
             </Box>
           </DraftProvider>
