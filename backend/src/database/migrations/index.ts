@@ -32,6 +32,7 @@ import { ConversationOutcomes1798870000000 } from './1798870000000-conversation-
 import { VerifiedVisitors1798900000000 } from './1798900000000-verified-visitors.js';
 import { MonthlyReport1798920000000 } from './1798920000000-monthly-report.js';
 import { Actions1798940000000 } from './1798940000000-actions.js';
+import { AnalyticsHours1798960000000 } from './1798960000000-analytics-hours.js';
 
 /** Migrations in the order they run. Listed by hand so the ESM build needs no glob loading. */
 export const MIGRATIONS = [
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   VerifiedVisitors1798900000000,
   MonthlyReport1798920000000,
   Actions1798940000000,
+  AnalyticsHours1798960000000,
 ];

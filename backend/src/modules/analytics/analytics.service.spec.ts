@@ -3,11 +3,12 @@ import type { BotsService } from '../bots/bots.service.js';
 import type { AnalyticsRepository } from './analytics.repository.js';
 import { AnalyticsService } from './analytics.service.js';
 
-/** A repository whose first query fails as PostgreSQL does on a zone missing from its list. */
+/**
+ * A repository whose queries fail as PostgreSQL does on a zone missing from its list (they run
+ * at once: each of them fails).
+ */
 function repositoryFailingWith(error: Error): AnalyticsRepository {
-  return {
-    conversationCells: () => Promise.reject(error),
-  } as unknown as AnalyticsRepository;
+  return new Proxy({}, { get: () => () => Promise.reject(error) }) as AnalyticsRepository;
 }
 
 describe('AnalyticsService', () => {

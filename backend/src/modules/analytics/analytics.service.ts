@@ -12,7 +12,7 @@ import { AppError } from '../../common/app-error.js';
 import { isUnknownTimeZone } from '../../common/postgres-errors.js';
 import { BotsService } from '../bots/bots.service.js';
 import { questionTopics } from '../corrections/question-groups.js';
-import { periodStarts, resolvePeriod, TIME_ZONE_REFUSED } from './analytics-period.js';
+import { inWholeHours, periodStarts, resolvePeriod, TIME_ZONE_REFUSED } from './analytics-period.js';
 import { AnalyticsRepository, type AnalyticsScope, type FirstQuestion } from './analytics.repository.js';
 
 const noOutcomes = (): Record<ConversationOutcome, number> =>
@@ -54,13 +54,26 @@ export class AnalyticsService {
       await this.bots.assertOwned(ownerId, botId);
     }
     const scope: AnalyticsScope = { ownerId, botId };
-    const cells = await this.repository.conversationCells(scope, period);
-    const spendCells = await this.repository.spendCells(scope, period);
-    const visitors = await this.repository.visitors(scope, period);
-    const leads = await this.repository.leads(scope, period);
-    const hourCells = await this.repository.hours(scope, period);
-    const firstQuestions = await this.repository.firstQuestions(scope, period, ANALYTICS_LIMITS.topicConversationsMax);
-    const sources = await this.sourcesCited(scope, firstQuestions);
+    // The queries do not depend on each other: they run at once, each on its own pooled
+    // connection (docs/decisions/0019-analytics-at-a-million-messages.md); one connection (PGlite)
+    // runs them in turn. Only the sources wait for the conversations whose citations they count.
+    // Counts and spend come from the hourly rollup when the zone's days are whole UTC hours.
+    const [{ cells, spendCells, hourCells }, visitors, leads, [firstQuestions, sources]] = await Promise.all([
+      inWholeHours(period)
+        ? this.repository
+            .fromHours(scope, period)
+            .then(({ cells, spend, hours }) => ({ cells, spendCells: spend, hourCells: hours }))
+        : Promise.all([
+            this.repository.conversationCells(scope, period),
+            this.repository.spendCells(scope, period),
+            this.repository.hours(scope, period),
+          ]).then(([cells, spendCells, hourCells]) => ({ cells, spendCells, hourCells })),
+      this.repository.visitors(scope, period),
+      this.repository.leads(scope, period),
+      this.repository
+        .firstQuestions(scope, period, ANALYTICS_LIMITS.topicConversationsMax)
+        .then(async (questions) => [questions, await this.sourcesCited(scope, questions)] as const),
+    ]);
 
     const series = new Map(
       periodStarts(period).map((start) => [start, { start, conversations: 0, outcomes: noOutcomes(), spendCents: 0 }]),
