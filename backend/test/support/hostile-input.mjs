@@ -275,7 +275,9 @@ export const FUZZ_ROUTES = {
   'GET /api/health': {},
   'GET /api/user/me': {},
   'GET /api/user/settings': {},
-  'PUT /api/user/settings': { fields: ['spendAlertDollars', 'conversationRetentionDays', 'agentName'] },
+  'PUT /api/user/settings': {
+    fields: ['spendAlertDollars', 'conversationRetentionDays', 'agentName', 'timeZone', 'monthlyReport'],
+  },
   'POST /api/auth/signup': { session: 'none', fields: ['email', 'password'] },
   'GET /api/auth/verify-email/:token': { session: 'none' },
   'POST /api/auth/verify-email/:token': { session: 'none', fields: ['password'] },
