@@ -245,6 +245,7 @@ describe('actions', () => {
   it.each([
     ['a name not in snake_case', { name: 'Order Status' }],
     ['a name too long', { name: 'a'.repeat(65) }],
+    ['a blank description', { description: '   ' }],
     ['an object parameter', { parameters: { type: 'object', properties: { o: { type: 'object' } } } }],
     ['an unknown schema keyword', { parameters: { type: 'object', properties: {}, $ref: '#/x' } }],
     ['a pattern', { parameters: { type: 'object', properties: { o: { type: 'string', pattern: '.*' } } } }],

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import {
   ActionDefinitionError,
   checkAnswerFields,
+  checkDescription,
   checkHeaderName,
   checkHeaderValue,
   checkName,
@@ -207,5 +208,13 @@ describe('action definition', () => {
     expect(refusal(() => checkAnswerFields([]))).toMatch(/1 to 20 JSON pointers/);
     expect(refusal(() => checkAnswerFields(['status']))).toMatch(/JSON pointer/);
     expect(refusal(() => checkAnswerFields(['/a~2']))).toMatch(/JSON pointer/);
+  });
+});
+
+describe('action description', () => {
+  it('is required and at most 1000 characters, trimmed', () => {
+    expect(checkDescription('  Look up an order  ')).toBe('Look up an order');
+    expect(refusal(() => checkDescription('   '))).toBe('Describe what the action does in at most 1000 characters.');
+    expect(refusal(() => checkDescription('x'.repeat(1001)))).toMatch(/at most 1000/);
   });
 });

@@ -56,6 +56,17 @@ function hasOwn(object: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(object, key);
 }
 
+/** What the model reads to choose the action: required, one paragraph at most. */
+export function checkDescription(raw: string): string {
+  const description = raw.trim();
+  if (description.length === 0 || description.length > ACTION_LIMITS.descriptionMaxChars) {
+    throw new ActionDefinitionError(
+      `Describe what the action does in at most ${ACTION_LIMITS.descriptionMaxChars} characters.`,
+    );
+  }
+  return description;
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

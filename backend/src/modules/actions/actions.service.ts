@@ -17,6 +17,7 @@ import type { ActionFields, ActionRow, StoredHeader } from './action.js';
 import {
   ActionDefinitionError,
   checkAnswerFields,
+  checkDescription,
   checkHeaderName,
   checkHeaderValue,
   checkMethod,
@@ -146,7 +147,7 @@ export class ActionsService implements OnApplicationShutdown {
       const parameters = checkParametersSchema(request.parameters);
       return {
         name: checkName(request.name),
-        description: request.description.trim(),
+        description: checkDescription(request.description),
         parameters,
         method: checkMethod(request.method),
         url: checkUrlTemplate(request.url, parameters, this.config.actions.allowPrivate),
