@@ -272,4 +272,17 @@ describe('configuration', () => {
       expect(() => buildConfig({ SIGNUP_IP_RATE_LIMIT: bad }, '/repo')).toThrow(/- SIGNUP_IP_RATE_LIMIT:/);
     }
   });
+
+  it('reads the actions variables: private addresses off by default, the key 32+ characters and never echoed', () => {
+    expect(buildConfig({}, '/repo').actions).toEqual({ allowPrivate: false, encryptionKey: undefined });
+    const key = 'k'.repeat(32);
+    expect(buildConfig({ ACTIONS_ALLOW_PRIVATE: 'true', ACTIONS_ENCRYPTION_KEY: key }, '/repo').actions).toEqual({
+      allowPrivate: true,
+      encryptionKey: key,
+    });
+    expect(() => buildConfig({ ACTIONS_ALLOW_PRIVATE: 'yes' }, '/repo')).toThrow(/- ACTIONS_ALLOW_PRIVATE:/);
+    const message = failure({ ACTIONS_ENCRYPTION_KEY: 'hunter2-short-key' });
+    expect(message).toMatch(/- ACTIONS_ENCRYPTION_KEY: ACTIONS_ENCRYPTION_KEY must be at least 32 characters long/);
+    expect(message).not.toContain('hunter2');
+  });
 });
