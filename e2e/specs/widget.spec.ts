@@ -583,6 +583,9 @@ describe('the embeddable widget on a hostile customer site', () => {
     expect(JSON.parse(chatRequests(api).at(-1)!.body).visitor).toEqual({
       token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.c2ln',
     });
+    // And as X-Visitor-Identity, which every other visitor route reads too (a display-only identify sends none).
+    expect(chatRequests(api).at(-1)!.headers['x-visitor-identity']).toBe('eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.c2ln');
+    expect(chatRequests(api).at(-2)!.headers['x-visitor-identity']).toBeUndefined();
 
     await page.evaluate(() => (window as unknown as { Botsmith: { close(): void } }).Botsmith.close());
     await win.waitFor({ state: 'hidden' });
