@@ -314,6 +314,16 @@ describe('actions', () => {
     expect(mine).toBeGreaterThan(0);
   });
 
+  it("goes with its bot: deleting the bot deletes the bot's actions", async () => {
+    const doomedBot = await createBotViaApi(t, owner, 'Doomed');
+    expect((await create(orderAction(), doomedBot)).status).toBe(201);
+    expect((await call(owner, 'delete', `/api/bots/${doomedBot}`)).status).toBeLessThan(300);
+    const [{ n }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM bot_actions WHERE bot_id = $1`, [
+      doomedBot,
+    ]);
+    expect(n).toBe(0);
+  });
+
   describe('test runs against the local shop API', () => {
     it('calls it with the path parameter, the rest in the query, the visitor and the secret; answers the filtered fields', async () => {
       const id = await createdId();
