@@ -33,6 +33,7 @@ import { VerifiedVisitors1798900000000 } from './1798900000000-verified-visitors
 import { MonthlyReport1798920000000 } from './1798920000000-monthly-report.js';
 import { Actions1798940000000 } from './1798940000000-actions.js';
 import { AnalyticsHours1798960000000 } from './1798960000000-analytics-hours.js';
+import { ActionCalls1798970000000 } from './1798970000000-action-calls.js';
 
 /** Migrations in the order they run. Listed by hand so the ESM build needs no glob loading. */
 export const MIGRATIONS = [
@@ -71,4 +72,5 @@ export const MIGRATIONS = [
   MonthlyReport1798920000000,
   Actions1798940000000,
   AnalyticsHours1798960000000,
+  ActionCalls1798970000000,
 ];

@@ -27,6 +27,23 @@ export interface LoggedMessage {
   agentName?: string | null;
 }
 
+/** A call an answer made to one of the bot's actions (docs/product.md#actions), logged with that answer. */
+export interface LoggedActionCall {
+  /** null when the action was deleted while the message was answered. */
+  actionId: number | null;
+  actionName: string;
+  /** The parameters the model gave (checked ones, or the refused raw text under `raw`). */
+  parameters: Record<string, unknown>;
+  /** The API's HTTP status; null when no request was made or no answer came. */
+  status: number | null;
+  durationMs: number;
+  /** The filtered answer (JSON text, at most 4 KB), when there was one. */
+  answer: string | null;
+  /** Why the call failed (refused, unreachable, timed out, an error status); null when it worked. */
+  error: string | null;
+  createdAt: Date;
+}
+
 /** A conversation the owner may reply in, locked for the reply's transaction. */
 export interface ReplyTarget {
   id: number;
@@ -240,6 +257,42 @@ export class ConversationLogRepository {
       conversationId: Number(inserted[0].conversation_id),
       messageIds: inserted.map((r) => Number(r.id)).sort((a, b) => a - b),
     };
+  }
+
+  /** Logs the calls an answer made to the bot's actions, with that answer (one statement). */
+  async recordActionCalls(
+    tx: Transaction,
+    key: ConversationKey,
+    conversationId: number,
+    messageId: number,
+    calls: readonly LoggedActionCall[],
+  ): Promise<void> {
+    if (calls.length === 0) return;
+    await entityManagerOf(tx).query(
+      `INSERT INTO action_calls (conversation_id, message_id, bot_id, action_id, action_name, parameters, status,
+                                 duration_ms, answer, error, failed, created_at)
+       SELECT $1::integer, $2::integer, $3::integer, c.action_id, c.action_name, c.parameters, c.status,
+              c.duration_ms, c.answer, c.error, c.error IS NOT NULL, c.created_at
+         FROM jsonb_to_recordset($4::jsonb) AS c(action_id integer, action_name varchar, parameters jsonb,
+              status integer, duration_ms integer, answer text, error text, created_at timestamptz)`,
+      [
+        conversationId,
+        messageId,
+        key.botId,
+        JSON.stringify(
+          calls.map((c) => ({
+            action_id: c.actionId,
+            action_name: c.actionName.slice(0, 64),
+            parameters: c.parameters,
+            status: c.status,
+            duration_ms: Math.max(0, Math.round(c.durationMs)),
+            answer: c.answer,
+            error: c.error,
+            created_at: c.createdAt.toISOString(),
+          })),
+        ),
+      ],
+    );
   }
 
   /**

@@ -4,12 +4,13 @@ import {
   ConversationLogRepository,
   type AgentMessageRow,
   type ConversationKey,
+  type LoggedActionCall,
   type LoggedMessage,
 } from './conversation-log.repository.js';
 import { FeedbackRepository, type AnswerRating, type RatedAnswer } from './feedback.repository.js';
 import type { MessageRole } from './message.entity.js';
 
-export type { AgentMessageRow, AnswerRating, ConversationKey, LoggedMessage, RatedAnswer };
+export type { AgentMessageRow, AnswerRating, ConversationKey, LoggedActionCall, LoggedMessage, RatedAnswer };
 
 /** One turn of a conversation as it is logged: the visitor's message, and what they were told. */
 export interface TurnRecord {
@@ -26,6 +27,8 @@ export interface TurnRecord {
    * foreign keys share-lock the same row), two concurrent charges of one owner would deadlock.
    */
   charged?: boolean;
+  /** The calls the answer (the turn's last message) made to the bot's actions. */
+  actionCalls?: readonly LoggedActionCall[];
 }
 
 /**
@@ -47,7 +50,12 @@ export class ConversationLog {
    */
   async record(tx: Transaction, turn: TurnRecord): Promise<{ conversationId: number; messageIds: number[] }> {
     if (turn.charged) await this.log.lockOwner(tx, turn.conversation.ownerId);
-    return this.log.recordTurn(tx, turn.conversation, turn.messages, turn.visitor);
+    const logged = await this.log.recordTurn(tx, turn.conversation, turn.messages, turn.visitor);
+    if (turn.actionCalls?.length) {
+      const answerId = logged.messageIds[logged.messageIds.length - 1];
+      await this.log.recordActionCalls(tx, turn.conversation, logged.conversationId, answerId, turn.actionCalls);
+    }
+    return logged;
   }
 
   /**
