@@ -7,7 +7,8 @@ import type { ConversationOutcome } from '@botsmith/contract';
  */
 @Entity('conversations')
 @Index('conversations_owner_idx', ['ownerId', 'createdAt'])
-@Index('conversations_bot_visitor_idx', ['botId', 'visitorId'])
+@Index('conversations_owner_visitor_idx', ['ownerId', 'visitorId', 'createdAt'])
+@Index('conversations_bot_visitor_idx', ['botId', 'visitorId', 'createdAt'])
 export class ConversationEntity {
   @PrimaryGeneratedColumn() id!: number;
   @Column({ name: 'owner_id', type: 'integer' }) ownerId!: number;
