@@ -25,8 +25,9 @@ export class UsersController {
   }
 
   /**
-   * The account settings: the spend alert (whole dollars per billing period; 0 = no mail) and how
-   * long visitors' conversations are kept (docs/product.md#retention-and-visitor-privacy).
+   * The account settings: the spend alert (whole dollars per billing period; 0 = no mail), how
+   * long visitors' conversations are kept (docs/product.md#retention-and-visitor-privacy), the
+   * time zone and the monthly report (docs/product.md#monthly-report).
    */
   @Get('settings')
   @ApiOperation({ summary: "The owner's account settings" })
@@ -38,10 +39,13 @@ export class UsersController {
 
   @Put('settings')
   @ApiOperation({
-    summary: "Saves the spend alert, the conversation retention and the name on the owner's replies",
+    summary:
+      "Saves the spend alert, the conversation retention, the name on the owner's replies, the time zone and the monthly report",
     description:
       'Only the fields sent change. `spendAlertDollars`: whole dollars per billing period, 0 = no mail. ' +
-      '`conversationRetentionDays`: 30, 90, 365 or null (forever). `agentName`: 1 to 60 characters.',
+      '`conversationRetentionDays`: 30, 90, 365 or null (forever). `agentName`: 1 to 60 characters. ' +
+      "`timeZone`: an IANA name the server and the database know, or null for the browser's. " +
+      '`monthlyReport`: whether the monthly report mail is sent.',
   })
   @ApiAnswer(200, 'The saved settings.')
   @ApiErrors(SIGNED_IN, SAME_SITE, JSON_BODY)
