@@ -163,3 +163,21 @@ export interface ActionRunResult {
 export interface ActionTestResponse {
   result: ActionRunResult;
 }
+
+/** The Actions tab's counters cover this many days (docs/product.md#actions). */
+export const ACTION_STATS_DAYS = 30;
+
+/** One action's calls over the last ACTION_STATS_DAYS days. */
+export interface ActionStats {
+  actionId: number;
+  calls: number;
+  failures: number;
+  /** The 95th percentile of the calls' durations in ms; null without calls. */
+  p95Ms: number | null;
+}
+
+/** GET /api/bots/{id}/actions/stats: one entry per action of the bot, in the list's order. */
+export interface ActionStatsResponse {
+  days: number;
+  stats: ActionStats[];
+}

@@ -16,8 +16,12 @@ export interface FeedbackRequest {
 }
 export const FEEDBACK_COMMENT_MAX_CHARS = 1000;
 
-/** `waiting`: handed off to a person, and the visitor wrote last (docs/product.md#conversations). */
-export const CONVERSATION_FILTERS = ['all', 'unanswered', 'negative', 'waiting'] as const;
+/**
+ * `waiting`: handed off to a person, and the visitor wrote last (docs/product.md#conversations);
+ * `action`: an answer called one of the bot's actions; `action_failed`: one of those calls failed
+ * (docs/product.md#actions).
+ */
+export const CONVERSATION_FILTERS = ['all', 'unanswered', 'negative', 'waiting', 'action', 'action_failed'] as const;
 export type ConversationFilter = (typeof CONVERSATION_FILTERS)[number];
 
 /** GET /api/conversations: page sizes and the longest search the server accepts. */
@@ -89,10 +93,37 @@ export interface TranscriptMessage {
   name?: string;
 }
 
+/**
+ * A call an answer made to one of the bot's actions (docs/product.md#actions), as the owner sees
+ * it in the transcript: shown just before the answer it served (`messageId`).
+ */
+export interface TranscriptActionCall {
+  id: number;
+  /** The answer (an assistant or error message) the call served. */
+  messageId: number;
+  /** The action's name when it was called (kept after the action is deleted). */
+  actionName: string;
+  /** null once the action is deleted. */
+  actionId: number | null;
+  /** The parameters the model gave (scalars; refused ones as their raw text under `raw`). */
+  parameters: Record<string, string | number | boolean | null>;
+  /** The API's HTTP status; null when no request was made or no answer came. */
+  status: number | null;
+  durationMs: number;
+  /** The filtered answer as JSON text (what the model read), else null. */
+  answer: string | null;
+  /** Why the call failed, else null. */
+  error: string | null;
+  failed: boolean;
+  createdAt: string;
+}
+
 /** GET /api/conversations/{id}. */
 export interface ConversationTranscript {
   conversation: ConversationSummary;
   messages: TranscriptMessage[];
+  /** The action calls, in the order made; each belongs before the message `messageId`. */
+  actionCalls: TranscriptActionCall[];
 }
 
 /** POST /api/conversations/{id}/reply: the owner answers the visitor in person. */

@@ -19,3 +19,4 @@ export * from './widget-link.js';
 export * from './leads.js';
 export * from './analytics.js';
 export * from './actions.js';
+export * from './action-templates.js';

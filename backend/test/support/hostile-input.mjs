@@ -326,6 +326,7 @@ export const FUZZ_ROUTES = {
   'GET /api/conversations/:id': {},
   'DELETE /api/conversations/:id': { ids: 'doomed' },
   'GET /api/bots/:id/actions': {},
+  'GET /api/bots/:id/actions/stats': {},
   'POST /api/bots/:id/actions': { fields: ACTION_FIELDS },
   'PUT /api/bots/:id/actions/:actionId': { fields: ACTION_FIELDS },
   'DELETE /api/bots/:id/actions/:actionId': {},

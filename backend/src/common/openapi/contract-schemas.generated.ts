@@ -8,6 +8,9 @@ export const CONTRACT_SCHEMAS = {
     "ActionsController.list": {
       "$ref": "#/components/schemas/ActionsResponse"
     },
+    "ActionsController.stats": {
+      "$ref": "#/components/schemas/ActionStatsResponse"
+    },
     "ActionsController.create": {
       "$ref": "#/components/schemas/ActionResponse"
     },
@@ -749,6 +752,49 @@ export const CONTRACT_SCHEMAS = {
         "answer",
         "truncated",
         "error"
+      ]
+    },
+    "ActionStats": {
+      "type": "object",
+      "properties": {
+        "actionId": {
+          "type": "number"
+        },
+        "calls": {
+          "type": "number"
+        },
+        "failures": {
+          "type": "number"
+        },
+        "p95Ms": {
+          "type": "number",
+          "nullable": true,
+          "description": "The 95th percentile of the calls' durations in ms; null without calls."
+        }
+      },
+      "required": [
+        "actionId",
+        "calls",
+        "failures",
+        "p95Ms"
+      ]
+    },
+    "ActionStatsResponse": {
+      "type": "object",
+      "properties": {
+        "days": {
+          "type": "number"
+        },
+        "stats": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/ActionStats"
+          }
+        }
+      },
+      "required": [
+        "days",
+        "stats"
       ]
     },
     "ActionTestResponse": {
@@ -1689,11 +1735,19 @@ export const CONTRACT_SCHEMAS = {
           "items": {
             "$ref": "#/components/schemas/TranscriptMessage"
           }
+        },
+        "actionCalls": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/TranscriptActionCall"
+          },
+          "description": "The action calls, in the order made; each belongs before the message `messageId`."
         }
       },
       "required": [
         "conversation",
-        "messages"
+        "messages",
+        "actionCalls"
       ]
     },
     "ConversationsPage": {
@@ -2612,6 +2666,83 @@ export const CONTRACT_SCHEMAS = {
         "subscriptionItemId",
         "usagePeriodStart",
         "usagePeriodEnd"
+      ]
+    },
+    "TranscriptActionCall": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "number"
+        },
+        "messageId": {
+          "type": "number",
+          "description": "The answer (an assistant or error message) the call served."
+        },
+        "actionName": {
+          "type": "string",
+          "description": "The action's name when it was called (kept after the action is deleted)."
+        },
+        "actionId": {
+          "type": "number",
+          "nullable": true,
+          "description": "null once the action is deleted."
+        },
+        "parameters": {
+          "type": "object",
+          "properties": {},
+          "additionalProperties": {
+            "oneOf": [
+              {
+                "type": "boolean"
+              },
+              {
+                "type": "string"
+              },
+              {
+                "type": "number"
+              }
+            ],
+            "nullable": true
+          },
+          "description": "The parameters the model gave (scalars; refused ones as their raw text under `raw`)."
+        },
+        "status": {
+          "type": "number",
+          "nullable": true,
+          "description": "The API's HTTP status; null when no request was made or no answer came."
+        },
+        "durationMs": {
+          "type": "number"
+        },
+        "answer": {
+          "type": "string",
+          "nullable": true,
+          "description": "The filtered answer as JSON text (what the model read), else null."
+        },
+        "error": {
+          "type": "string",
+          "nullable": true,
+          "description": "Why the call failed, else null."
+        },
+        "failed": {
+          "type": "boolean"
+        },
+        "createdAt": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "id",
+        "messageId",
+        "actionName",
+        "actionId",
+        "parameters",
+        "status",
+        "durationMs",
+        "answer",
+        "error",
+        "failed",
+        "createdAt"
       ]
     },
     "TranscriptMessage": {

@@ -1,4 +1,4 @@
-import type { ActionResponse, ActionsResponse, ActionTestResponse } from '@botsmith/contract';
+import type { ActionResponse, ActionsResponse, ActionStatsResponse, ActionTestResponse } from '@botsmith/contract';
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, UseGuards } from '@nestjs/common';
 import { ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, type SessionUser } from '../../common/current-user.decorator.js';
@@ -34,6 +34,14 @@ export class ActionsController {
   @ApiErrors(GATED, ID_IN_PATH, BOT_NOT_FOUND)
   async list(@CurrentUser() user: SessionUser, @IdParam('id') botId: number): Promise<ActionsResponse> {
     return { actions: await this.actions.list(user.id, botId) };
+  }
+
+  @Get('stats')
+  @ApiOperation({ summary: "Each action's calls, failures and p95 time over the last 30 days" })
+  @ApiAnswer(200, 'One entry per action, in the list order.')
+  @ApiErrors(GATED, ID_IN_PATH, BOT_NOT_FOUND)
+  stats(@CurrentUser() user: SessionUser, @IdParam('id') botId: number): Promise<ActionStatsResponse> {
+    return this.actions.stats(user.id, botId);
   }
 
   @Post()

@@ -60,6 +60,14 @@ function values(fields: ActionFields): unknown[] {
 }
 
 /**
+ * Whether the bot `botIdSql` names has actions, as a SQL expression: the chat reads it with the
+ * bot (chat.repository.ts), so a bot without actions costs its messages no query for them.
+ */
+export function hasActionsSql(botIdSql: string): string {
+  return `EXISTS (SELECT 1 FROM bot_actions WHERE bot_id = ${botIdSql})`;
+}
+
+/**
  * `bot_actions`. The service checks the bot's owner first (BotsService); writes run in the
  * transaction that holds the bot's row, so the count per bot and the unique names hold.
  */
@@ -73,6 +81,36 @@ export class ActionsRepository {
       [botId],
     );
     return rows.map(row);
+  }
+
+  /**
+   * Each action's calls since `since` (the Actions tab's counters): one lateral aggregate per
+   * action, read through action_calls_action_idx (action_id, created_at). Calls of deleted actions
+   * (action_id null) count for none.
+   */
+  async stats(
+    botId: number,
+    since: Date,
+  ): Promise<Array<{ actionId: number; calls: number; failures: number; p95Ms: number | null }>> {
+    const rows: Array<{ action_id: number; calls: number; failures: number; p95: number | string | null }> =
+      await this.dataSource.query(
+        `SELECT a.id AS action_id, s.calls, s.failures, s.p95
+           FROM bot_actions a
+           CROSS JOIN LATERAL (
+             SELECT count(*)::int AS calls, (count(*) FILTER (WHERE ac.failed))::int AS failures,
+                    percentile_cont(0.95) WITHIN GROUP (ORDER BY ac.duration_ms) AS p95
+               FROM action_calls ac
+              WHERE ac.action_id = a.id AND ac.created_at >= $2) s
+          WHERE a.bot_id = $1
+          ORDER BY a.id`,
+        [botId, since],
+      );
+    return rows.map((r) => ({
+      actionId: Number(r.action_id),
+      calls: Number(r.calls),
+      failures: Number(r.failures),
+      p95Ms: r.p95 === null ? null : Math.round(Number(r.p95)),
+    }));
   }
 
   async find(botId: number, id: number, tx?: Transaction): Promise<ActionRow | null> {

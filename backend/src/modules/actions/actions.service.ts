@@ -1,6 +1,8 @@
 import {
   ACTION_LIMITS,
   ACTION_SECRET_MASK,
+  ACTION_STATS_DAYS,
+  type ActionStatsResponse,
   type ActionHeaderInput,
   type ActionRunResult,
   type ActionTestRequest,
@@ -66,6 +68,13 @@ export class ActionsService implements OnApplicationShutdown {
     return (await this.repository.list(botId)).map(view);
   }
 
+  /** Calls, failures and p95 time of each action over the last ACTION_STATS_DAYS days. */
+  async stats(ownerId: number, botId: number): Promise<ActionStatsResponse> {
+    await this.bots.assertOwned(ownerId, botId);
+    const since = new Date(Date.now() - ACTION_STATS_DAYS * 24 * 60 * 60 * 1000);
+    return { days: ACTION_STATS_DAYS, stats: await this.repository.stats(botId, since) };
+  }
+
   async create(ownerId: number, botId: number, request: SaveActionRequest): Promise<BotAction> {
     const definition = this.definition(request);
     const row = await this.bots.withLockedBot(ownerId, botId, async (tx) => {
@@ -98,6 +107,11 @@ export class ActionsService implements OnApplicationShutdown {
   async delete(ownerId: number, botId: number, id: number): Promise<void> {
     await this.bots.assertOwned(ownerId, botId);
     if (!(await this.repository.delete(botId, id))) throw AppError.notFound(NOT_FOUND, 'ACTION_NOT_FOUND');
+  }
+
+  /** The bot's actions, for the chat engine (no owner check: the chat found the bot itself). */
+  forBot(botId: number): Promise<ActionRow[]> {
+    return this.repository.list(botId);
   }
 
   /** Runs the action once for the owner, with the visitor they describe (taken as verified). */

@@ -47,6 +47,21 @@ export interface ConversationRow {
   waiting: boolean;
 }
 
+/** A call an answer made to one of the bot's actions (written by ConversationLogRepository.recordActionCalls). */
+export interface ActionCallRow {
+  id: number;
+  messageId: number;
+  actionId: number | null;
+  actionName: string;
+  parameters: Record<string, string | number | boolean | null>;
+  status: number | null;
+  durationMs: number;
+  answer: string | null;
+  error: string | null;
+  failed: boolean;
+  createdAt: Date;
+}
+
 export interface MessageRow {
   id: number;
   role: MessageRole;
@@ -169,6 +184,12 @@ function conversationFilters(selection: ConversationSelection, params: unknown[]
   if (selection.filter === 'unanswered') where.push('c.unanswered_count > 0');
   if (selection.filter === 'negative') where.push('c.down_count > 0');
   if (selection.filter === 'waiting') where.push(`(${WAITING})`);
+  // Served by action_calls_conversation_idx; action_calls rows go with their conversation.
+  if (selection.filter === 'action')
+    where.push('EXISTS (SELECT 1 FROM action_calls ac WHERE ac.conversation_id = c.id)');
+  if (selection.filter === 'action_failed') {
+    where.push('EXISTS (SELECT 1 FROM action_calls ac WHERE ac.conversation_id = c.id AND ac.failed)');
+  }
   if (selection.from) where.push(`c.last_message_at >= ${param(selection.from)}`);
   if (selection.before) where.push(`c.last_message_at < ${param(selection.before)}`);
   return where;
@@ -280,6 +301,48 @@ export class ConversationsRepository {
       [conversationId, ownerId],
     );
     return rows.map(toMessage);
+  }
+
+  /**
+   * The conversation's action calls in the order made. action_calls has no owner column: the
+   * conversation's owner is checked in the same statement.
+   */
+  async findActionCalls(ownerId: number, conversationId: number): Promise<ActionCallRow[]> {
+    const rows: Array<{
+      id: number;
+      message_id: number;
+      action_id: number | null;
+      action_name: string;
+      parameters: ActionCallRow['parameters'] | string;
+      status: number | null;
+      duration_ms: number;
+      answer: string | null;
+      error: string | null;
+      failed: boolean;
+      created_at: Date | string;
+    }> = await this.dataSource.query(
+      `SELECT a.id, a.message_id, a.action_id, a.action_name, a.parameters, a.status, a.duration_ms, a.answer,
+              a.error, a.failed, a.created_at
+         FROM action_calls a JOIN conversations c ON c.id = a.conversation_id
+        WHERE a.conversation_id = $1 AND c.owner_id = $2
+        ORDER BY a.created_at, a.id`,
+      [conversationId, ownerId],
+    );
+    return rows.map((r) => ({
+      id: Number(r.id),
+      messageId: Number(r.message_id),
+      actionId: r.action_id === null ? null : Number(r.action_id),
+      actionName: r.action_name,
+      parameters: (typeof r.parameters === 'string'
+        ? JSON.parse(r.parameters)
+        : r.parameters) as ActionCallRow['parameters'],
+      status: r.status === null ? null : Number(r.status),
+      durationMs: Number(r.duration_ms),
+      answer: r.answer,
+      error: r.error,
+      failed: r.failed === true,
+      createdAt: new Date(r.created_at),
+    }));
   }
 
   /**

@@ -6,6 +6,7 @@ import {
   type ConversationSummary,
   type ConversationsPage,
   type ConversationTranscript,
+  type TranscriptActionCall,
   type TranscriptMessage,
   type WaitingCountResponse,
 } from '@botsmith/contract';
@@ -15,6 +16,7 @@ import { decodeCursor, encodeCursor } from './conversation-cursor.js';
 import type { ConversationFiltersDto, ConversationsPageQueryDto } from './conversations.dto.js';
 import {
   ConversationsRepository,
+  type ActionCallRow,
   type ConversationCursor,
   type ConversationRow,
   type ConversationSelection,
@@ -72,6 +74,22 @@ function toTranscriptMessage(row: MessageRow): TranscriptMessage {
     rating: row.rating,
     unanswered: row.unanswered,
     ...(row.role === 'agent' ? { name: row.agentName ?? DEFAULT_AGENT_NAME } : {}),
+  };
+}
+
+function toTranscriptActionCall(row: ActionCallRow): TranscriptActionCall {
+  return {
+    id: row.id,
+    messageId: row.messageId,
+    actionName: row.actionName,
+    actionId: row.actionId,
+    parameters: row.parameters,
+    status: row.status,
+    durationMs: row.durationMs,
+    answer: row.answer,
+    error: row.error,
+    failed: row.failed,
+    createdAt: row.createdAt.toISOString(),
   };
 }
 
@@ -150,8 +168,15 @@ export class ConversationsService {
   async get(ownerId: number, conversationId: number): Promise<ConversationTranscript> {
     const conversation = await this.conversations.findOne(ownerId, conversationId);
     if (!conversation) throw AppError.notFound(NOT_FOUND, 'CONVERSATION_NOT_FOUND');
-    const messages = await this.conversations.findMessages(ownerId, conversationId);
-    return { conversation: toSummary(conversation), messages: messages.map(toTranscriptMessage) };
+    const [messages, actionCalls] = await Promise.all([
+      this.conversations.findMessages(ownerId, conversationId),
+      this.conversations.findActionCalls(ownerId, conversationId),
+    ]);
+    return {
+      conversation: toSummary(conversation),
+      messages: messages.map(toTranscriptMessage),
+      actionCalls: actionCalls.map(toTranscriptActionCall),
+    };
   }
 
   async delete(ownerId: number, conversationId: number): Promise<void> {
