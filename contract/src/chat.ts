@@ -90,11 +90,17 @@ export interface ChatDoneEvent extends ChatAnswerResponse {
 
 /**
  * The server-sent events of POST /api/chat with `Accept: text/event-stream`, by event name: any
- * number of `token`, then one `done`, or one `error` when the answer fails after the stream began
- * (a refusal before it starts is an ordinary HTTP error).
+ * number of `token` (and `action` when the bot calls one of its actions), then one `done`, or one
+ * `error` when the answer fails after the stream began (a refusal before it starts is an ordinary
+ * HTTP error).
  */
 export interface ChatStreamEvents {
   token: { text: string };
+  /**
+   * One of the bot's actions started (docs/product.md#actions): `subject` is what it checks, its
+   * name made readable ("order" for order_status), for a line like "Checking your order…".
+   */
+  action: { subject: string };
   done: ChatDoneEvent;
   error: ApiErrorBody;
 }

@@ -9,6 +9,7 @@ export const WEBHOOK_EVENTS = [
   'conversation.handoff',
   'conversation.unanswered',
   'bot.budget_reached',
+  'action.failed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 

@@ -38,6 +38,7 @@ function streamingFetch() {
   return {
     fetchMock,
     token: (t: string) => ctrl.enqueue(enc.encode(`event: token\ndata: ${JSON.stringify({ text: t })}\n\n`)),
+    action: (subject: string) => ctrl.enqueue(enc.encode(`event: action\ndata: ${JSON.stringify({ subject })}\n\n`)),
     done: (m: string, messageId?: number) => {
       ctrl.enqueue(enc.encode(`event: done\ndata: ${JSON.stringify({ message: m, messageId, costCents: 4 })}\n\n`));
       ctrl.close();
@@ -100,6 +101,23 @@ describe('Widget', () => {
     await act(async () => s.done('It is **on its way**.'));
     await waitFor(() => expect(sendButton().disabled).toBe(false));
     expect(document.querySelectorAll('.assistant')).toHaveLength(2);
+  });
+
+  it("shows what the bot's action checks while it runs, in the visitor's language, until the answer streams", async () => {
+    const s = streamingFetch();
+    vi.stubGlobal('fetch', s.fetchMock);
+    render(<Widget {...props()} />);
+    typeText('Where is my order 1042?');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    await waitFor(() => expect(s.fetchMock).toHaveBeenCalledTimes(1));
+
+    await act(async () => s.action('order'));
+    await waitFor(() => expect(screen.getByText('Checking your order…').getAttribute('role')).toBe('status'));
+    await act(async () => s.token('It has shipped.'));
+    await waitFor(() => expect(screen.queryByText('Checking your order…')).toBeNull());
+    await act(async () => s.done('It has shipped.'));
+    await waitFor(() => expect(sendButton().disabled).toBe(false));
+    expect(screen.getByText('It has shipped.').closest('.assistant')).toBeTruthy();
   });
 
   describe('starter questions', () => {

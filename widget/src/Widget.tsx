@@ -42,6 +42,8 @@ export function Widget({
   const [messages, setMessages] = useState<ChatMessage[]>(() => loadConversation(botId));
   const [draft, setDraft] = useState('');
   const [pending, setPending] = useState(false);
+  /** What the bot's action is checking while it runs ("order"), from the stream's `action` event. */
+  const [checking, setChecking] = useState<string | null>(null);
   /** The reply streaming in, null before its first token. */
   const [streamed, setStreamed] = useState<string | null>(null);
   const [glow, setGlow] = useState(false);
@@ -135,13 +137,18 @@ export function Widget({
     inFlightRef.current = ctrl;
     const result = await sendChat(
       { apiOrigin, botId, chatHistory, prompt, model: bot?.model ?? bot?.modelLabel ?? '', visitor },
-      (text) => setStreamed((s) => (s ?? '') + text),
+      (text) => {
+        setChecking(null);
+        setStreamed((s) => (s ?? '') + text);
+      },
       ctrl.signal,
+      setChecking,
     );
     // Null or aborted: the visitor started a new conversation meanwhile.
     if (!result || ctrl.signal.aborted) return;
     inFlightRef.current = null;
     setStreamed(null);
+    setChecking(null);
     setPending(false);
     // An empty answer: a person is handling the conversation and the bot stays quiet
     // (docs/product.md#leads-and-handoff); there is no bubble to show, their reply will come.
@@ -161,6 +168,7 @@ export function Widget({
     setMessages([]);
     setPending(false);
     setStreamed(null);
+    setChecking(null);
     setAsked(false);
     inputRef.current?.focus();
   }
@@ -253,6 +261,11 @@ export function Widget({
                 {q}
               </button>
             ))}
+        {pending && checking ? (
+          <div class="m assistant act" role="status">
+            {t.checking.replace('%s', checking)}
+          </div>
+        ) : null}
         {pending ? (
           streamed == null ? (
             <TypingDots label={t.typing} />

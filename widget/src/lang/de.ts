@@ -12,6 +12,7 @@ export default {
   input: 'Nachricht',
   send: 'Nachricht senden',
   typing: 'Der Assistent schreibt',
+  checking: 'Ich sehe nach: %s…',
   newChat: 'Neue Unterhaltung',
   close: 'Chat schließen',
   menu: 'Weitere Optionen',

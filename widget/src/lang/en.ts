@@ -24,6 +24,7 @@ export default {
   input: 'Message',
   send: 'Send message',
   typing: 'The assistant is typing',
+  checking: 'Checking your %s…',
   newChat: 'New conversation',
   close: 'Close chat',
   menu: 'More options',

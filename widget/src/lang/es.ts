@@ -12,6 +12,7 @@ export default {
   input: 'Mensaje',
   send: 'Enviar mensaje',
   typing: 'El asistente está escribiendo',
+  checking: 'Consultando: %s…',
   newChat: 'Nueva conversación',
   close: 'Cerrar el chat',
   menu: 'Más opciones',

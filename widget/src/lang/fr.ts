@@ -12,6 +12,7 @@ export default {
   input: 'Message',
   send: 'Envoyer le message',
   typing: "L'assistant écrit",
+  checking: 'Je vérifie : %s…',
   newChat: 'Nouvelle conversation',
   close: 'Fermer le chat',
   menu: "Plus d'options",

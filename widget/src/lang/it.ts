@@ -12,6 +12,7 @@ export default {
   input: 'Messaggio',
   send: 'Invia messaggio',
   typing: "L'assistente sta scrivendo",
+  checking: 'Sto controllando: %s…',
   newChat: 'Nuova conversazione',
   close: 'Chiudi la chat',
   menu: 'Altre opzioni',

@@ -12,6 +12,7 @@ export default {
   input: 'メッセージ',
   send: 'メッセージを送信',
   typing: 'アシスタントが入力中',
+  checking: '確認しています: %s…',
   newChat: '新しい会話',
   close: '閉じる',
   menu: 'メニュー',

@@ -12,6 +12,7 @@ export default {
   input: 'Bericht',
   send: 'Bericht verzenden',
   typing: 'De assistent is aan het typen',
+  checking: 'Even nakijken: %s…',
   newChat: 'Nieuw gesprek',
   close: 'Chat sluiten',
   menu: 'Meer opties',

@@ -12,6 +12,7 @@ export default {
   input: 'Mensagem',
   send: 'Enviar mensagem',
   typing: 'O assistente está digitando',
+  checking: 'Verificando: %s…',
   newChat: 'Nova conversa',
   close: 'Fechar o chat',
   menu: 'Mais opções',

@@ -60,13 +60,15 @@ export type ChatResult =
 
 /**
  * Sends one message and resolves with the full reply or an error text for an error bubble.
- * Asks for server-sent events and calls `onToken` as tokens arrive; a plain JSON answer works too.
+ * Asks for server-sent events and calls `onToken` as tokens arrive (`onAction` when the bot starts
+ * one of its actions: what it checks); a plain JSON answer works too.
  * Never rejects; resolves with null when aborted (a new conversation was started).
  */
 export async function sendChat(
   req: ChatRequest,
   onToken: (text: string) => void,
   signal: AbortSignal,
+  onAction: (subject: string) => void = () => undefined,
 ): Promise<ChatResult | null> {
   const { apiOrigin, visitor, ...body } = req;
   try {
@@ -81,7 +83,7 @@ export async function sendChat(
     if (!res.ok) return { error: await errorText(res, res.status == 503 ? texts.unavailable : texts.sendFailed) };
     if (!(res.headers.get('Content-Type') || '').includes('text/event-stream'))
       return answerOf((await res.json()) as AnswerBody);
-    return await readStream(res, onToken);
+    return await readStream(res, onToken, onAction);
   } catch {
     return signal.aborted ? null : { error: texts.sendFailed };
   }
@@ -154,13 +156,17 @@ function answerOf(body: AnswerBody): ChatResult {
     : { error: typeof body.error == 'string' && body.error ? body.error : texts.error };
 }
 
-async function readStream(res: Response, onToken: (text: string) => void): Promise<ChatResult> {
+async function readStream(
+  res: Response,
+  onToken: (text: string) => void,
+  onAction: (subject: string) => void,
+): Promise<ChatResult> {
   // Assigned inside the parser callback; the cast keeps TypeScript from narrowing it to null here.
   let result = null as ChatResult | null;
   let streamed = '';
   const parser = createSseParser((event, data) => {
     if (result) return;
-    let body: AnswerBody & Partial<Record<keyof ChatStreamEvents['token'], unknown>>;
+    let body: AnswerBody & Partial<Record<keyof ChatStreamEvents['token'] | keyof ChatStreamEvents['action'], unknown>>;
     try {
       body = JSON.parse(data) as typeof body;
     } catch {
@@ -169,6 +175,8 @@ async function readStream(res: Response, onToken: (text: string) => void): Promi
     if (event == 'token' && typeof body.text == 'string') {
       streamed += body.text;
       onToken(body.text);
+    } else if (event == 'action' && typeof body.subject == 'string') {
+      onAction(body.subject);
     } else if (event == 'done') {
       // The tokens make the answer if the final event leaves the whole text out.
       result = answerOf({ message: streamed, ...body });

@@ -2997,6 +2997,7 @@ export const CONTRACT_SCHEMAS = {
             "conversation.handoff",
             "conversation.unanswered",
             "bot.budget_reached",
+            "action.failed",
             "webhook.test"
           ]
         },
@@ -3068,7 +3069,8 @@ export const CONTRACT_SCHEMAS = {
               "lead.created",
               "conversation.handoff",
               "conversation.unanswered",
-              "bot.budget_reached"
+              "bot.budget_reached",
+              "action.failed"
             ]
           }
         },

@@ -87,6 +87,7 @@ export class ChatController {
         if (wantsStream && !res.destroyed) stream = new EventStream(res);
       },
       token: (text) => stream?.send('token', { text }),
+      action: (subject) => stream?.send('action', { subject }),
     };
 
     try {

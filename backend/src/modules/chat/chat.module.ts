@@ -1,3 +1,4 @@
+import { ActionsModule } from '../actions/actions.module.js';
 import { Module } from '@nestjs/common';
 import { ClientNetworks } from '../../common/client-network.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
@@ -47,6 +48,7 @@ export function createLlm(config: AppConfig): LlmPort {
 /** The widget's public API: the bot's public face and POST /api/chat. */
 @Module({
   imports: [
+    ActionsModule,
     UsageModule,
     KnowledgeDataModule,
     ConversationsDataModule,

@@ -6,6 +6,7 @@ import { entityManagerOf, type Transaction } from '../../database/transaction.js
 import { BotEntity } from '../bots/bot.entity.js';
 import { isoDate } from '../../common/billing-period.js';
 import { MODEL_TIERS, priceOf, type ModelTier } from '../../common/constants.js';
+import { hasActionsSql } from '../actions/actions.repository.js';
 import { nextMessageFitsSql } from '../usage/budget.js';
 import { toOwnerBillingRow, type OwnerBillingColumns, type OwnerBillingRow } from '../usage/usage-ledger.repository.js';
 
@@ -33,15 +34,17 @@ export class ChatRepository {
    * message starts here, so the row is read as plain columns named after the entity's properties
    * (the select list is built once from its metadata), without TypeORM's query builder and
    * hydration, and the owner's billing columns ride along instead of a query of their own
-   * (docs/decisions/0016-chat-path-cost.md).
+   * (docs/decisions/0016-chat-path-cost.md). Whether the bot has actions rides along too, so a bot
+   * without any costs its messages no query for them.
    */
   async findServableBot(
     botId: number,
-  ): Promise<{ bot: BotEntity; ownerIsSystem: boolean; owner: OwnerBillingRow } | null> {
+  ): Promise<{ bot: BotEntity; ownerIsSystem: boolean; owner: OwnerBillingRow; hasActions: boolean } | null> {
     this.servableBotSql ??= `SELECT ${this.dataSource
       .getMetadata(BotEntity)
       .columns.map((c) => `b.${c.databaseName} AS "${c.propertyName}"`)
-      .join(', ')}, ${OWNER_COLUMNS.map((c) => `u.${c} AS "${OWNER_PREFIX}${c}"`).join(', ')}
+      .join(', ')}, ${OWNER_COLUMNS.map((c) => `u.${c} AS "${OWNER_PREFIX}${c}"`).join(', ')},
+            ${hasActionsSql('b.id')} AS "${OWNER_PREFIX}hasActions"
        FROM bots b JOIN users u ON u.id = b.owner_id AND u.deleted_at IS NULL
       WHERE b.id = $1`;
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(this.servableBotSql, [botId]);
@@ -52,8 +55,10 @@ export class ChatRepository {
       ownerColumns[column] = row[OWNER_PREFIX + column];
       delete row[OWNER_PREFIX + column];
     }
+    const hasActions = row[`${OWNER_PREFIX}hasActions`] === true;
+    delete row[`${OWNER_PREFIX}hasActions`];
     const owner = toOwnerBillingRow(ownerColumns as unknown as OwnerBillingColumns);
-    return { bot: Object.assign(new BotEntity(), row), ownerIsSystem: owner.isSystem, owner };
+    return { bot: Object.assign(new BotEntity(), row), ownerIsSystem: owner.isSystem, owner, hasActions };
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { ActionsService } from '../actions/actions.service.js';
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { failureOf } from '../../../test/support/failure.js';
@@ -133,6 +134,7 @@ function chatServiceWith(setup: Setup = {}) {
     chunks,
     webhooks as unknown as WebhooksService,
     new IdentitySecretBox('a session secret for the unit tests only'),
+    { forBot: () => Promise.resolve([]) } as unknown as ActionsService,
   );
   const ask = (caller: Partial<ChatCaller>, visitor?: ChatRequestDto['visitor']) =>
     service.answer(
@@ -143,6 +145,7 @@ function chatServiceWith(setup: Setup = {}) {
           calls.started += 1;
         },
         token: () => undefined,
+        action: () => undefined,
       },
       new AbortController().signal,
     );

@@ -1,3 +1,4 @@
+import { ActionsService } from '../actions/actions.service.js';
 import { HttpStatus, Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../common/app-error.js';
@@ -33,6 +34,7 @@ import {
 import { LinkFilter, linkPolicy, reduceLinks, type LinkPolicy } from './answer-links.js';
 import { buildModelInput, saysCannotAnswer } from './prompt-builder.js';
 import { ChatRateLimiter } from './rate-limit/chat-rate-limiter.js';
+import { TurnActions } from './turn-actions.js';
 import { VisitorTokens } from './visitor-token.js';
 import { verifiedVisitorId, verifyIdentity, type IdentityProof, type VerifiedVisitor } from './visitor-identity.js';
 import { IdentitySecretBox } from '../bots/identity-secret.js';
@@ -80,6 +82,8 @@ export interface ChatCaller {
 export interface AnswerSink {
   start(visitorToken: string | undefined): void;
   token(text: string): void;
+  /** An action started (the widget's "Checking your order…" line): what it checks. */
+  action(subject: string): void;
 }
 
 export interface ChatAnswer {
@@ -126,6 +130,8 @@ export interface Turn {
   readonly conversation: ConversationKey;
   /** The visitor's in-flight reservation (chat_reservations): one message at a time, and the budget it holds. */
   readonly reservationId: string;
+  /** The bot has actions the model may call (docs/product.md#actions). */
+  readonly hasActions: boolean;
 }
 
 /** gate: the tier the message is answered with (the budget reserved its price) and that price. */
@@ -149,8 +155,15 @@ export interface CompletedTurn extends ComposedTurn {
   readonly usage: LlmUsage;
   readonly upstreamModel: string;
   readonly citations: Citation[];
-  /** Flagged unanswered: nothing relevant was found, or the answer says it cannot answer. */
+  /**
+   * Flagged unanswered: the answer says it cannot answer, or nothing relevant was found and no
+   * action answered either.
+   */
   readonly unanswered: boolean;
+  /** The calls the model made to the bot's actions, logged with the answer. */
+  readonly actionCalls: TurnActions['calls'];
+  /** Those that reached (or tried to reach) the owner's API and failed: `action.failed` events. */
+  readonly failedActionCalls: TurnActions['calls'];
 }
 
 /** Who is calling, as every visitor route resolves it (resolveCaller). */
@@ -162,6 +175,8 @@ export interface ResolvedCaller {
   visitor: VisitorOf;
   /** The page the conversation may record (storablePageUrl). */
   pageUrl: string | null;
+  /** The bot has actions (read with the bot). */
+  hasActions: boolean;
 }
 
 /** The visitor and, from a browser, the visitor token to send back (none on the API-key path). */
@@ -218,6 +233,7 @@ export class ChatService implements OnApplicationShutdown {
     @Inject(CHUNK_SEARCH) private readonly chunks: ChunkSearch,
     private readonly webhooks: WebhooksService,
     private readonly identitySecrets: IdentitySecretBox,
+    private readonly actions: ActionsService,
   ) {
     this.ownHost = new URL(config.publicUrl).hostname;
     this.quotas = config.quotas;
@@ -240,7 +256,7 @@ export class ChatService implements OnApplicationShutdown {
   async resolveCaller(botId: number, caller: ChatCaller): Promise<ResolvedCaller> {
     const found = await this.repository.findServableBot(botId);
     if (!found) throw AppError.notFound(REFUSALS.BOT_NOT_FOUND, 'BOT_NOT_FOUND');
-    const { bot, ownerIsSystem: houseBot, owner } = found;
+    const { bot, ownerIsSystem: houseBot, owner, hasActions } = found;
     const viaApiKey = this.checkCaller(bot, caller, houseBot);
     // From a browser, the visitor is who the server's token says (or a new one); from the owner's
     // own server, who the owner says.
@@ -257,7 +273,7 @@ export class ChatService implements OnApplicationShutdown {
       ? { id: verifiedVisitorId(bot.id, verified.sub), token: anonymous.token, verified }
       : { ...anonymous, ...(proof ? { identityRefused: true } : {}) };
     const pageUrl = storablePageUrl(this.domainOf(bot, houseBot), caller.origin, caller.pageUrl);
-    return { bot, houseBot, owner, visitor, pageUrl };
+    return { bot, houseBot, owner, visitor, pageUrl, hasActions };
   }
 
   /** One message, admit → gate → compose → complete → record; throws AppError for a refusal (nothing charged). */
@@ -288,7 +304,7 @@ export class ChatService implements OnApplicationShutdown {
    */
   private async admit(input: ChatRequestDto, caller: ChatCaller): Promise<Turn> {
     const receivedAt = new Date();
-    const { bot, houseBot, owner, visitor, pageUrl } = await this.resolveCaller(input.botId, caller);
+    const { bot, houseBot, owner, visitor, pageUrl, hasActions } = await this.resolveCaller(input.botId, caller);
     await this.rateLimiter.hit(bot.id, visitor.id, caller.ip);
     // Counted past the rate limits, so a flood of bad tokens writes no more than the limits allow.
     if (visitor.identityRefused) await this.countIdentityRefusal(bot.id, receivedAt);
@@ -308,7 +324,7 @@ export class ChatService implements OnApplicationShutdown {
       throw inFlightRefusal();
     }
     const conversation = { ownerId: bot.ownerId, botId: bot.id, botName: bot.name, visitorId: visitor.id, pageUrl };
-    return { input, receivedAt, bot, houseBot, owner, visitor, conversation, reservationId };
+    return { input, receivedAt, bot, houseBot, owner, visitor, conversation, reservationId, hasActions };
   }
 
   /**
@@ -367,6 +383,15 @@ export class ChatService implements OnApplicationShutdown {
     const { bot, input, passages } = turn;
     const checkedLinks = new LinkFilter(turn.links);
     sink.start(turn.visitor.token);
+    // The bot's actions, read only for a bot that has some (findServableBot says so).
+    const actions = turn.hasActions
+      ? new TurnActions({
+          rows: await this.actions.forBot(bot.id),
+          actions: this.actions,
+          verified: turn.visitor.verified,
+          onStart: (subject) => sink.action(subject),
+        })
+      : null;
     let result: LlmResult;
     try {
       result = await this.llm.complete(
@@ -384,6 +409,7 @@ export class ChatService implements OnApplicationShutdown {
             question: input.prompt,
             publicText: turn.houseBot ? bot.prompt : undefined,
           },
+          tools: actions?.tools(),
         },
         (text) => {
           const checked = checkedLinks.push(text);
@@ -407,7 +433,10 @@ export class ChatService implements OnApplicationShutdown {
       usage: result.usage,
       upstreamModel: result.upstreamModel,
       citations: citationsOf(passages, result.quotedPassage),
-      unanswered: turn.nothingRelevant || saysCannotAnswer(text),
+      // An answer an action gave is an answer, even when no passage was about the question.
+      unanswered: (turn.nothingRelevant && !actions?.answeredFromAction) || saysCannotAnswer(text),
+      actionCalls: actions?.calls ?? [],
+      failedActionCalls: actions?.failedCalls ?? [],
     };
   }
 
@@ -439,6 +468,7 @@ export class ChatService implements OnApplicationShutdown {
             citations: turn.citations.map(storedCitation),
           },
         ],
+        actionCalls: turn.actionCalls,
       });
       await this.repository.releaseInFlight(turn.reservationId, tx);
       const messageId = messageIds[1];
@@ -468,6 +498,18 @@ export class ChatService implements OnApplicationShutdown {
         messageId,
         question: input.prompt,
         answer: turn.text,
+      });
+    }
+    for (const call of turn.failedActionCalls) {
+      this.webhooks.notify(bot.ownerId, 'action.failed', {
+        botId: bot.id,
+        botName: bot.name,
+        conversationId,
+        messageId,
+        action: call.actionName,
+        status: call.status,
+        durationMs: call.durationMs,
+        error: call.error,
       });
     }
     return {

@@ -43,6 +43,7 @@ export const EVENT_LABELS: Record<WebhookEventType, string> = {
   'conversation.handoff': 'A conversation is handed to a person',
   'conversation.unanswered': 'The bot cannot answer a question',
   'bot.budget_reached': 'A bot reaches its monthly budget',
+  'action.failed': "A bot's action fails (the owner's API errs, times out or cannot be reached)",
 };
 
 const STATUS_LABELS: Record<WebhookDelivery['status'], string> = {

@@ -59,6 +59,9 @@ describe('the offline demo model picks an action by the question', () => {
     expect(demoActionAnswer({ ok: true, data: { status: 'shipped', tracking: { carrier: 'UPS' } } })).toBe(
       'Here is what I found: status: shipped; tracking carrier: UPS.',
     );
+    expect(demoActionAnswer({ ok: true, data: { '/orders/0/financial_status': 'paid' } })).toBe(
+      'Here is what I found: orders financial status: paid.',
+    );
     expect(demoActionAnswer({ ok: true, data: {} })).toBe('That went through.');
     expect(demoActionAnswer({ ok: false, error: 'I could not reach the order system just now.' })).toBe(
       'I could not reach the order system just now.',

@@ -67,6 +67,14 @@ export function demoActionAnswer(result: LlmToolResult): string {
   return facts.length === 0 ? 'That went through.' : `Here is what I found: ${facts.join('; ')}.`;
 }
 
+/** An answer field's key as words: '/orders/0/financial_status' (a filtered answer's pointer) → 'orders financial status'. */
+function readableKey(key: string): string {
+  return key
+    .split('/')
+    .filter((segment) => segment !== '' && !/^\d+$/.test(segment))
+    .join(' ');
+}
+
 function describe(value: unknown, path: string): string[] {
   const label = path.replace(/_/g, ' ');
   if (value === null || value === undefined) return [];
@@ -74,7 +82,7 @@ function describe(value: unknown, path: string): string[] {
   if (typeof value === 'object') {
     return Object.entries(value as Record<string, unknown>)
       .slice(0, 20)
-      .flatMap(([key, inner]) => describe(inner, path ? `${path} ${key}` : key));
+      .flatMap(([key, inner]) => describe(inner, path ? `${path} ${readableKey(key)}` : readableKey(key)));
   }
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return [label ? `${label}: ${text}` : text];

@@ -1,0 +1,368 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { WebhooksService } from '../../src/modules/webhooks/webhooks.service.js';
+import { SIGN_IN_NEEDED, unreachableSentence } from '../../src/modules/chat/turn-actions.js';
+import { createChatBot, parseSse, usageOfOwner } from '../support/chat-factories.js';
+import { signedInAgent } from '../support/factories.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+/*
+ * Actions in the chat (docs/product.md#actions): the model calls the bot's actions for a verified
+ * visitor, through the offline demo model (the embedded default) and through the real `openai`
+ * SDK against a local Chat Completions server that streams tool calls. The "shop API" is a local
+ * server on 127.0.0.1 (ACTIONS_ALLOW_PRIVATE=true): it answers an order only to the customer who
+ * placed it, by the verified e-mail it receives.
+ */
+
+const SITE = 'https://shop.example';
+const ORDERS: Record<string, { email: string; status: string }> = {
+  '1042': { email: 'ada@example.org', status: 'shipped' },
+};
+
+interface ShopRequest {
+  path: string;
+  query: Record<string, string>;
+}
+
+async function startShop() {
+  const received: ShopRequest[] = [];
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url!, 'http://x');
+    received.push({ path: url.pathname, query: Object.fromEntries(url.searchParams) });
+    const json = (status: number, body: unknown) =>
+      res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+    if (url.pathname === '/broken/1042') return json(500, { error: 'database down' });
+    if (url.pathname === '/slow/1042') return void setTimeout(() => json(200, { status: 'late' }), 2500).unref();
+    const order = ORDERS[url.pathname.replace('/orders/', '')];
+    // The shop's own rule: an order is shown to the customer who placed it, nobody else.
+    if (!order || order.email !== url.searchParams.get('visitor.email')) return json(404, { error: 'no such order' });
+    json(200, { status: order.status, internal: { margin: '42%' } });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function jwt(claims: Record<string, unknown>, secret: string): string {
+  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const signed = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(claims)}`;
+  return `${signed}.${createHmac('sha256', secret).update(signed).digest('base64url')}`;
+}
+const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
+
+function orderAction(base: string, path = 'orders', overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'order_status',
+    description: 'Look up the status of an order by its number',
+    parameters: {
+      type: 'object',
+      properties: { order_id: { type: 'integer' } },
+      required: ['order_id'],
+    },
+    method: 'GET',
+    url: `${base}/${path}/{order_id}`,
+    headers: [{ name: 'X-Shop-Key', value: 'shop_secret_abcdef123456' }],
+    visitorFields: ['sub', 'email'],
+    answerFields: ['/status'],
+    ...overrides,
+  };
+}
+
+async function setUp(t: TestApp, base: string, path?: string, overrides?: Record<string, unknown>) {
+  const owner = await signedInAgent(t, { creditsCents: 10_000 });
+  const bot = await createChatBot(t, owner.user.id, { allowedDomain: 'shop.example' });
+  const secret = (await owner.agent.post(`/api/bots/${bot.id}/identity-secret`).set('Origin', t.origin)).body
+    .identitySecret as string;
+  const created = await owner.agent
+    .post(`/api/bots/${bot.id}/actions`)
+    .set('Origin', t.origin)
+    .send(orderAction(base, path, overrides));
+  expect(created.status).toBe(201);
+  const hook = await owner.agent
+    .post('/api/webhooks')
+    .set('Origin', t.origin)
+    .send({ url: 'http://127.0.0.1:9/hook', events: ['action.failed'] });
+  expect(hook.status).toBe(201);
+  return { owner, bot, secret };
+}
+
+/** One streamed widget message; `token` is the visitor's identity JWT (none: anonymous). */
+async function ask(t: TestApp, botId: number, prompt: string, token?: string) {
+  const response = await t
+    .http()
+    .post('/api/chat')
+    .set('Origin', SITE)
+    .set('Accept', 'text/event-stream')
+    .send({ botId, prompt, ...(token ? { visitor: { token } } : {}) });
+  expect(response.status).toBe(200);
+  const events = parseSse(response.text);
+  const done = events.find((e) => e.event === 'done')?.data as { message: string; messageId: number } | undefined;
+  expect(done).toBeDefined();
+  return { events, answer: done!.message, messageId: done!.messageId };
+}
+
+async function actionCalls(t: TestApp, botId: number) {
+  return t.dataSource.query<
+    Array<{ action_name: string; parameters: unknown; status: number | null; answer: string | null; failed: boolean }>
+  >(`SELECT action_name, parameters, status, answer, failed FROM action_calls WHERE bot_id = $1 ORDER BY id`, [botId]);
+}
+
+async function failedEvents(t: TestApp, ownerId: number) {
+  await t.app.get(WebhooksService).settled();
+  const rows = await t.dataSource.query<Array<{ payload: string }>>(
+    `SELECT d.payload FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+      WHERE e.owner_id = $1 AND d.type = 'action.failed' ORDER BY d.id`,
+    [ownerId],
+  );
+  // The payload is stored as the exact body that is signed and sent.
+  return rows.map((row) => ({ payload: JSON.parse(row.payload) as Record<string, unknown> }));
+}
+
+describe('actions in the chat, offline demo model', () => {
+  let t: TestApp;
+  let shop: Awaited<ReturnType<typeof startShop>>;
+
+  beforeAll(async () => {
+    shop = await startShop();
+    t = await startTestApp({
+      ACTIONS_ALLOW_PRIVATE: 'true',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      OFFLINE_MODEL_WORD_DELAY_MS: '0',
+      CHAT_IP_RATE_LIMIT: '10000',
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await shop.close();
+  });
+  beforeEach(() => {
+    shop.received.length = 0;
+  });
+
+  it("answers a verified visitor's order from the shop API, which received their sub and e-mail; charged once", async () => {
+    const { owner, bot, secret } = await setUp(t, shop.base);
+    const token = jwt({ sub: 'cust_1', email: 'ada@example.org', exp: inAnHour() }, secret);
+
+    const { events, answer, messageId } = await ask(t, bot.id, 'Where is my order 1042?', token);
+
+    expect(answer).toContain('status: shipped');
+    expect(answer).not.toContain('margin');
+    // The widget's "Checking your order…" line comes before the answer's tokens.
+    const names = events.map((e) => e.event);
+    expect(events.find((e) => e.event === 'action')?.data).toEqual({ subject: 'order' });
+    expect(names.indexOf('action')).toBeLessThan(names.indexOf('token'));
+    expect(shop.received).toEqual([
+      { path: '/orders/1042', query: { 'visitor.sub': 'cust_1', 'visitor.email': 'ada@example.org' } },
+    ]);
+    const usage = await usageOfOwner(t, owner.user.id);
+    expect(usage.rows).toBe(1);
+    expect(usage.priceCents).toBeGreaterThan(0);
+    expect(await actionCalls(t, bot.id)).toEqual([
+      {
+        action_name: 'order_status',
+        parameters: { order_id: 1042 },
+        status: 200,
+        answer: '{"/status":"shipped"}',
+        failed: false,
+      },
+    ]);
+    const [logged] = await t.dataSource.query<Array<{ message_id: number }>>(
+      `SELECT message_id FROM action_calls WHERE bot_id = $1`,
+      [bot.id],
+    );
+    expect(logged.message_id).toBe(messageId);
+    expect(await failedEvents(t, owner.user.id)).toEqual([]);
+  });
+
+  it('gives another verified visitor asking for the same order number nothing of it', async () => {
+    const { bot, secret } = await setUp(t, shop.base);
+    const token = jwt({ sub: 'cust_2', email: 'mallory@example.org', exp: inAnHour() }, secret);
+
+    const { answer } = await ask(t, bot.id, 'Where is my order 1042?', token);
+
+    expect(answer).not.toContain('shipped');
+    expect(answer).toContain(unreachableSentence('order'));
+    expect(shop.received[0].query['visitor.email']).toBe('mallory@example.org');
+  });
+
+  it('asks an anonymous visitor, and one with a forged, expired, other-bot or pre-rotation token, to sign in; the shop is never called', async () => {
+    const { owner, bot, secret } = await setUp(t, shop.base);
+    const other = await setUp(t, shop.base);
+    const claims = { sub: 'cust_1', email: 'ada@example.org', exp: inAnHour() };
+    const rotatedAway = jwt(claims, secret);
+    const rotated = await owner.agent.post(`/api/bots/${bot.id}/identity-secret`).set('Origin', t.origin);
+    const current = rotated.body.identitySecret as string;
+    const tokens = [
+      undefined,
+      jwt(claims, 'not the secret'),
+      jwt({ ...claims, exp: Math.floor(Date.now() / 1000) - 120 }, current),
+      jwt(claims, other.secret),
+      rotatedAway,
+    ];
+    for (const token of tokens) {
+      const { answer, events } = await ask(t, bot.id, 'Where is my order 1042?', token);
+      expect(answer).toContain(SIGN_IN_NEEDED);
+      expect(events.some((e) => e.event === 'action')).toBe(false);
+    }
+    expect(shop.received).toEqual([]);
+    // Refused before any request: logged for the owner, no action.failed event.
+    expect((await actionCalls(t, bot.id)).map((c) => c.status)).toEqual([null, null, null, null, null]);
+    expect(await failedEvents(t, owner.user.id)).toEqual([]);
+  });
+
+  it("explains a shop API's 500 and timeout to the visitor, still answers, and sends action.failed for each", async () => {
+    const broken = await setUp(t, shop.base, 'broken');
+    const token = jwt({ sub: 'cust_1', email: 'ada@example.org', exp: inAnHour() }, broken.secret);
+    const first = await ask(t, broken.bot.id, 'Where is my order 1042?', token);
+    expect(first.answer).toContain(unreachableSentence('order'));
+
+    const slow = await setUp(t, shop.base, 'slow', { timeoutMs: 1000 });
+    const slowToken = jwt({ sub: 'cust_1', email: 'ada@example.org', exp: inAnHour() }, slow.secret);
+    const second = await ask(t, slow.bot.id, 'Where is my order 1042?', slowToken);
+    expect(second.answer).toContain(unreachableSentence('order'));
+
+    const [brokenEvent] = await failedEvents(t, broken.owner.user.id);
+    expect(brokenEvent.payload).toMatchObject({
+      data: expect.objectContaining({ botId: broken.bot.id, action: 'order_status', status: 500 }) as unknown,
+    });
+    const [slowEvent] = await failedEvents(t, slow.owner.user.id);
+    expect(slowEvent.payload).toMatchObject({
+      data: expect.objectContaining({ action: 'order_status', status: null }) as unknown,
+    });
+    // Each message is in the ledger once.
+    expect((await usageOfOwner(t, broken.owner.user.id)).rows).toBe(1);
+    expect((await usageOfOwner(t, slow.owner.user.id)).rows).toBe(1);
+  });
+
+  it('calls no action for a question that names none, and a bot without actions answers as before', async () => {
+    const { bot, secret } = await setUp(t, shop.base);
+    const token = jwt({ sub: 'cust_1', email: 'ada@example.org', exp: inAnHour() }, secret);
+    const { events } = await ask(t, bot.id, 'What are your opening hours?', token);
+    expect(events.some((e) => e.event === 'action')).toBe(false);
+    expect(shop.received).toEqual([]);
+    expect(await actionCalls(t, bot.id)).toEqual([]);
+  });
+});
+
+describe('actions in the chat, OpenAI-compatible model with tool calls (real SDK)', () => {
+  let t: TestApp;
+  let shop: Awaited<ReturnType<typeof startShop>>;
+  let upstream: http.Server;
+  /** What the fake model asks for in its first round: the raw arguments of order_status, in order. */
+  let plannedCalls: string[];
+  let upstreamBodies: Array<Record<string, unknown>>;
+
+  function toolChunk(fragments: object[], finish: string | null = null): string {
+    const choices = [{ index: 0, delta: { tool_calls: fragments }, finish_reason: finish }];
+    return `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices })}\n\n`;
+  }
+  function textChunk(content: string | null, finish: string | null = null, usage?: object): string {
+    const choices =
+      content === null && finish === null
+        ? []
+        : [{ index: 0, delta: content ? { content } : {}, finish_reason: finish }];
+    return `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices, usage: usage ?? null })}\n\n`;
+  }
+
+  beforeAll(async () => {
+    shop = await startShop();
+    upstream = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c: Buffer) => (raw += c.toString()));
+      req.on('end', () => {
+        const body = JSON.parse(raw) as { messages: Array<{ role: string; content: string }>; tool_choice?: string };
+        upstreamBodies.push(body);
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        const toolResults = body.messages.filter((m) => m.role === 'tool');
+        const next = plannedCalls[toolResults.length];
+        if (next !== undefined && body.tool_choice === 'auto') {
+          const id = `call_${toolResults.length}`;
+          res.write(toolChunk([{ index: 0, id, type: 'function', function: { name: 'order_status', arguments: '' } }]));
+          res.write(toolChunk([{ index: 0, function: { arguments: next } }]));
+          res.write(toolChunk([], 'tool_calls'));
+          res.write(textChunk(null, null, { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 }));
+          return res.end('data: [DONE]\n\n');
+        }
+        // The answer says what the last result was, so the test can read it.
+        const last = toolResults.at(-1)?.content ?? 'no action';
+        res.write(textChunk(`Result: ${last}`));
+        res.write(textChunk(null, 'stop'));
+        res.write(textChunk(null, null, { prompt_tokens: 200, completion_tokens: 20, total_tokens: 220 }));
+        res.end('data: [DONE]\n\n');
+      });
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    t = await startTestApp({
+      ACTIONS_ALLOW_PRIVATE: 'true',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      OPENAI_API_KEY: 'sk-test-local',
+      OPENAI_BASE_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`,
+      OPENAI_MAX_RETRIES: '0',
+      CHAT_IP_RATE_LIMIT: '10000',
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    upstream.closeAllConnections();
+    await new Promise((resolve) => upstream.close(resolve));
+    await shop.close();
+  });
+  beforeEach(() => {
+    shop.received.length = 0;
+    upstreamBodies = [];
+  });
+
+  it('runs the streamed tool call for a verified visitor and charges the message once, with every round’s tokens', async () => {
+    const { owner, bot, secret } = await setUp(t, shop.base);
+    plannedCalls = ['{"order_id":1042}'];
+    const token = jwt({ sub: 'cust_1', email: 'ada@example.org', exp: inAnHour() }, secret);
+
+    const { answer } = await ask(t, bot.id, 'where is my order 1042?', token);
+
+    expect(answer).toBe('Result: {"ok":true,"data":{"/status":"shipped"}}');
+    expect(shop.received).toHaveLength(1);
+    expect(upstreamBodies[0]).toMatchObject({
+      tools: [{ type: 'function', function: expect.objectContaining({ name: 'order_status' }) as unknown }],
+    });
+    const [row] = await t.dataSource.query<Array<{ prompt_tokens: number; completion_tokens: number }>>(
+      `SELECT prompt_tokens, completion_tokens FROM usage_events WHERE owner_id = $1`,
+      [owner.user.id],
+    );
+    expect([Number(row.prompt_tokens), Number(row.completion_tokens)]).toEqual([300, 30]);
+    expect((await usageOfOwner(t, owner.user.id)).rows).toBe(1);
+  });
+
+  it('never sends parameters outside the schema to the shop API: the model is told once, then to stop', async () => {
+    const { bot, secret } = await setUp(t, shop.base);
+    plannedCalls = ['{"order_id":"1042; DROP"}', '{"order_id":1042,"admin":true}', '{"order_id":1042}'];
+    const token = jwt({ sub: 'cust_1', email: 'ada@example.org', exp: inAnHour() }, secret);
+
+    const { answer } = await ask(t, bot.id, 'where is my order 1042?', token);
+
+    // The third call is valid and runs: the model got one explanation, then one "stop" for the second.
+    const results = upstreamBodies.at(-1)!.messages as Array<{ role: string; content: string }>;
+    const told = results.filter((m) => m.role === 'tool').map((m) => JSON.parse(m.content) as { error?: string });
+    expect(told[0].error).toContain('"order_id" must be a whole number.');
+    expect(told[1].error).toContain('Do not call order_status again');
+    expect(shop.received.map((r) => r.path)).toEqual(['/orders/1042']);
+    expect(answer).toContain('shipped');
+  });
+
+  it('makes at most 3 calls for one message, then asks the model to answer', async () => {
+    const { bot, secret } = await setUp(t, shop.base);
+    plannedCalls = ['{"order_id":1042}', '{"order_id":1042}', '{"order_id":1042}', '{"order_id":1042}'];
+    const token = jwt({ sub: 'cust_1', email: 'ada@example.org', exp: inAnHour() }, secret);
+    await ask(t, bot.id, 'where is my order 1042?', token);
+    expect(shop.received).toHaveLength(3);
+    expect(upstreamBodies.map((b) => b.tool_choice)).toEqual(['auto', 'auto', 'auto', 'none']);
+  });
+});
