@@ -1,6 +1,7 @@
 import type {
   ActionResponse,
   ActionsResponse,
+  ActionStatsResponse,
   ActionTestRequest,
   ActionTestResponse,
   SaveActionRequest,
@@ -10,6 +11,9 @@ import { apiFetch } from './client';
 /** A bot's HTTP actions (docs/product.md#actions). Header values never come back: "••••". */
 export const actionsApi = {
   list: (botId: number, signal?: AbortSignal) => apiFetch<ActionsResponse>(`/api/bots/${botId}/actions`, { signal }),
+  /** Each action's calls, failures and p95 time over the last 30 days. */
+  stats: (botId: number, signal?: AbortSignal) =>
+    apiFetch<ActionStatsResponse>(`/api/bots/${botId}/actions/stats`, { signal }),
   create: (botId: number, action: SaveActionRequest) =>
     apiFetch<ActionResponse>(`/api/bots/${botId}/actions`, { method: 'POST', body: action }),
   /** A header sent without a value keeps its stored value. */

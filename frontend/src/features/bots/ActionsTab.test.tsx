@@ -1,13 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { BotAction } from '@botsmith/contract';
+import { ACTION_TEMPLATES, type BotAction } from '@botsmith/contract';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/client';
 import { renderAtDashboard } from '../../test/render';
 import { ActionsTab } from './ActionsTab';
 
 const api = vi.hoisted(() => ({
-  actionsApi: { list: vi.fn(), create: vi.fn(), update: vi.fn(), remove: vi.fn(), test: vi.fn() },
+  actionsApi: { list: vi.fn(), stats: vi.fn(), create: vi.fn(), update: vi.fn(), remove: vi.fn(), test: vi.fn() },
 }));
 vi.mock('../../api/actions', () => api);
 
@@ -31,6 +31,7 @@ describe('ActionsTab', () => {
   beforeEach(() => {
     vi.clearAllMocks();
     api.actionsApi.list.mockResolvedValue({ actions: [ACTION] });
+    api.actionsApi.stats.mockResolvedValue({ days: 30, stats: [] });
   });
 
   it('lists the actions with their method and URL', async () => {
@@ -145,5 +146,112 @@ describe('ActionsTab', () => {
     await user.click(within(item).getByRole('button', { name: 'Run test' }));
     expect(await within(item).findByText('The API answered HTTP 500.')).toBeInTheDocument();
     expect(within(item).getByText('HTTP 500 in 12 ms')).toBeInTheDocument();
+  });
+
+  describe('counters', () => {
+    it("shows each action's calls, failures and p95 time over the last 30 days", async () => {
+      const second = { ...ACTION, id: 4, name: 'create_ticket' };
+      const third = { ...ACTION, id: 5, name: 'book_meeting' };
+      api.actionsApi.list.mockResolvedValue({ actions: [ACTION, second, third] });
+      api.actionsApi.stats.mockResolvedValue({
+        days: 30,
+        stats: [
+          { actionId: 3, calls: 1234, failures: 12, p95Ms: 1840 },
+          { actionId: 4, calls: 1, failures: 0, p95Ms: 300 },
+          { actionId: 5, calls: 0, failures: 0, p95Ms: null },
+        ],
+      });
+      renderAtDashboard(<ActionsTab botId={7} />);
+      const orders = await screen.findByRole('listitem', { name: 'order_status' });
+      const ordersLine = await within(orders).findByLabelText('Calls');
+      expect(ordersLine).toHaveTextContent('1,234 calls · 12 failed · p95 1,840 ms in the last 30 days');
+      // Failures show in the theme's error colour (#c62828).
+      expect(getComputedStyle(ordersLine).color).toBe('rgb(198, 40, 40)');
+      const tickets = within(screen.getByRole('listitem', { name: 'create_ticket' })).getByLabelText('Calls');
+      expect(tickets).toHaveTextContent('1 call · 0 failed · p95 300 ms in the last 30 days');
+      expect(getComputedStyle(tickets).color).not.toBe('rgb(198, 40, 40)');
+      expect(within(screen.getByRole('listitem', { name: 'book_meeting' })).getByLabelText('Calls')).toHaveTextContent(
+        'No calls in the last 30 days',
+      );
+      expect(api.actionsApi.stats).toHaveBeenCalledWith(7, expect.any(AbortSignal));
+    });
+
+    it('still lists the actions when the counters cannot be read', async () => {
+      api.actionsApi.stats.mockRejectedValue(new ApiError(500, 'INTERNAL_ERROR', 'Something went wrong.', true));
+      renderAtDashboard(<ActionsTab botId={7} />);
+      const item = await screen.findByRole('listitem', { name: 'order_status' });
+      await waitFor(() => expect(api.actionsApi.stats).toHaveBeenCalled());
+      expect(within(item).queryByLabelText('Calls')).not.toBeInTheDocument();
+      expect(within(item).getByText('GET https://shop.example/api/orders/{order_id}')).toBeInTheDocument();
+    });
+  });
+
+  describe('templates', () => {
+    async function openForm() {
+      api.actionsApi.list.mockResolvedValue({ actions: [] });
+      const user = userEvent.setup();
+      renderAtDashboard(<ActionsTab botId={7} />);
+      await user.click(await screen.findByRole('button', { name: 'Add action' }));
+      return { user, form: screen.getByRole('form', { name: 'New action' }) };
+    }
+
+    for (const template of ACTION_TEMPLATES) {
+      it(`fills the form from "${template.label}"`, async () => {
+        const { user, form } = await openForm();
+        await user.click(within(form).getByRole('button', { name: 'Start from a template' }));
+        await user.click(await screen.findByRole('menuitem', { name: template.label }));
+        const { action } = template;
+        expect(within(form).getByLabelText(/^Name/)).toHaveValue(action.name);
+        expect(within(form).getByLabelText(/^Description/)).toHaveValue(action.description);
+        expect(within(form).getByRole('combobox', { name: 'Method' })).toHaveTextContent(action.method);
+        expect(within(form).getByLabelText(/^URL/)).toHaveValue(action.url);
+        const parameters = within(form).getByLabelText<HTMLTextAreaElement>('Parameters (JSON Schema)');
+        expect(JSON.parse(parameters.value)).toEqual(action.parameters);
+        expect(within(form).getByLabelText('Headers')).toHaveValue(
+          action.headers.map((header) => `${header.name}: ${header.value}`).join('\n'),
+        );
+        expect(within(form).getByLabelText('Visitor fields sent')).toHaveValue(action.visitorFields!.join(', '));
+        expect(within(form).getByLabelText('Answer fields')).toHaveValue(action.answerFields.join('\n'));
+        expect(within(form).getByRole('checkbox', { name: 'Only for verified visitors' })).toBeChecked();
+        // What the owner must still do is said, and the address placeholder is flagged on the URL.
+        expect(within(form).getByLabelText('Template')).toHaveTextContent(template.hint);
+        expect(within(form).getByText(`Replace ${template.urlPlaceholder} with your own address`)).toBeInTheDocument();
+      });
+    }
+
+    it('refuses to save until the address placeholder is replaced and the key pasted, then sends the template', async () => {
+      const template = ACTION_TEMPLATES.find((entry) => entry.id === 'woocommerce-order-status')!;
+      api.actionsApi.create.mockResolvedValue({ action: ACTION });
+      const { user, form } = await openForm();
+      await user.click(within(form).getByRole('button', { name: 'Start from a template' }));
+      await user.click(await screen.findByRole('menuitem', { name: 'Order status (WooCommerce)' }));
+      const save = within(form).getByRole('button', { name: 'Add action' });
+      await user.click(save);
+      expect(
+        within(form).getByText(
+          'Replace {your-store} in the URL with your own address (the URL must be a real https:// address).',
+        ),
+      ).toBeInTheDocument();
+
+      const url = within(form).getByLabelText(/^URL/);
+      await user.clear(url);
+      await user.click(url);
+      await user.paste('https://shop.example.com/wp-json/wc/v3/orders/{order_id}');
+      await user.click(save);
+      expect(within(form).getByText('Paste your key after "Authorization: Basic".')).toBeInTheDocument();
+      expect(api.actionsApi.create).not.toHaveBeenCalled();
+
+      const headers = within(form).getByLabelText('Headers');
+      await user.click(headers);
+      await user.keyboard('{End}');
+      await user.paste('Y2tfMTpjc18y');
+      await user.click(save);
+      await waitFor(() => expect(api.actionsApi.create).toHaveBeenCalledTimes(1));
+      expect(api.actionsApi.create).toHaveBeenCalledWith(7, {
+        ...template.action,
+        url: 'https://shop.example.com/wp-json/wc/v3/orders/{order_id}',
+        headers: [{ name: 'Authorization', value: 'Basic Y2tfMTpjc18y' }],
+      });
+    });
   });
 });

@@ -4,6 +4,7 @@ import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import CircularProgress from '@mui/material/CircularProgress';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -13,8 +14,12 @@ import {
   ACTION_LIMITS,
   ACTION_METHODS,
   ACTION_SECRET_MASK,
+  ACTION_STATS_DAYS,
+  ACTION_TEMPLATES,
   type ActionMethod,
   type ActionRunResult,
+  type ActionStats,
+  type ActionTemplate,
   type BotAction,
   type SaveActionRequest,
 } from '@botsmith/contract';
@@ -75,8 +80,42 @@ function draftOf(action: BotAction): ActionDraft {
   };
 }
 
+/** A template's action as the form's text (its headers named, their values left for the owner). */
+export function draftOfTemplate(template: ActionTemplate): ActionDraft {
+  const { action } = template;
+  return {
+    name: action.name,
+    description: action.description,
+    method: action.method,
+    url: action.url,
+    parameters: JSON.stringify(action.parameters, null, 2),
+    headers: action.headers.map((header) => `${header.name}: ${header.value}`).join('\n'),
+    visitorFields: (action.visitorFields ?? []).join(', '),
+    requiresVerifiedVisitor: action.requiresVerifiedVisitor ?? true,
+    timeoutMs: String(action.timeoutMs ?? ACTION_LIMITS.timeoutMsDefault),
+    answerFields: action.answerFields.join('\n'),
+  };
+}
+
+/**
+ * A `{…}` left in the URL's address (a template's `{your-shop}`), else null: the API would only
+ * say it "names no parameter", so the form says what to do instead.
+ */
+export function addressPlaceholder(url: string): string | null {
+  const afterScheme = url.replace(/^[a-z]+:\/\//i, '');
+  const address = afterScheme.split(/[/?#]/)[0];
+  return /\{[^{}]*\}/.exec(address)?.[0] ?? null;
+}
+
+/** An authorization scheme with no credentials after it ("Basic", "Bearer"): the key was not pasted. */
+const BARE_SCHEME = /^(basic|bearer|token)$/i;
+
 /** The request, or the sentence saying which field cannot be read. */
 function requestOf(draft: ActionDraft): SaveActionRequest | string {
+  const placeholder = addressPlaceholder(draft.url.trim());
+  if (placeholder) {
+    return `Replace ${placeholder} in the URL with your own address (the URL must be a real https:// address).`;
+  }
   let parameters: SaveActionRequest['parameters'];
   try {
     parameters = JSON.parse(draft.parameters) as SaveActionRequest['parameters'];
@@ -89,6 +128,7 @@ function requestOf(draft: ActionDraft): SaveActionRequest | string {
     if (colon <= 0) return `Write each header as "Name: value" (line "${line.slice(0, 40)}").`;
     const name = line.slice(0, colon).trim();
     const value = line.slice(colon + 1).trim();
+    if (BARE_SCHEME.test(value)) return `Paste your key after "${name}: ${value}".`;
     // The mask (or nothing) keeps the stored value.
     headers.push(value === '' || value === ACTION_SECRET_MASK ? { name } : { name, value });
   }
@@ -121,6 +161,11 @@ function requestOf(draft: ActionDraft): SaveActionRequest | string {
 export function ActionsTab({ botId }: ActionsTabProps) {
   const load = useCallback((signal: AbortSignal) => actionsApi.list(botId, signal).then((a) => a.actions), [botId]);
   const list = useApiResource(load);
+  const loadStats = useCallback((signal: AbortSignal) => actionsApi.stats(botId, signal), [botId]);
+  // The counters are extra: when they cannot be read the actions still show, without them.
+  const stats = useApiResource(loadStats);
+  const statsOf = (id: number): ActionStats | null =>
+    stats.status === 'ready' ? (stats.data.stats.find((entry) => entry.actionId === id) ?? null) : null;
   /** null: no form; 'new': adding; an id: editing that action. */
   const [editing, setEditing] = useState<'new' | number | null>(null);
 
@@ -149,6 +194,7 @@ export function ActionsTab({ botId }: ActionsTabProps) {
   const saved = () => {
     setEditing(null);
     list.refresh();
+    stats.refresh();
   };
   return (
     <Stack spacing={3}>
@@ -174,6 +220,7 @@ export function ActionsTab({ botId }: ActionsTabProps) {
                 key={action.id}
                 botId={botId}
                 action={action}
+                stats={statsOf(action.id)}
                 onEdit={() => setEditing(action.id)}
                 onDeleted={list.refresh}
               />
@@ -196,14 +243,25 @@ export function ActionsTab({ botId }: ActionsTabProps) {
   );
 }
 
+/** "12 calls · 1 failed · p95 184 ms in the last 30 days". */
+export function statsLine(stats: ActionStats): string {
+  if (stats.calls === 0) return `No calls in the last ${ACTION_STATS_DAYS} days`;
+  const calls = stats.calls === 1 ? '1 call' : `${stats.calls.toLocaleString('en-US')} calls`;
+  const failed = `${stats.failures.toLocaleString('en-US')} failed`;
+  const p95 = stats.p95Ms === null ? '' : ` · p95 ${stats.p95Ms.toLocaleString('en-US')} ms`;
+  return `${calls} · ${failed}${p95} in the last ${ACTION_STATS_DAYS} days`;
+}
+
 function ActionItem({
   botId,
   action,
+  stats,
   onEdit,
   onDeleted,
 }: {
   botId: number;
   action: BotAction;
+  stats: ActionStats | null;
   onEdit: () => void;
   onDeleted: () => void;
 }) {
@@ -226,6 +284,16 @@ function ActionItem({
         <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
           {action.method} {action.url}
         </Typography>
+        {stats && (
+          <Typography
+            variant="body2"
+            aria-label="Calls"
+            color={stats.failures > 0 ? 'error' : 'textSecondary'}
+            sx={{ fontVariantNumeric: 'tabular-nums' }}
+          >
+            {statsLine(stats)}
+          </Typography>
+        )}
         {error && <Alert severity="error">{error}</Alert>}
         <Stack direction="row" spacing={1}>
           <Button size="small" onClick={onEdit}>
@@ -345,6 +413,8 @@ function ActionForm({
   onCancel: () => void;
 }) {
   const [draft, setDraft] = useState<ActionDraft>(action ? draftOf(action) : EMPTY);
+  const [template, setTemplate] = useState<ActionTemplate | null>(null);
+  const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const set =
@@ -379,6 +449,47 @@ function ActionForm({
       aria-label={action ? `Edit ${action.name}` : 'New action'}
     >
       <Stack spacing={2}>
+        {!action && (
+          <Box>
+            <Button
+              variant="outlined"
+              size="small"
+              id="action-template-button"
+              aria-haspopup="menu"
+              aria-expanded={menuAnchor !== null}
+              aria-controls={menuAnchor ? 'action-template-menu' : undefined}
+              onClick={(event) => setMenuAnchor(event.currentTarget)}
+            >
+              Start from a template
+            </Button>
+            <Menu
+              id="action-template-menu"
+              anchorEl={menuAnchor}
+              open={menuAnchor !== null}
+              onClose={() => setMenuAnchor(null)}
+              slotProps={{ list: { 'aria-labelledby': 'action-template-button' } }}
+            >
+              {ACTION_TEMPLATES.map((entry) => (
+                <MenuItem
+                  key={entry.id}
+                  onClick={() => {
+                    setMenuAnchor(null);
+                    setTemplate(entry);
+                    setDraft(draftOfTemplate(entry));
+                    setError(null);
+                  }}
+                >
+                  {entry.label}
+                </MenuItem>
+              ))}
+            </Menu>
+          </Box>
+        )}
+        {template && (
+          <Alert severity="info" aria-label="Template">
+            <strong>{template.label}.</strong> {template.hint}
+          </Alert>
+        )}
         <TextField
           label="Name"
           value={draft.name}
@@ -414,7 +525,12 @@ function ActionForm({
             label="URL"
             value={draft.url}
             onChange={(event) => set('url')(event.target.value)}
-            helperText="https://shop.example/api/orders/{order_id}"
+            helperText={
+              addressPlaceholder(draft.url)
+                ? `Replace ${addressPlaceholder(draft.url)} with your own address`
+                : 'https://shop.example/api/orders/{order_id}'
+            }
+            error={addressPlaceholder(draft.url) !== null}
             size="small"
             fullWidth
             required

@@ -1,4 +1,9 @@
-import type { ConversationSummary, ConversationTranscript, TranscriptMessage } from '@botsmith/contract';
+import type {
+  ConversationSummary,
+  ConversationTranscript,
+  TranscriptActionCall,
+  TranscriptMessage,
+} from '@botsmith/contract';
 import { configure, screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -86,6 +91,7 @@ const TRANSCRIPT: ConversationTranscript = {
       unanswered: true,
     }),
   ],
+  actionCalls: [],
 };
 
 const refusal = (status: number, message: string) => Promise.reject(new ApiError(status, 'ERROR', message, true));
@@ -256,6 +262,28 @@ describe('ConversationsSection', () => {
       await user.click(screen.getByRole('button', { name: 'Clear filters' }));
       await waitFor(() => expect(lastQuery()).toEqual({ filter: 'all' }));
       expect(router.state.location.search).toBe('');
+    });
+
+    it('narrows to conversations that used an action, or where an action failed', async () => {
+      const { router } = renderInbox();
+      await waitFor(() => expect(rows()).toHaveLength(2));
+      await user.click(screen.getByRole('button', { name: 'Used an action' }));
+      await waitFor(() => expect(lastQuery()).toEqual({ filter: 'action' }));
+      expect(screen.getByRole('button', { name: 'Used an action' })).toHaveAttribute('aria-pressed', 'true');
+      expect(router.state.location.search).toBe('?filter=action');
+      await user.click(screen.getByRole('button', { name: 'Action failed' }));
+      await waitFor(() => expect(lastQuery()).toEqual({ filter: 'action_failed' }));
+      expect(screen.getByRole('button', { name: 'Used an action' })).toHaveAttribute('aria-pressed', 'false');
+      expect(screen.getByRole('button', { name: 'Action failed' })).toHaveAttribute('aria-pressed', 'true');
+      expect(router.state.location.search).toBe('?filter=action_failed');
+      await user.click(screen.getByRole('button', { name: 'Action failed' }));
+      await waitFor(() => expect(lastQuery()).toEqual({ filter: 'all' }));
+    });
+
+    it('opens with the action filter from a link', async () => {
+      renderInbox('?filter=action_failed');
+      await waitFor(() => expect(lastQuery()).toEqual({ filter: 'action_failed' }));
+      expect(screen.getByRole('button', { name: 'Action failed' })).toHaveAttribute('aria-pressed', 'true');
     });
 
     it('opens filtered from a link, ignoring malformed values', async () => {
@@ -448,6 +476,71 @@ describe('ConversationsSection', () => {
       expect(within(rows()[0]).getByRole('button')).toHaveAttribute('aria-current', 'true');
     });
 
+    it('shows each action call as a compact row before the answer it served, opening to its parameters and answer', async () => {
+      const call = (over: Partial<TranscriptActionCall>): TranscriptActionCall => ({
+        id: 1,
+        messageId: 4,
+        actionName: 'order_status',
+        actionId: 3,
+        parameters: { order_id: '1042' },
+        status: 200,
+        durationMs: 184,
+        answer: '{"/status":"shipped"}',
+        error: null,
+        failed: false,
+        createdAt: '2026-11-20T10:01:00.000Z',
+        ...over,
+      });
+      api.conversationsApi.get.mockResolvedValue({
+        ...TRANSCRIPT,
+        actionCalls: [
+          call({}),
+          call({
+            id: 2,
+            parameters: { order_id: '9' },
+            status: 503,
+            durationMs: 2400,
+            answer: null,
+            error: 'The order system answered with an error (503).',
+            failed: true,
+          }),
+          call({ id: 3, status: null, durationMs: 8000, answer: null, error: 'No answer in time.', failed: true }),
+        ],
+      });
+      renderInbox('?c=11');
+      const pane = screen.getByRole('region', { name: 'Transcript' });
+      const items = await within(pane).findAllByRole('listitem');
+      expect(items.map((item) => item.getAttribute('aria-label'))).toEqual([
+        expect.stringMatching(/^Visitor, /),
+        expect.stringMatching(/^Bot, /),
+        expect.stringMatching(/^Visitor, /),
+        'Action call: Called order_status · 200 · 184 ms',
+        'Action call: Called order_status · 503 · 2,400 ms',
+        'Action call: Called order_status · failed · 8,000 ms',
+        expect.stringMatching(/^Bot, /),
+      ]);
+      const ok = within(items[3]).getByRole('button', { name: 'Called order_status · 200 · 184 ms' });
+      expect(ok).toHaveAttribute('aria-expanded', 'false');
+      expect(within(items[3]).queryByText(/1042/)).not.toBeInTheDocument();
+      await user.click(ok);
+      expect(ok).toHaveAttribute('aria-expanded', 'true');
+      const [parameters, answer] = within(items[3]).getAllByText((_, node) => node?.tagName === 'PRE');
+      expect(parameters).toHaveTextContent('"order_id": "1042"');
+      expect(parameters).toHaveStyle({ fontFamily: 'monospace' });
+      expect(answer).toHaveTextContent('"/status": "shipped"');
+      await user.click(ok);
+      expect(within(items[3]).queryByText(/1042/)).not.toBeInTheDocument();
+
+      const failed = within(items[4]).getByRole('button', { name: 'Called order_status · 503 · 2,400 ms' });
+      await user.click(failed);
+      const error = within(items[4]).getByText('The order system answered with an error (503).');
+      // The failure in the theme's error colour (#c62828), the row too; a call that worked is not.
+      expect(getComputedStyle(error).color).toBe('rgb(198, 40, 40)');
+      expect(getComputedStyle(failed).color).toBe('rgb(198, 40, 40)');
+      expect(getComputedStyle(ok).color).not.toBe('rgb(198, 40, 40)');
+      expect(within(items[4]).queryByText(/Answer \(the fields/)).not.toBeInTheDocument();
+    });
+
     it('says so when the conversation cannot be fetched', async () => {
       api.conversationsApi.get.mockImplementation(() => refusal(404, 'Conversation not found.'));
       renderInbox('?c=99');
@@ -498,6 +591,7 @@ describe('ConversationsSection', () => {
         message({ id: 1, role: 'user', content: 'Can I talk to a person?' }),
         message({ id: 2, role: 'agent', content: 'Hi, Ana here.', name: 'Ana at Acme' }),
       ],
+      actionCalls: [],
     };
 
     it('sends a reply with Ctrl+Enter, shows it as yours and marks the conversation handed off', async () => {

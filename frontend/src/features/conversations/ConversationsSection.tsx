@@ -221,7 +221,7 @@ function Inbox({
 
   const onSearch = (q: string) => change({ q, conversationId: null });
 
-  const toggle = (filter: 'unanswered' | 'negative' | 'waiting') =>
+  const toggle = (filter: Exclude<InboxParams['filter'], 'all'>) =>
     change({ filter: params.filter === filter ? 'all' : filter, conversationId: null });
 
   const exportFile = async () => {
@@ -292,6 +292,20 @@ function Inbox({
           variant={params.filter === 'negative' ? 'filled' : 'outlined'}
           onClick={() => toggle('negative')}
           aria-pressed={params.filter === 'negative'}
+        />
+        <Chip
+          label="Used an action"
+          color={params.filter === 'action' ? 'primary' : 'default'}
+          variant={params.filter === 'action' ? 'filled' : 'outlined'}
+          onClick={() => toggle('action')}
+          aria-pressed={params.filter === 'action'}
+        />
+        <Chip
+          label="Action failed"
+          color={params.filter === 'action_failed' ? 'error' : 'default'}
+          variant={params.filter === 'action_failed' ? 'filled' : 'outlined'}
+          onClick={() => toggle('action_failed')}
+          aria-pressed={params.filter === 'action_failed'}
         />
         {narrowed && (
           <Button

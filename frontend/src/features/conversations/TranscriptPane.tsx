@@ -4,12 +4,15 @@ import {
   type ConversationSummary,
   type ConversationTranscript,
   type MessageRating,
+  type TranscriptActionCall,
   type TranscriptMessage,
 } from '@botsmith/contract';
 import ArrowBackRounded from '@mui/icons-material/ArrowBackRounded';
 import DeleteOutline from '@mui/icons-material/DeleteOutlineRounded';
 import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
 import EditNoteRounded from '@mui/icons-material/EditNoteRounded';
+import ExpandLessRounded from '@mui/icons-material/ExpandLessRounded';
+import ExpandMoreRounded from '@mui/icons-material/ExpandMoreRounded';
 import ThumbDownRounded from '@mui/icons-material/ThumbDownRounded';
 import ThumbUpRounded from '@mui/icons-material/ThumbUpRounded';
 import Alert from '@mui/material/Alert';
@@ -105,6 +108,7 @@ export function TranscriptPane({ conversationId, onBack, onDeleted, onChanged, o
             botDeleted={transcript.data.conversation.botId === null}
             onSent={(message) =>
               update((data) => ({
+                ...data,
                 conversation: {
                   ...data.conversation,
                   handoff: true,
@@ -148,6 +152,7 @@ function Transcript({
   onHandedBack: () => void;
 }) {
   const { conversation, messages } = data;
+  const callsBefore = groupCalls(data.actionCalls ?? [], messages);
   const { enqueueSnackbar } = useSnackbar();
   const [handingBack, setHandingBack] = useState(false);
   const handBack = async () => {
@@ -224,7 +229,8 @@ function Transcript({
       </Stack>
       {messages.length === 0 && <NoMessages conversation={conversation} />}
       <Stack component="ol" aria-label="Messages" spacing={2} sx={{ listStyle: 'none', p: 0, m: 0, pt: 2 }}>
-        {messages.map((message, index) => (
+        {messages.map((message, index) => [
+          ...(callsBefore.get(message.id) ?? []).map((call) => <ActionCallItem key={`call-${call.id}`} call={call} />),
           <MessageItem
             key={message.id}
             message={message}
@@ -233,7 +239,10 @@ function Transcript({
                 ? () => onFix({ botId, question: questionBefore(messages, index) })
                 : undefined
             }
-          />
+          />,
+        ])}
+        {(callsBefore.get(null) ?? []).map((call) => (
+          <ActionCallItem key={`call-${call.id}`} call={call} />
         ))}
       </Stack>
     </>
@@ -270,6 +279,107 @@ function NoMessages({ conversation }: { conversation: ConversationSummary }) {
         >
           <Typography variant="body2">{conversation.preview}</Typography>
         </Box>
+      )}
+    </Box>
+  );
+}
+
+/**
+ * The action calls by the message they go before (the answer they served); calls whose answer is
+ * not in the list (never expected) under null, shown last rather than lost.
+ */
+function groupCalls(
+  calls: TranscriptActionCall[],
+  messages: TranscriptMessage[],
+): Map<number | null, TranscriptActionCall[]> {
+  const ids = new Set(messages.map((message) => message.id));
+  const groups = new Map<number | null, TranscriptActionCall[]>();
+  for (const call of calls) {
+    const key = ids.has(call.messageId) ? call.messageId : null;
+    groups.set(key, [...(groups.get(key) ?? []), call]);
+  }
+  return groups;
+}
+
+/** "Called order_status · 200 · 184 ms": what the row says before it is opened. */
+export function actionCallSummary(call: TranscriptActionCall): string {
+  const outcome = call.status !== null ? String(call.status) : call.failed ? 'failed' : 'no request';
+  return `Called ${call.actionName} · ${outcome} · ${call.durationMs.toLocaleString('en-US')} ms`;
+}
+
+/** The filtered answer as the model read it, indented when it is JSON. */
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+const MONO = {
+  m: 0,
+  p: 1,
+  borderRadius: 1,
+  bgcolor: 'action.hover',
+  fontFamily: 'monospace',
+  fontSize: 12,
+  whiteSpace: 'pre-wrap',
+  overflowWrap: 'anywhere',
+} as const;
+
+/**
+ * One call an answer made to the bot's actions (docs/product.md#actions), between the messages:
+ * a compact row that opens to the parameters sent and the filtered answer, or the failure.
+ */
+function ActionCallItem({ call }: { call: TranscriptActionCall }) {
+  const [open, setOpen] = useState(false);
+  const summary = actionCallSummary(call);
+  const detailsId = `action-call-${call.id}`;
+  return (
+    <Box component="li" aria-label={`Action call: ${summary}`} sx={{ display: 'flex', flexDirection: 'column' }}>
+      <Button
+        size="small"
+        variant="text"
+        color={call.failed ? 'error' : 'inherit'}
+        onClick={() => setOpen((value) => !value)}
+        aria-expanded={open}
+        aria-controls={detailsId}
+        endIcon={open ? <ExpandLessRounded /> : <ExpandMoreRounded />}
+        sx={{
+          alignSelf: 'flex-start',
+          maxWidth: '100%',
+          textTransform: 'none',
+          fontFamily: 'monospace',
+          fontSize: 12,
+          color: call.failed ? 'error.main' : 'text.secondary',
+        }}
+      >
+        {summary}
+      </Button>
+      {open && (
+        <Stack id={detailsId} spacing={0.75} sx={{ pl: 1, maxWidth: '85%' }}>
+          <Typography variant="caption" color="textSecondary">
+            Parameters
+          </Typography>
+          <Box component="pre" sx={MONO}>
+            {JSON.stringify(call.parameters, null, 2)}
+          </Box>
+          {call.answer !== null && (
+            <>
+              <Typography variant="caption" color="textSecondary">
+                Answer (the fields the bot saw)
+              </Typography>
+              <Box component="pre" sx={MONO}>
+                {prettyJson(call.answer)}
+              </Box>
+            </>
+          )}
+          {call.error !== null && (
+            <Typography variant="body2" color="error" sx={{ overflowWrap: 'anywhere' }}>
+              {call.error}
+            </Typography>
+          )}
+        </Stack>
       )}
     </Box>
   );
