@@ -14,3 +14,12 @@ export function isUnknownTimeZone(error: unknown): boolean {
   const pg = driverError as { code?: string; message?: string } | null;
   return pg?.code === '22023' && /time zone .* not recognized/.test(pg.message ?? '');
 }
+
+/**
+ * True when `error` is PostgreSQL ending a transaction to break a deadlock (40P01): the whole
+ * transaction rolled back, so work with no effect outside the database may simply run again.
+ */
+export function isDeadlock(error: unknown): boolean {
+  const driverError = (error as { driverError?: { code?: string } } | null)?.driverError ?? error;
+  return (driverError as { code?: string } | null)?.code === '40P01';
+}

@@ -89,7 +89,8 @@ function chatServiceWith(setup: Setup = {}) {
       return { conversationId: 11, messageIds: turn.messages.map((_row, index) => 100 + index) };
     },
   };
-  const transactions = { run: async <T>(work: (tx: never) => Promise<T>) => work({} as never) };
+  const run = async <T>(work: (tx: never) => Promise<T>) => work({} as never);
+  const transactions = { run, runRetryingDeadlocks: run };
   const ledger = {
     billingStateOf: () => setup.billing ?? { canServe: true },
     chargeAnsweredMessage: async () => {

@@ -450,7 +450,8 @@ export class ChatService implements OnApplicationShutdown {
     const chargedAt = new Date();
     // The fair meter (docs/product.md#the-fair-meter): an answer the bot could not give costs nothing.
     const costCents = turn.unanswered ? 0 : turn.priceCents;
-    const { messageId, conversationId } = await this.transactions.run(async (tx) => {
+    // A deadlock with a background job's rollup rows rolls all of it back: it is simply run again.
+    const { messageId, conversationId } = await this.transactions.runRetryingDeadlocks(async (tx) => {
       const { conversationId, messageIds } = await this.log.record(tx, {
         conversation: turn.conversation,
         visitor: loggedVisitor(turn),
