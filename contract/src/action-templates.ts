@@ -2,7 +2,7 @@
  * Ready-made actions (docs/product.md#actions): the Actions tab's "Start from a template" menu
  * fills the add form with one of these; the owner only replaces the URL's address placeholder and
  * pastes the key. Each definition passes the API's rules once its placeholder is replaced
- * (backend/src/modules/actions/action-templates.spec.ts checks it).
+ * (the backend's action-templates unit test checks it).
  */
 import type { SaveActionRequest } from './actions.js';
 
