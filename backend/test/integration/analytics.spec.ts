@@ -324,3 +324,25 @@ describe('GET /api/analytics: topics and sources', () => {
     });
   });
 });
+
+describe('GET /api/analytics: one owner cannot take the database from the others', () => {
+  it('answers a flood from one owner with 200s and 429s (never a 5xx) while another owner is still served', async () => {
+    const flooder = await signedInAgent(t);
+    const other = await signedInAgent(t);
+    const flood = await Promise.all(
+      Array.from({ length: 12 }, () => flooder.agent.get('/api/analytics').query({ groupBy: 'day' })),
+    );
+    const statuses = flood.map((r) => r.status);
+    expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
+    for (const refused of flood.filter((r) => r.status === 429)) {
+      expect(refused.body).toEqual({
+        error: 'Your figures are still being worked out. Please try again in a moment.',
+        code: 'RATE_LIMITED',
+      });
+      expect(refused.headers['retry-after']).toBe('1');
+    }
+    expect((await other.agent.get('/api/analytics')).status).toBe(200);
+    // Its places are given back: the flooder is served again once its requests ended.
+    expect((await flooder.agent.get('/api/analytics')).status).toBe(200);
+  });
+});

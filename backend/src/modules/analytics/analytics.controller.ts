@@ -6,6 +6,7 @@ import { ApiErrors, GATED } from '../../common/openapi/api-errors.decorator.js';
 import { ApiAnswer } from '../../common/openapi/schemas.js';
 import { SECURITY } from '../../common/openapi/security.js';
 import { BillingStateGuard } from '../users/billing-state.guard.js';
+import { AnalyticsAdmission } from './analytics-admission.js';
 import { AnalyticsQueryDto } from './analytics.dto.js';
 import { AnalyticsService } from './analytics.service.js';
 
@@ -14,7 +15,10 @@ import { AnalyticsService } from './analytics.service.js';
 @Controller('analytics')
 @UseGuards(BillingStateGuard)
 export class AnalyticsController {
-  constructor(private readonly analytics: AnalyticsService) {}
+  constructor(
+    private readonly analytics: AnalyticsService,
+    private readonly admission: AnalyticsAdmission,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -24,8 +28,8 @@ export class AnalyticsController {
       '(IANA, default UTC); the series by day or week. See docs/product.md#analytics.',
   })
   @ApiAnswer(200, 'The figures.')
-  @ApiErrors(GATED, { 400: ['VALIDATION_FAILED', 'INVALID_RANGE'], 404: ['BOT_NOT_FOUND'] })
+  @ApiErrors(GATED, { 400: ['VALIDATION_FAILED', 'INVALID_RANGE'], 404: ['BOT_NOT_FOUND'], 429: ['RATE_LIMITED'] })
   get(@CurrentUser() user: SessionUser, @Query() query: AnalyticsQueryDto): Promise<AnalyticsResponse> {
-    return this.analytics.analytics(user.id, query);
+    return this.admission.run(user.id, () => this.analytics.analytics(user.id, query));
   }
 }

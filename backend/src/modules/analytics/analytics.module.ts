@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BotsModule } from '../bots/bots.module.js';
 import { UsersModule } from '../users/users.module.js';
+import { AnalyticsAdmission } from './analytics-admission.js';
 import { AnalyticsController } from './analytics.controller.js';
 import { AnalyticsRepository } from './analytics.repository.js';
 import { AnalyticsService } from './analytics.service.js';
@@ -12,7 +13,7 @@ import { AnalyticsService } from './analytics.service.js';
 @Module({
   imports: [UsersModule, BotsModule],
   controllers: [AnalyticsController],
-  providers: [AnalyticsRepository, AnalyticsService],
+  providers: [AnalyticsRepository, AnalyticsService, AnalyticsAdmission],
   exports: [AnalyticsService],
 })
 export class AnalyticsModule {}
