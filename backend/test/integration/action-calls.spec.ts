@@ -1,3 +1,6 @@
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import ExcelJS from 'exceljs';
 import type request from 'supertest';
@@ -5,7 +8,7 @@ import type { ActionStatsResponse, BotAction, ConversationsPage, ConversationTra
 import { TransactionRunner } from '../../src/database/transaction.js';
 import { CONVERSATIONS_SHEET } from '../../src/modules/conversations/conversations-export.service.js';
 import { ConversationLog, type LoggedActionCall } from '../../src/modules/conversations/conversation-log.js';
-import { createChatBot, visitor } from '../support/chat-factories.js';
+import { createChatBot, parseSse, visitor } from '../support/chat-factories.js';
 import { signedInAgent } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -21,7 +24,12 @@ let log: ConversationLog;
 let transactions: TransactionRunner;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // A local "shop API" on 127.0.0.1 for the end-to-end case (as the chat-actions spec does).
+  t = await startTestApp({
+    ACTIONS_ALLOW_PRIVATE: 'true',
+    OFFLINE_MODEL_WORD_DELAY_MS: '0',
+    CHAT_IP_RATE_LIMIT: '10000',
+  });
   log = t.app.get(ConversationLog);
   transactions = t.app.get(TransactionRunner);
 });
@@ -231,7 +239,7 @@ describe('GET /api/conversations?filter=action|action_failed', () => {
       });
     expect(response.status).toBe(200);
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(response.body as Buffer);
+    await workbook.xlsx.load(response.body);
     const texts: string[] = [];
     workbook.getWorksheet(CONVERSATIONS_SHEET)!.eachRow((row) => texts.push(JSON.stringify(row.values)));
     expect(texts.join('\n')).toContain('Order 8?');
@@ -284,5 +292,104 @@ describe('GET /api/bots/{id}/actions/stats', () => {
     expect((await b.agent.get('/api/bots/99999999/actions/stats')).status).toBe(404);
     expect((await b.agent.get('/api/bots/abc/actions/stats')).status).toBe(400);
     expect((await t.http().get(`/api/bots/${a.bot.id}/actions/stats`)).status).toBe(401);
+  });
+});
+
+describe('end to end: a chat answer that called an action', () => {
+  let shop: http.Server;
+  let base: string;
+
+  beforeAll(async () => {
+    shop = http.createServer((req, res) => {
+      const path = new URL(req.url!, 'http://x').pathname;
+      const json = (status: number, body: unknown) =>
+        res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+      if (path === '/orders/1042') return json(200, { status: 'shipped', internal: { margin: '42%' } });
+      json(500, { error: 'database down' });
+    });
+    await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    shop.closeAllConnections();
+    await new Promise<void>((resolve) => shop.close(() => resolve()));
+  });
+
+  function jwt(claims: Record<string, unknown>, secret: string): string {
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const signed = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(claims)}`;
+    return `${signed}.${createHmac('sha256', secret).update(signed).digest('base64url')}`;
+  }
+
+  it('shows the call in the transcript, the filters and the counters; a failing one under "action failed"', async () => {
+    const { agent, user } = await signedInAgent(t, { creditsCents: 10_000 });
+    const bot = await createChatBot(t, user.id, { allowedDomain: 'shop.example' });
+    const secret = (await agent.post(`/api/bots/${bot.id}/identity-secret`).set('Origin', t.origin)).body
+      .identitySecret as string;
+    const create = (name: string, path: string) =>
+      agent
+        .post(`/api/bots/${bot.id}/actions`)
+        .set('Origin', t.origin)
+        .send({
+          name,
+          description: name === 'order_status' ? 'Look up the status of an order by its number' : 'Track a parcel',
+          parameters: { type: 'object', properties: { order_id: { type: 'integer' } }, required: ['order_id'] },
+          method: 'GET',
+          url: `${base}/${path}/{order_id}`,
+          visitorFields: ['email'],
+          answerFields: ['/status'],
+        });
+    const orders = (await create('order_status', 'orders')).body.action as BotAction;
+    const parcels = (await create('parcel_tracking', 'parcels')).body.action as BotAction;
+    const ask = async (prompt: string, sub: string) => {
+      const token = jwt({ sub, email: `${sub}@example.org`, exp: Math.floor(Date.now() / 1000) + 3600 }, secret);
+      const response = await t
+        .http()
+        .post('/api/chat')
+        .set('Origin', 'https://shop.example')
+        .set('Accept', 'text/event-stream')
+        .send({ botId: bot.id, prompt, visitor: { token } });
+      expect(response.status).toBe(200);
+      const done = parseSse(response.text).find((e) => e.event === 'done')?.data as { messageId: number };
+      return done.messageId;
+    };
+
+    const answered = await ask('What is the status of my order 1042?', 'ada');
+    await ask('Track my parcel 77 please', 'bob');
+
+    const list = async (filter: string) =>
+      ((await agent.get('/api/conversations').query({ filter })).body as ConversationsPage).conversations;
+    const used = await list('action');
+    expect(used).toHaveLength(2);
+    const failed = await list('action_failed');
+    expect(failed).toHaveLength(1);
+
+    const ok = used.find((c) => c.id !== failed[0].id)!;
+    const transcript = (await agent.get(`/api/conversations/${ok.id}`)).body as ConversationTranscript;
+    const answerIndex = transcript.messages.findIndex((m) => m.id === answered);
+    expect(transcript.messages[answerIndex].role).toBe('assistant');
+    expect(transcript.actionCalls).toEqual([
+      expect.objectContaining({
+        messageId: answered,
+        actionId: orders.id,
+        actionName: 'order_status',
+        parameters: { order_id: 1042 },
+        status: 200,
+        answer: '{"/status":"shipped"}',
+        error: null,
+        failed: false,
+      }),
+    ]);
+    const broken = (await agent.get(`/api/conversations/${failed[0].id}`)).body as ConversationTranscript;
+    expect(broken.actionCalls).toEqual([
+      expect.objectContaining({ actionName: 'parcel_tracking', status: 500, answer: null, failed: true }),
+    ]);
+    expect(broken.actionCalls[0].error).toEqual(expect.any(String));
+
+    const stats = (await agent.get(`/api/bots/${bot.id}/actions/stats`)).body as ActionStatsResponse;
+    expect(stats.stats).toEqual([
+      { actionId: orders.id, calls: 1, failures: 0, p95Ms: expect.any(Number) },
+      { actionId: parcels.id, calls: 1, failures: 1, p95Ms: expect.any(Number) },
+    ]);
   });
 });
