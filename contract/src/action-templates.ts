@@ -29,7 +29,8 @@ export const ACTION_TEMPLATES: readonly ActionTemplate[] = [
     urlPlaceholder: '{your-shop}',
     hint:
       "Replace {your-shop} with your store's name as in your-shop.myshopify.com, and paste an Admin API access token " +
-      '(Settings → Apps → Develop apps, with the read_orders scope) after "X-Shopify-Access-Token:".',
+      '(Settings → Apps → Develop apps, with the read_orders scope) after "X-Shopify-Access-Token:". ' +
+      "The order's e-mail must be the signed-in visitor's: another customer's order is never shown.",
     action: {
       name: 'order_status',
       description: "Look up the status, payment and shipping of the visitor's order by its order number (e.g. #1001).",
@@ -56,6 +57,8 @@ export const ACTION_TEMPLATES: readonly ActionTemplate[] = [
         '/orders/0/fulfillments/0/tracking_number',
         '/orders/0/fulfillments/0/tracking_url',
       ],
+      // The store answers any order by its number: only the one placed with the visitor's e-mail is used.
+      visitorMatch: { pointer: '/orders/0/email', field: 'email' },
     },
   },
   {
@@ -64,7 +67,8 @@ export const ACTION_TEMPLATES: readonly ActionTemplate[] = [
     urlPlaceholder: '{your-store}',
     hint:
       'Replace {your-store} with your store\'s address (e.g. shop.example.com), and after "Authorization: Basic " ' +
-      'paste your REST API consumer key and secret as base64 of key:secret (WooCommerce → Settings → Advanced → REST API, read access).',
+      'paste your REST API consumer key and secret as base64 of key:secret (WooCommerce → Settings → Advanced → REST API, read access). ' +
+      "The order's billing e-mail must be the signed-in visitor's: another customer's order is never shown.",
     action: {
       name: 'order_status',
       description: "Look up the status and shipping of the visitor's order by its order number (e.g. 1042).",
@@ -80,6 +84,8 @@ export const ACTION_TEMPLATES: readonly ActionTemplate[] = [
       requiresVerifiedVisitor: true,
       timeoutMs: 8000,
       answerFields: ['/status', '/date_created', '/shipping_lines/0/method_title', '/total', '/currency'],
+      // As for Shopify: the store does not check the e-mail sent, so the answer's billing e-mail is.
+      visitorMatch: { pointer: '/billing/email', field: 'email' },
     },
   },
   {

@@ -61,6 +61,20 @@ export interface ActionParametersSchema {
   required?: string[];
 }
 
+/** The verified visitor's fields an answer can be matched against (ActionVisitorMatch). */
+export const ACTION_VISITOR_MATCH_FIELDS = ['email', 'sub'] as const;
+export type ActionVisitorMatchField = (typeof ACTION_VISITOR_MATCH_FIELDS)[number];
+
+/**
+ * The owner check ("The answer must belong to the visitor"): `pointer` (RFC 6901) names a value in
+ * the API's whole JSON answer that must equal the verified visitor's `email` (trimmed, any case)
+ * or `sub` (exactly); otherwise nothing of the answer is used. Needs `requiresVerifiedVisitor`.
+ */
+export interface ActionVisitorMatch {
+  pointer: string;
+  field: ActionVisitorMatchField;
+}
+
 /** A header as a response shows it: its value is always ACTION_SECRET_MASK. */
 export interface ActionHeaderView {
   name: string;
@@ -82,6 +96,8 @@ export interface BotAction {
   timeoutMs: number;
   /** JSON pointers (RFC 6901) into the answer: only these fields reach the model. */
   answerFields: string[];
+  /** The owner check, or null when the answer is not matched to the visitor. */
+  visitorMatch: ActionVisitorMatch | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -117,6 +133,8 @@ export interface SaveActionRequest {
   requiresVerifiedVisitor?: boolean;
   timeoutMs?: number;
   answerFields: string[];
+  /** The owner check; left out or null: none. Refused unless the action requires a verified visitor. */
+  visitorMatch?: ActionVisitorMatch | null;
 }
 
 /** The visitor a test run acts for (treated as verified: the owner vouches for it). */

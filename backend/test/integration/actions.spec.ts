@@ -273,12 +273,49 @@ describe('actions', () => {
     ['the method PUT', { method: 'PUT' }],
     ['parameters that are a list', { parameters: [] }],
     ['an unknown field', { script: 'x' }],
+    ['an owner check that is a string', { visitorMatch: '/email' }],
+    ['an owner check that is not a pointer', { visitorMatch: { pointer: 'email', field: 'email' } }],
+    ['an owner check on another field', { visitorMatch: { pointer: '/email', field: 'name' } }],
   ])('refuses %s with 400', async (_name, overrides) => {
     const response = await create(orderAction(overrides));
     expect(response.status).toBe(400);
     expect(typeof response.body.error).toBe('string');
     expect(JSON.stringify(response.body)).not.toMatch(/at \w+ \(|node_modules/);
     expect((await t.dataSource.query(`SELECT count(*)::int AS n FROM bot_actions`))[0].n).toBe(0);
+  });
+
+  it('stores the owner check, shows it back, clears it with null; refuses it for an action open to anyone', async () => {
+    const match = { pointer: '/billing/email', field: 'email' };
+    const created = await create(orderAction({ visitorMatch: match }));
+    expect(created.status).toBe(201);
+    expect(created.body.action.visitorMatch).toEqual(match);
+    const id = created.body.action.id as number;
+    expect((await call(owner, 'get', `/api/bots/${botId}/actions`)).body.actions[0].visitorMatch).toEqual(match);
+
+    const open = await call(
+      owner,
+      'put',
+      `/api/bots/${botId}/actions/${id}`,
+      orderAction({ headers: [{ name: 'X-Api-Key' }], requiresVerifiedVisitor: false, visitorMatch: match }),
+    );
+    expect(open.status).toBe(400);
+    expect(open.body).toEqual({
+      error: 'The answer can only be matched to a verified visitor: turn on "Only for verified visitors" to check it.',
+      code: 'ACTION_INVALID',
+    });
+    const [kept] = await t.dataSource.query(`SELECT visitor_match FROM bot_actions WHERE id = $1`, [id]);
+    expect(kept.visitor_match).toEqual(match);
+
+    const cleared = await call(
+      owner,
+      'put',
+      `/api/bots/${botId}/actions/${id}`,
+      orderAction({ headers: [{ name: 'X-Api-Key' }], visitorMatch: null }),
+    );
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.action.visitorMatch).toBeNull();
+    // An action saved without one (as before the check existed) has none.
+    expect((await create(orderAction({ name: 'other_action' }))).body.action.visitorMatch).toBeNull();
   });
 
   it("answers 404 on every route for another owner's bot or action", async () => {
@@ -467,6 +504,7 @@ describe('actions: the SSRF guard (stub resolver, refusing connect hook)', () =>
     requiresVerifiedVisitor: false,
     timeoutMs: 5000,
     answerFields: ['/status'],
+    visitorMatch: null,
   };
 
   function network(answers: string[]) {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { WebhooksService } from '../../src/modules/webhooks/webhooks.service.js';
+import { NOT_THE_VISITORS } from '../../src/modules/actions/action-runner.js';
 import { SIGN_IN_NEEDED, unreachableSentence } from '../../src/modules/chat/turn-actions.js';
 import { createChatBot, parseSse, usageOfOwner } from '../support/chat-factories.js';
 import { signedInAgent } from '../support/factories.js';
@@ -35,6 +36,14 @@ async function startShop() {
       res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
     if (url.pathname === '/broken/1042') return json(500, { error: 'database down' });
     if (url.pathname === '/slow/1042') return void setTimeout(() => json(200, { status: 'late' }), 2500).unref();
+    // Like Shopify or WooCommerce: any order by its number, with the e-mail it was placed with,
+    // whoever asks (the e-mail sent is not checked).
+    const careless = /^\/careless\/(\d+)$/.exec(url.pathname);
+    if (careless) {
+      const found = ORDERS[careless[1]];
+      if (!found) return json(404, { error: 'no such order' });
+      return json(200, { status: found.status, billing: { email: 'Ada@Example.org ', phone: '+1 555 0100' } });
+    }
     const order = ORDERS[url.pathname.replace('/orders/', '')];
     // The shop's own rule: an order is shown to the customer who placed it, nobody else.
     if (!order || order.email !== url.searchParams.get('visitor.email')) return json(404, { error: 'no such order' });
@@ -192,6 +201,55 @@ describe('actions in the chat, offline demo model', () => {
     expect(answer).not.toContain('shipped');
     expect(answer).toContain(unreachableSentence('order'));
     expect(shop.received[0].query['visitor.email']).toBe('mallory@example.org');
+  });
+
+  it('with the owner check, a store that answers any order shows it to its owner only; another visitor gets nothing, and no action.failed', async () => {
+    const match = { visitorMatch: { pointer: '/billing/email', field: 'email' } };
+    const { owner, bot, secret } = await setUp(t, shop.base, 'careless', match);
+    // The order's e-mail is 'Ada@Example.org ' at the store: compared trimmed and in any case.
+    const ada = jwt({ sub: 'cust_1', email: 'ada@example.org', exp: inAnHour() }, secret);
+    const mallory = jwt({ sub: 'cust_2', email: 'mallory@example.org', exp: inAnHour() }, secret);
+
+    const mine = await ask(t, bot.id, 'Where is my order 1042?', ada);
+    expect(mine.answer).toContain('status: shipped');
+
+    const theirs = await ask(t, bot.id, 'Where is my order 1042?', mallory);
+    expect(theirs.answer).toContain('I could not find that order for your account.');
+    for (const leaked of ['shipped', 'Ada@', 'ada@', '555']) expect(theirs.answer).not.toContain(leaked);
+    // The store was asked both times (it answers anyone): the check is Botsmith's.
+    expect(shop.received.map((r) => [r.path, r.query['visitor.email']])).toEqual([
+      ['/careless/1042', 'ada@example.org'],
+      ['/careless/1042', 'mallory@example.org'],
+    ]);
+    // Logged for the owner with the reason and without the answer; not an API failure.
+    const calls = await t.dataSource.query<Array<{ status: number; answer: string | null; error: string | null }>>(
+      `SELECT status, answer, error FROM action_calls WHERE bot_id = $1 ORDER BY id`,
+      [bot.id],
+    );
+    expect(calls).toEqual([
+      { status: 200, answer: '{"/status":"shipped"}', error: null },
+      { status: 200, answer: null, error: NOT_THE_VISITORS },
+    ]);
+    expect(await failedEvents(t, owner.user.id)).toEqual([]);
+
+    // The owner's test run reports the mismatch, and shows nothing of the answer either.
+    const actionId = (await owner.agent.get(`/api/bots/${bot.id}/actions`).set('Origin', t.origin)).body.actions[0]
+      .id as number;
+    const test = (visitor: object) =>
+      owner.agent
+        .post(`/api/bots/${bot.id}/actions/${actionId}/test`)
+        .set('Origin', t.origin)
+        .send({ parameters: { order_id: 1042 }, visitor });
+    const refused = await test({ sub: 'cust_2', email: 'mallory@example.org' });
+    expect(refused.status).toBe(200);
+    expect(refused.body.result).toMatchObject({
+      status: 200,
+      answer: null,
+      error: 'The answer does not belong to this visitor.',
+    });
+    expect(refused.text).not.toContain('shipped');
+    const allowed = await test({ sub: 'cust_1', email: 'ADA@example.org' });
+    expect(allowed.body.result).toMatchObject({ status: 200, answer: '{"/status":"shipped"}', error: null });
   });
 
   it('asks an anonymous visitor, and one with a forged, expired, other-bot or pre-rotation token, to sign in; the shop is never called', async () => {

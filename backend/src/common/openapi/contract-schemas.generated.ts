@@ -808,6 +808,25 @@ export const CONTRACT_SCHEMAS = {
         "result"
       ]
     },
+    "ActionVisitorMatch": {
+      "type": "object",
+      "properties": {
+        "pointer": {
+          "type": "string"
+        },
+        "field": {
+          "type": "string",
+          "enum": [
+            "email",
+            "sub"
+          ]
+        }
+      },
+      "required": [
+        "pointer",
+        "field"
+      ]
+    },
     "ActionsResponse": {
       "type": "object",
       "properties": {
@@ -1287,6 +1306,15 @@ export const CONTRACT_SCHEMAS = {
           },
           "description": "JSON pointers (RFC 6901) into the answer: only these fields reach the model."
         },
+        "visitorMatch": {
+          "allOf": [
+            {
+              "$ref": "#/components/schemas/ActionVisitorMatch"
+            }
+          ],
+          "nullable": true,
+          "description": "The owner check, or null when the answer is not matched to the visitor."
+        },
         "createdAt": {
           "type": "string"
         },
@@ -1306,6 +1334,7 @@ export const CONTRACT_SCHEMAS = {
         "requiresVerifiedVisitor",
         "timeoutMs",
         "answerFields",
+        "visitorMatch",
         "createdAt",
         "updatedAt"
       ]
@@ -1821,8 +1850,8 @@ export const CONTRACT_SCHEMAS = {
           "items": {
             "type": "string",
             "enum": [
-              "name",
               "email",
+              "name",
               "phone",
               "message"
             ]
@@ -2331,8 +2360,8 @@ export const CONTRACT_SCHEMAS = {
           "items": {
             "type": "string",
             "enum": [
-              "name",
               "email",
+              "name",
               "phone",
               "message"
             ]

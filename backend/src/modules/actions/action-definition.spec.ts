@@ -9,6 +9,8 @@ import {
   checkParametersSchema,
   checkTimeout,
   checkUrlTemplate,
+  checkVisitorMatch,
+  VISITOR_MATCH_NEEDS_VERIFIED,
 } from './action-definition.js';
 
 const ORDER = checkParametersSchema({
@@ -216,5 +218,43 @@ describe('action description', () => {
     expect(checkDescription('  Look up an order  ')).toBe('Look up an order');
     expect(refusal(() => checkDescription('   '))).toBe('Describe what the action does in at most 1000 characters.');
     expect(refusal(() => checkDescription('x'.repeat(1001)))).toMatch(/at most 1000/);
+  });
+});
+
+describe('the owner check (visitorMatch)', () => {
+  it('takes a pointer into the answer and email or sub; none when left out or null', () => {
+    expect(checkVisitorMatch({ pointer: '/billing/email', field: 'email' }, true)).toEqual({
+      pointer: '/billing/email',
+      field: 'email',
+    });
+    expect(checkVisitorMatch({ pointer: '/customer/id', field: 'sub' }, true)).toEqual({
+      pointer: '/customer/id',
+      field: 'sub',
+    });
+    expect(checkVisitorMatch(undefined, false)).toBeNull();
+    expect(checkVisitorMatch(null, true)).toBeNull();
+  });
+
+  it('is refused for an action that runs for visitors who are not verified', () => {
+    expect(refusal(() => checkVisitorMatch({ pointer: '/email', field: 'email' }, false))).toBe(
+      VISITOR_MATCH_NEEDS_VERIFIED,
+    );
+    expect(VISITOR_MATCH_NEEDS_VERIFIED).toBe(
+      'The answer can only be matched to a verified visitor: turn on "Only for verified visitors" to check it.',
+    );
+  });
+
+  it.each([
+    ['not an object', '/email'],
+    ['a list', [{ pointer: '/email', field: 'email' }]],
+    ['not a pointer', { pointer: 'email', field: 'email' }],
+    ['the whole answer', { pointer: '', field: 'email' }],
+    ['a bad escape', { pointer: '/a~2', field: 'email' }],
+    ['a pointer too long', { pointer: '/' + 'a'.repeat(300), field: 'email' }],
+    ['another field', { pointer: '/email', field: 'name' }],
+    ['no field', { pointer: '/email' }],
+    ['an extra key', { pointer: '/email', field: 'email', exact: true }],
+  ])('refuses %s with a sentence', (_label, raw) => {
+    expect(refusal(() => checkVisitorMatch(raw, true))).toMatch(/visitorMatch/);
   });
 });

@@ -2,9 +2,12 @@ import { isIP } from 'node:net';
 import {
   ACTION_LIMITS,
   ACTION_METHODS,
+  ACTION_VISITOR_MATCH_FIELDS,
   type ActionMethod,
   type ActionParameterSchema,
   type ActionParametersSchema,
+  type ActionVisitorMatch,
+  type ActionVisitorMatchField,
 } from '@botsmith/contract';
 import { addressRefusal, hostnameRefusal, STANDARD_PORTS } from '../../common/outbound/address-policy.js';
 import { parsePointer } from './json-pointer.js';
@@ -302,4 +305,36 @@ export function checkAnswerFields(raw: unknown): string[] {
     }
   }
   return [...new Set(raw as string[])];
+}
+
+export const VISITOR_MATCH_NEEDS_VERIFIED =
+  'The answer can only be matched to a verified visitor: turn on "Only for verified visitors" to check it.';
+
+/**
+ * The owner check (`visitorMatch`): a pointer into the API's whole answer (the answer fields' rules)
+ * and the verified visitor's field it must equal. It only means something for a visitor the
+ * owner's server vouched for, so an action that runs for anyone cannot have one.
+ */
+export function checkVisitorMatch(raw: unknown, requiresVerifiedVisitor: boolean): ActionVisitorMatch | null {
+  if (raw === undefined || raw === null) return null;
+  if (!isPlainObject(raw)) {
+    throw new ActionDefinitionError('"visitorMatch" must be {"pointer": "/email", "field": "email" or "sub"} or null.');
+  }
+  onlyKeys(raw, ['pointer', 'field'], '"visitorMatch"');
+  const { pointer, field } = raw;
+  if (
+    typeof pointer !== 'string' ||
+    pointer === '' ||
+    pointer.length > ACTION_LIMITS.pointerMaxChars ||
+    parsePointer(pointer) === null
+  ) {
+    throw new ActionDefinitionError(
+      `"visitorMatch.pointer" must be a JSON pointer of at most ${ACTION_LIMITS.pointerMaxChars} characters into the answer, like /billing/email.`,
+    );
+  }
+  if (!ACTION_VISITOR_MATCH_FIELDS.includes(field as ActionVisitorMatchField)) {
+    throw new ActionDefinitionError(`"visitorMatch.field" must be ${ACTION_VISITOR_MATCH_FIELDS.join(' or ')}.`);
+  }
+  if (!requiresVerifiedVisitor) throw new ActionDefinitionError(VISITOR_MATCH_NEEDS_VERIFIED);
+  return { pointer, field: field as ActionVisitorMatchField };
 }

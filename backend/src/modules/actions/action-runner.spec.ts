@@ -1,10 +1,14 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ACTION_SECRET_MASK } from '@botsmith/contract';
 import { checkParametersSchema } from './action-definition.js';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
   ActionRunner,
+  belongsTo,
   buildRequest,
   NEEDS_VERIFIED_VISITOR,
+  NOT_THE_VISITORS,
   validateParameters,
   type RunnableAction,
 } from './action-runner.js';
@@ -28,6 +32,7 @@ const ACTION: RunnableAction = {
   requiresVerifiedVisitor: true,
   timeoutMs: 8000,
   answerFields: ['/status'],
+  visitorMatch: null,
 };
 
 const VISITOR = { verified: true, sub: 'user 7', email: 'ann@example.com', attributes: { plan: 'pro', other: 'x' } };
@@ -105,5 +110,80 @@ describe('the runner', () => {
       error: 'Unknown parameter "extra".',
     });
     runner.destroy();
+  });
+});
+
+describe('the owner check (visitorMatch)', () => {
+  const byEmail = { pointer: '/orders/0/email', field: 'email' as const };
+  const order = { orders: [{ email: '  Ann@Example.COM ', status: 'shipped', customer: { id: 'user 7' } }] };
+
+  it("matches the visitor's e-mail trimmed and in any case, and the sub exactly", () => {
+    expect(belongsTo(order, byEmail, VISITOR)).toBe(true);
+    expect(belongsTo(order, byEmail, { ...VISITOR, email: ' ANN@example.com' })).toBe(true);
+    expect(belongsTo(order, { pointer: '/orders/0/customer/id', field: 'sub' }, VISITOR)).toBe(true);
+    expect(belongsTo(order, { pointer: '/orders/0/customer/id', field: 'sub' }, { ...VISITOR, sub: 'USER 7' })).toBe(
+      false,
+    );
+  });
+
+  it('refuses another e-mail, a missing value, a value that is not text, a visitor without the field or unverified', () => {
+    expect(belongsTo(order, byEmail, { ...VISITOR, email: 'bob@example.com' })).toBe(false);
+    expect(belongsTo({ orders: [] }, byEmail, VISITOR)).toBe(false);
+    expect(belongsTo({ orders: [{ email: ['ann@example.com'] }] }, byEmail, VISITOR)).toBe(false);
+    expect(belongsTo({ orders: [{ email: '' }] }, byEmail, { ...VISITOR, email: '' })).toBe(false);
+    expect(belongsTo(order, byEmail, { verified: true, sub: 'user 7' })).toBe(false);
+    expect(belongsTo(order, byEmail, { ...VISITOR, verified: false })).toBe(false);
+    expect(belongsTo(order, byEmail, null)).toBe(false);
+  });
+
+  describe('on a real answer', () => {
+    let server: http.Server;
+    let base: string;
+    const runner = new ActionRunner({ allowPrivate: true });
+    beforeAll(async () => {
+      // Like a store: any order by its number, with the e-mail of whoever placed it.
+      server = http.createServer((req, res) => {
+        const body = {
+          orders: [{ name: '#1001', email: 'Ann@Example.com', fulfillment_status: 'shipped', phone: '+1 555 0100' }],
+        };
+        res
+          .writeHead(200, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify(req.url?.includes('none') ? { orders: [] } : body));
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    afterAll(async () => {
+      runner.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    });
+    const shopAction = (path: string): RunnableAction => ({
+      ...ACTION,
+      url: `${base}/${path}/{order_id}`,
+      answerFields: ['/orders/0/fulfillment_status'],
+      visitorMatch: byEmail,
+    });
+
+    it("gives the filtered answer to the order's owner (their e-mail in another case)", async () => {
+      const result = await runner.run(
+        shopAction('orders'),
+        { order_id: '1001' },
+        { ...VISITOR, email: 'ANN@example.com' },
+      );
+      expect(result).toMatchObject({ status: 200, error: null, answer: '{"/orders/0/fulfillment_status":"shipped"}' });
+    });
+
+    it('gives another visitor, or an answer without the e-mail, nothing of it', async () => {
+      for (const [path, visitor] of [
+        ['orders', { ...VISITOR, email: 'bob@example.com' }],
+        ['none', VISITOR],
+      ] as const) {
+        const result = await runner.run(shopAction(path), { order_id: '1001' }, visitor);
+        expect(result).toMatchObject({ status: 200, answer: null, truncated: false, error: NOT_THE_VISITORS });
+        const shown = JSON.stringify(result);
+        for (const leaked of ['shipped', 'Ann@', '555', '#1001']) expect(shown).not.toContain(leaked);
+      }
+    });
   });
 });

@@ -7,6 +7,7 @@ import {
   type ActionParametersSchema,
   type ActionRequestView,
   type ActionRunResult,
+  type ActionVisitorMatch,
 } from '@botsmith/contract';
 import {
   AddressNotAllowedError,
@@ -16,7 +17,7 @@ import {
   type Resolver,
 } from '../../common/outbound/guarded-agent.js';
 import { VISITOR_KEY } from './action-definition.js';
-import { filterAnswer } from './json-pointer.js';
+import { filterAnswer, resolvePointer } from './json-pointer.js';
 
 /** An action as the runner needs it: its header values opened. */
 export interface RunnableAction {
@@ -29,6 +30,8 @@ export interface RunnableAction {
   requiresVerifiedVisitor: boolean;
   timeoutMs: number;
   answerFields: string[];
+  /** The owner check: the answer must belong to the visitor; null: none. */
+  visitorMatch: ActionVisitorMatch | null;
 }
 
 /** Who the action runs for. `verified`: the owner's server vouched for them (docs/product.md#verified-visitors). */
@@ -59,6 +62,11 @@ export interface BuiltRequest {
 }
 
 export const NEEDS_VERIFIED_VISITOR = 'This action needs a signed-in (verified) visitor.';
+/**
+ * The API answered, but not about this visitor (the owner check): nothing of the answer is used.
+ * Not a failure of the API: the chat tells the visitor it found nothing for their account.
+ */
+export const NOT_THE_VISITORS = 'The answer does not belong to this visitor.';
 /** Said alike of a name that does not resolve and of one that resolves to a refused address. */
 export const UNREACHABLE = 'Could not reach the API: the address could not be reached.';
 const NAME_LOOKUP_FAILURES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ENODATA', 'EAI_NONAME', 'EAI_NODATA']);
@@ -207,6 +215,11 @@ export class ActionRunner {
     const durationMs = Math.round(performance.now() - started);
     const base = { request: built.view, status: outcome.status, durationMs };
     if ('error' in outcome) return { ...base, answer: null, truncated: false, error: outcome.error };
+    // Checked on the whole answer before any filtering, so no field of another person's record
+    // (not even one the model may see) leaves the runner.
+    if (action.visitorMatch && !belongsTo(outcome.json, action.visitorMatch, visitor)) {
+      return { ...base, answer: null, truncated: false, error: NOT_THE_VISITORS };
+    }
     const filtered = filterAnswer(outcome.json, action.answerFields);
     return { ...base, answer: JSON.stringify(filtered.answer), truncated: filtered.truncated, error: null };
   }
@@ -275,6 +288,23 @@ export class ActionRunner {
     this.agents.http.destroy();
     this.agents.https.destroy();
   }
+}
+
+/**
+ * Whether the value `match.pointer` names in the answer is the verified visitor's e-mail (trimmed,
+ * any case: stores keep what the customer typed) or `sub` (exactly). A missing value, a value
+ * that is not text or a number, or a visitor without that field never matches.
+ */
+export function belongsTo(answer: unknown, match: ActionVisitorMatch, visitor: ActionVisitor | null): boolean {
+  if (!visitor?.verified) return false;
+  const found = resolvePointer(answer, match.pointer);
+  const value = typeof found === 'string' ? found : typeof found === 'number' ? String(found) : null;
+  if (value === null) return false;
+  if (match.field === 'email') {
+    const email = visitor.email?.trim().toLowerCase();
+    return email !== undefined && email !== '' && value.trim().toLowerCase() === email;
+  }
+  return visitor.sub !== undefined && visitor.sub !== '' && value === visitor.sub;
 }
 
 /**

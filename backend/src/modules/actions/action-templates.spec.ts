@@ -11,6 +11,7 @@ import {
   checkTimeout,
   checkUrlTemplate,
   checkVisitorFields,
+  checkVisitorMatch,
 } from './action-definition.js';
 
 /** The Actions tab's templates (contract/src/action-templates.ts) against the rules every saved action meets. */
@@ -42,6 +43,9 @@ describe('action templates', () => {
         expect(checkAnswerFields(action.answerFields)).toEqual(action.answerFields);
         for (const header of action.headers) expect(checkHeaderName(header.name)).toBe(header.name);
         expect(action.requiresVerifiedVisitor).toBe(true);
+        expect(checkVisitorMatch(action.visitorMatch, action.requiresVerifiedVisitor ?? true)).toEqual(
+          action.visitorMatch ?? null,
+        );
       });
 
       it('is refused as it comes, until the owner puts their own address in the URL', () => {
@@ -76,5 +80,8 @@ describe('action templates', () => {
       expect.arrayContaining(['/status', '/date_created', '/shipping_lines/0/method_title']),
     );
     expect(ACTION_TEMPLATES.find((t) => t.id === 'support-ticket')!.action.method).toBe('POST');
+    // The stores answer any order by its number: each order template keeps only the visitor's own.
+    expect(shopify.visitorMatch).toEqual({ pointer: '/orders/0/email', field: 'email' });
+    expect(woo.visitorMatch).toEqual({ pointer: '/billing/email', field: 'email' });
   });
 });

@@ -1,4 +1,4 @@
-import type { ActionMethod, ActionParametersSchema } from '@botsmith/contract';
+import type { ActionMethod, ActionParametersSchema, ActionVisitorMatch } from '@botsmith/contract';
 
 /** A header as stored: its value sealed (SecretBox), never sent back to anyone. */
 export interface StoredHeader {
@@ -20,6 +20,8 @@ export interface ActionRow {
   requiresVerifiedVisitor: boolean;
   timeoutMs: number;
   answerFields: string[];
+  /** The owner check: the answer must belong to the verified visitor; null: none. */
+  visitorMatch: ActionVisitorMatch | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -6,6 +6,7 @@ import {
   type ActionParametersSchema,
   type ActionTestRequest,
   type ActionTestVisitor,
+  type ActionVisitorMatch,
   type SaveActionRequest,
 } from '@botsmith/contract';
 import {
@@ -73,6 +74,11 @@ export class SaveActionDto implements SaveActionRequest {
 
   @IsArray({ message: 'answerFields must be a list of JSON pointers' })
   answerFields!: string[];
+
+  // Null clears the check; its pointer and field are the service's rules (checkVisitorMatch).
+  @IsOptional()
+  @IsObject({ message: 'visitorMatch must be {pointer, field} or null' })
+  visitorMatch?: ActionVisitorMatch | null;
 }
 
 /** POST /api/bots/{id}/actions/{actionId}/test */

@@ -18,12 +18,13 @@ interface RawAction {
   requires_verified_visitor: boolean;
   timeout_ms: number;
   answer_fields: string[];
+  visitor_match: ActionRow['visitorMatch'];
   created_at: Date;
   updated_at: Date;
 }
 
 const COLUMNS = `id, bot_id, name, description, parameters, method, url, headers, visitor_fields,
-  requires_verified_visitor, timeout_ms, answer_fields, created_at, updated_at`;
+  requires_verified_visitor, timeout_ms, answer_fields, visitor_match, created_at, updated_at`;
 
 function row(raw: RawAction): ActionRow {
   return {
@@ -39,6 +40,7 @@ function row(raw: RawAction): ActionRow {
     requiresVerifiedVisitor: raw.requires_verified_visitor,
     timeoutMs: raw.timeout_ms,
     answerFields: raw.answer_fields,
+    visitorMatch: raw.visitor_match ?? null,
     createdAt: raw.created_at,
     updatedAt: raw.updated_at,
   };
@@ -56,6 +58,7 @@ function values(fields: ActionFields): unknown[] {
     fields.requiresVerifiedVisitor,
     fields.timeoutMs,
     JSON.stringify(fields.answerFields),
+    fields.visitorMatch === null ? null : JSON.stringify(fields.visitorMatch),
   ];
 }
 
@@ -141,8 +144,8 @@ export class ActionsRepository {
   async insert(tx: Transaction, botId: number, fields: ActionFields): Promise<ActionRow> {
     const rows: RawAction[] = await entityManagerOf(tx).query(
       `INSERT INTO bot_actions (bot_id, name, description, parameters, method, url, headers, visitor_fields,
-         requires_verified_visitor, timeout_ms, answer_fields)
-       VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7::jsonb, $8::jsonb, $9, $10, $11::jsonb)
+         requires_verified_visitor, timeout_ms, answer_fields, visitor_match)
+       VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7::jsonb, $8::jsonb, $9, $10, $11::jsonb, $12::jsonb)
        RETURNING ${COLUMNS}`,
       [botId, ...values(fields)],
     );
@@ -153,7 +156,7 @@ export class ActionsRepository {
     const result: unknown = await entityManagerOf(tx).query(
       `UPDATE bot_actions SET name = $3, description = $4, parameters = $5::jsonb, method = $6, url = $7,
          headers = $8::jsonb, visitor_fields = $9::jsonb, requires_verified_visitor = $10, timeout_ms = $11,
-         answer_fields = $12::jsonb, updated_at = now()
+         answer_fields = $12::jsonb, visitor_match = $13::jsonb, updated_at = now()
        WHERE bot_id = $1 AND id = $2
        RETURNING ${COLUMNS}`,
       [botId, id, ...values(fields)],

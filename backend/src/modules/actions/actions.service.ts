@@ -28,6 +28,7 @@ import {
   checkTimeout,
   checkUrlTemplate,
   checkVisitorFields,
+  checkVisitorMatch,
 } from './action-definition.js';
 import { ActionRunner, type ActionVisitor, type RunnableAction } from './action-runner.js';
 import { ActionsRepository } from './actions.repository.js';
@@ -153,12 +154,14 @@ export class ActionsService implements OnApplicationShutdown {
       requiresVerifiedVisitor: row.requiresVerifiedVisitor,
       timeoutMs: row.timeoutMs,
       answerFields: row.answerFields,
+      visitorMatch: row.visitorMatch,
     };
   }
 
   private definition(request: SaveActionRequest): Omit<ActionFields, 'headers'> {
     try {
       const parameters = checkParametersSchema(request.parameters);
+      const requiresVerifiedVisitor = request.requiresVerifiedVisitor ?? true;
       return {
         name: checkName(request.name),
         description: checkDescription(request.description),
@@ -166,9 +169,10 @@ export class ActionsService implements OnApplicationShutdown {
         method: checkMethod(request.method),
         url: checkUrlTemplate(request.url, parameters, this.config.actions.allowPrivate),
         visitorFields: checkVisitorFields(request.visitorFields),
-        requiresVerifiedVisitor: request.requiresVerifiedVisitor ?? true,
+        requiresVerifiedVisitor,
         timeoutMs: checkTimeout(request.timeoutMs),
         answerFields: checkAnswerFields(request.answerFields),
+        visitorMatch: checkVisitorMatch(request.visitorMatch, requiresVerifiedVisitor),
       };
     } catch (error) {
       throw invalid(error);
@@ -252,6 +256,7 @@ export function view(row: ActionRow): BotAction {
     requiresVerifiedVisitor: row.requiresVerifiedVisitor,
     timeoutMs: row.timeoutMs,
     answerFields: row.answerFields,
+    visitorMatch: row.visitorMatch,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -1,6 +1,17 @@
-import { NEEDS_VERIFIED_VISITOR, type ActionRunner, type RunnableAction } from '../actions/action-runner.js';
+import {
+  NEEDS_VERIFIED_VISITOR,
+  NOT_THE_VISITORS,
+  type ActionRunner,
+  type RunnableAction,
+} from '../actions/action-runner.js';
 import type { ActionRow } from '../actions/action.js';
-import { actionSubject, SIGN_IN_NEEDED, TurnActions, unreachableSentence } from './turn-actions.js';
+import {
+  actionSubject,
+  notFoundForVisitorSentence,
+  SIGN_IN_NEEDED,
+  TurnActions,
+  unreachableSentence,
+} from './turn-actions.js';
 
 describe('actionSubject', () => {
   it("makes an action's name readable as the thing it checks", () => {
@@ -81,6 +92,20 @@ describe('TurnActions', () => {
     });
     expect(turn.answeredFromAction).toBe(false);
     expect(turn.failedCalls).toHaveLength(1);
+  });
+
+  it("says another person's record was not found for the visitor, logs the call, and is no failed call", async () => {
+    const { turn } = setup({ ...ok, answer: null, truncated: false, error: NOT_THE_VISITORS } as never);
+    expect(await turn.tools().call({ name: 'order_status', arguments: '{"order_id":7}' })).toEqual({
+      ok: false,
+      error: 'I could not find that order for your account.',
+    });
+    expect(notFoundForVisitorSentence('order')).toBe('I could not find that order for your account.');
+    expect(turn.answeredFromAction).toBe(false);
+    expect(turn.failedCalls).toEqual([]);
+    expect(turn.calls).toEqual([
+      expect.objectContaining({ status: 200, answer: null, error: 'The answer does not belong to this visitor.' }),
+    ]);
   });
 
   it('asks an unverified visitor to sign in, shows no progress line, and is no failed call', async () => {

@@ -1,4 +1,9 @@
-import { NEEDS_VERIFIED_VISITOR, type ActionVisitor, type RunnableAction } from '../actions/action-runner.js';
+import {
+  NEEDS_VERIFIED_VISITOR,
+  NOT_THE_VISITORS,
+  type ActionVisitor,
+  type RunnableAction,
+} from '../actions/action-runner.js';
 import type { ActionRow } from '../actions/action.js';
 import type { ActionsService } from '../actions/actions.service.js';
 import type { LoggedActionCall } from '../conversations/conversation-log.js';
@@ -15,6 +20,15 @@ export const SIGN_IN_NEEDED =
 /** What the visitor is told (through the model) when the owner's API failed or could not be reached. */
 export function unreachableSentence(subject: string): string {
   return `I could not reach the ${subject} system just now. Please try again in a little while.`;
+}
+
+/**
+ * What the visitor is told (through the model) when the API's answer belongs to someone else (the
+ * action's owner check): the same as for a record that does not exist, so a visitor guessing
+ * numbers learns nothing, not even that the number is taken.
+ */
+export function notFoundForVisitorSentence(subject: string): string {
+  return `I could not find that ${subject} for your account.`;
 }
 
 /** Words of an action's name that say what it does to its subject, not what the subject is. */
@@ -167,6 +181,8 @@ export class TurnActions {
       answer: result.answer,
       error: result.error,
     });
+    // Another person's record is not a failure of the owner's API: logged, but no action.failed.
+    if (result.error === NOT_THE_VISITORS) return { ok: false, error: notFoundForVisitorSentence(subject) };
     this.requested.add(entry);
     if (result.error !== null || result.answer === null) return { ok: false, error: unreachableSentence(subject) };
     return { ok: true, data: JSON.parse(entry.answer as string) as unknown };

@@ -23,6 +23,7 @@ const ACTION: BotAction = {
   requiresVerifiedVisitor: true,
   timeoutMs: 8000,
   answerFields: ['/status'],
+  visitorMatch: null,
   createdAt: '2026-11-20T10:00:00.000Z',
   updatedAt: '2026-11-20T10:00:00.000Z',
 };
@@ -96,6 +97,45 @@ describe('ActionsTab', () => {
       3,
       expect.objectContaining({ headers: [{ name: 'X-Api-Key' }] }),
     );
+  });
+
+  it('sets the owner check (pointer and the visitor field it must equal), says it needs verified visitors; none sends null', async () => {
+    api.actionsApi.update.mockResolvedValue({ action: ACTION });
+    const user = userEvent.setup();
+    renderAtDashboard(<ActionsTab botId={7} />);
+    const item = await screen.findByRole('listitem', { name: 'order_status' });
+    await user.click(within(item).getByRole('button', { name: 'Edit' }));
+    const form = screen.getByRole('form', { name: 'Edit order_status' });
+    const section = within(form).getByRole('region', { name: 'Answer must belong to the visitor' });
+    const pointer = within(section).getByLabelText('Owner in the answer (JSON pointer)');
+    expect(pointer).toHaveValue('');
+    await user.click(pointer);
+    await user.paste('/customer/id');
+    await user.click(within(section).getByRole('combobox', { name: 'Must equal' }));
+    await user.click(await screen.findByRole('option', { name: "The visitor's id (sub)" }));
+    await user.click(within(form).getByRole('checkbox', { name: 'Only for verified visitors' }));
+    expect(within(section).getByText('Needs "Only for verified visitors"')).toBeInTheDocument();
+    await user.click(within(form).getByRole('checkbox', { name: 'Only for verified visitors' }));
+    await user.click(within(form).getByRole('button', { name: 'Save action' }));
+    await waitFor(() => expect(api.actionsApi.update).toHaveBeenCalledTimes(1));
+    expect(api.actionsApi.update).toHaveBeenLastCalledWith(
+      7,
+      3,
+      expect.objectContaining({
+        requiresVerifiedVisitor: true,
+        visitorMatch: { pointer: '/customer/id', field: 'sub' },
+      }),
+    );
+
+    await user.click(
+      await within(await screen.findByRole('listitem', { name: 'order_status' })).findByRole('button', {
+        name: 'Edit',
+      }),
+    );
+    const again = screen.getByRole('form', { name: 'Edit order_status' });
+    await user.click(within(again).getByRole('button', { name: 'Save action' }));
+    await waitFor(() => expect(api.actionsApi.update).toHaveBeenCalledTimes(2));
+    expect(api.actionsApi.update).toHaveBeenLastCalledWith(7, 3, expect.objectContaining({ visitorMatch: null }));
   });
 
   it('runs a test and shows the status, the time, the request and the filtered answer', async () => {
@@ -213,6 +253,9 @@ describe('ActionsTab', () => {
         expect(within(form).getByLabelText('Visitor fields sent')).toHaveValue(action.visitorFields!.join(', '));
         expect(within(form).getByLabelText('Answer fields')).toHaveValue(action.answerFields.join('\n'));
         expect(within(form).getByRole('checkbox', { name: 'Only for verified visitors' })).toBeChecked();
+        expect(within(form).getByLabelText('Owner in the answer (JSON pointer)')).toHaveValue(
+          action.visitorMatch?.pointer ?? '',
+        );
         // What the owner must still do is said, and the address placeholder is flagged on the URL.
         expect(within(form).getByLabelText('Template')).toHaveTextContent(template.hint);
         expect(within(form).getByText(`Replace ${template.urlPlaceholder} with your own address`)).toBeInTheDocument();

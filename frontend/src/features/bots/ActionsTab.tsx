@@ -16,10 +16,13 @@ import {
   ACTION_SECRET_MASK,
   ACTION_STATS_DAYS,
   ACTION_TEMPLATES,
+  ACTION_VISITOR_MATCH_FIELDS,
   type ActionMethod,
   type ActionRunResult,
   type ActionStats,
   type ActionTemplate,
+  type ActionVisitorMatch,
+  type ActionVisitorMatchField,
   type BotAction,
   type SaveActionRequest,
 } from '@botsmith/contract';
@@ -46,6 +49,20 @@ interface ActionDraft {
   timeoutMs: string;
   /** One JSON pointer a line. */
   answerFields: string;
+  /** The owner check's pointer; empty: no check. */
+  matchPointer: string;
+  matchField: ActionVisitorMatchField;
+}
+
+const MATCH_FIELD_LABELS: Record<ActionVisitorMatchField, string> = {
+  email: "The visitor's e-mail",
+  sub: "The visitor's id (sub)",
+};
+
+function matchOf(
+  visitorMatch: ActionVisitorMatch | null | undefined,
+): Pick<ActionDraft, 'matchPointer' | 'matchField'> {
+  return { matchPointer: visitorMatch?.pointer ?? '', matchField: visitorMatch?.field ?? 'email' };
 }
 
 const EMPTY: ActionDraft = {
@@ -63,6 +80,7 @@ const EMPTY: ActionDraft = {
   requiresVerifiedVisitor: true,
   timeoutMs: String(ACTION_LIMITS.timeoutMsDefault),
   answerFields: '/status',
+  ...matchOf(null),
 };
 
 function draftOf(action: BotAction): ActionDraft {
@@ -77,6 +95,7 @@ function draftOf(action: BotAction): ActionDraft {
     requiresVerifiedVisitor: action.requiresVerifiedVisitor,
     timeoutMs: String(action.timeoutMs),
     answerFields: action.answerFields.join('\n'),
+    ...matchOf(action.visitorMatch),
   };
 }
 
@@ -94,6 +113,7 @@ export function draftOfTemplate(template: ActionTemplate): ActionDraft {
     requiresVerifiedVisitor: action.requiresVerifiedVisitor ?? true,
     timeoutMs: String(action.timeoutMs ?? ACTION_LIMITS.timeoutMsDefault),
     answerFields: action.answerFields.join('\n'),
+    ...matchOf(action.visitorMatch),
   };
 }
 
@@ -150,6 +170,7 @@ function requestOf(draft: ActionDraft): SaveActionRequest | string {
       .split('\n')
       .map((pointer) => pointer.trim())
       .filter(Boolean),
+    visitorMatch: draft.matchPointer.trim() ? { pointer: draft.matchPointer.trim(), field: draft.matchField } : null,
   };
 }
 
@@ -585,6 +606,44 @@ function ActionForm({
             }
             label="Only for verified visitors"
           />
+        </Stack>
+        <Stack spacing={1} component="section" aria-labelledby="action-visitor-match-title">
+          <Typography id="action-visitor-match-title" variant="subtitle2">
+            Answer must belong to the visitor
+          </Typography>
+          <Typography variant="body2" color="textSecondary">
+            For APIs that answer anyone's record by its number (Shopify, WooCommerce): name where the answer holds its
+            owner, and the bot uses the answer only when it is the signed-in visitor&apos;s. Leave empty for no check.
+          </Typography>
+          <Stack direction="row" spacing={2}>
+            <TextField
+              label="Owner in the answer (JSON pointer)"
+              value={draft.matchPointer}
+              onChange={(event) => set('matchPointer')(event.target.value)}
+              helperText={
+                draft.matchPointer.trim() && !draft.requiresVerifiedVisitor
+                  ? 'Needs "Only for verified visitors"'
+                  : 'e.g. /billing/email; for anyone else the bot finds nothing'
+              }
+              error={draft.matchPointer.trim() !== '' && !draft.requiresVerifiedVisitor}
+              size="small"
+              fullWidth
+            />
+            <TextField
+              select
+              label="Must equal"
+              value={draft.matchField}
+              onChange={(event) => set('matchField')(event.target.value as ActionVisitorMatchField)}
+              size="small"
+              sx={{ minWidth: 220 }}
+            >
+              {ACTION_VISITOR_MATCH_FIELDS.map((field) => (
+                <MenuItem key={field} value={field}>
+                  {MATCH_FIELD_LABELS[field]}
+                </MenuItem>
+              ))}
+            </TextField>
+          </Stack>
         </Stack>
         {error && <Alert severity="error">{error}</Alert>}
         <Stack direction="row" spacing={1}>
