@@ -222,13 +222,12 @@ describe('actions in the chat, offline demo model', () => {
       ['/careless/1042', 'mallory@example.org'],
     ]);
     // Logged for the owner with the reason and without the answer; not an API failure.
-    const calls = await t.dataSource.query<Array<{ status: number; answer: string | null; error: string | null }>>(
-      `SELECT status, answer, error FROM action_calls WHERE bot_id = $1 ORDER BY id`,
-      [bot.id],
-    );
+    const calls = await t.dataSource.query<
+      Array<{ status: number; answer: string | null; error: string | null; failed: boolean }>
+    >(`SELECT status, answer, error, failed FROM action_calls WHERE bot_id = $1 ORDER BY id`, [bot.id]);
     expect(calls).toEqual([
-      { status: 200, answer: '{"/status":"shipped"}', error: null },
-      { status: 200, answer: null, error: NOT_THE_VISITORS },
+      { status: 200, answer: '{"/status":"shipped"}', error: null, failed: false },
+      { status: 200, answer: null, error: NOT_THE_VISITORS, failed: false },
     ]);
     expect(await failedEvents(t, owner.user.id)).toEqual([]);
 
@@ -273,7 +272,8 @@ describe('actions in the chat, offline demo model', () => {
     }
     expect(shop.received).toEqual([]);
     // Refused before any request: logged for the owner, no action.failed event.
-    expect((await actionCalls(t, bot.id)).map((c) => c.status)).toEqual([null, null, null, null, null]);
+    // Not failures of the owner's API either: the inbox's "Action failed" filter leaves them out.
+    expect((await actionCalls(t, bot.id)).map((c) => [c.status, c.failed])).toEqual(Array(5).fill([null, false]));
     expect(await failedEvents(t, owner.user.id)).toEqual([]);
   });
 
@@ -288,6 +288,9 @@ describe('actions in the chat, offline demo model', () => {
     const second = await ask(t, slow.bot.id, 'Where is my order 1042?', slowToken);
     expect(second.answer).toContain(unreachableSentence('order'));
 
+    // Failures of the owner's API: what the inbox's "Action failed" filter and the counters count.
+    expect((await actionCalls(t, broken.bot.id)).map((c) => c.failed)).toEqual([true]);
+    expect((await actionCalls(t, slow.bot.id)).map((c) => c.failed)).toEqual([true]);
     const [brokenEvent] = await failedEvents(t, broken.owner.user.id);
     expect(brokenEvent.payload).toMatchObject({
       data: expect.objectContaining({ botId: broken.bot.id, action: 'order_status', status: 500 }) as unknown,
@@ -299,6 +302,44 @@ describe('actions in the chat, offline demo model', () => {
     // Each message is in the ledger once.
     expect((await usageOfOwner(t, broken.owner.user.id)).rows).toBe(1);
     expect((await usageOfOwner(t, slow.owner.user.id)).rows).toBe(1);
+  });
+
+  it("never logs an action's header secret, whether the call works, fails or is tested", async () => {
+    const written: string[] = [];
+    const capture = (stream: NodeJS.WriteStream) => {
+      const original = stream.write.bind(stream);
+      stream.write = (chunk: unknown, ...rest: unknown[]) => {
+        written.push(String(chunk));
+        return (original as (...args: unknown[]) => boolean)(chunk, ...rest);
+      };
+      return () => (stream.write = original);
+    };
+    const restore = [capture(process.stdout), capture(process.stderr)];
+    // Every level, for this test: the suite's apps log errors only.
+    t.app.useLogger(['log', 'error', 'warn', 'debug', 'verbose', 'fatal']);
+    try {
+      const working = await setUp(t, shop.base);
+      const broken = await setUp(t, shop.base, 'broken');
+      const claims = { sub: 'cust_1', email: 'ada@example.org', exp: inAnHour() };
+      await ask(t, working.bot.id, 'Where is my order 1042?', jwt(claims, working.secret));
+      await ask(t, broken.bot.id, 'Where is my order 1042?', jwt(claims, broken.secret));
+      const [action] = (await broken.owner.agent.get(`/api/bots/${broken.bot.id}/actions`)).body.actions as Array<{
+        id: number;
+      }>;
+      const tested = await broken.owner.agent
+        .post(`/api/bots/${broken.bot.id}/actions/${action.id}/test`)
+        .set('Origin', t.origin)
+        .send({ parameters: { order_id: 1042 }, visitor: { sub: 'cust_1', email: 'ada@example.org' } });
+      expect(tested.status).toBe(200);
+      expect(JSON.stringify(tested.body)).not.toContain('shop_secret_abcdef123456');
+      await t.app.get(WebhooksService).settled();
+    } finally {
+      t.app.useLogger(['error', 'fatal']);
+      for (const undo of restore) undo();
+    }
+    // The lines were written (the request log names the routes), and none holds the secret.
+    expect(written.join('')).toContain('/actions');
+    expect(written.join('')).not.toContain('shop_secret_abcdef123456');
   });
 
   it('calls no action for a question that names none, and a bot without actions answers as before', async () => {

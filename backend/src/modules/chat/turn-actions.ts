@@ -92,8 +92,6 @@ export interface TurnActionsOptions {
  */
 export class TurnActions {
   readonly calls: LoggedActionCall[] = [];
-  /** The calls that made a request to the owner's API (the others were refused before one). */
-  private readonly requested = new Set<LoggedActionCall>();
   private readonly toldInvalid = new Set<string>();
   private readonly runnable = new Map<string, RunnableAction | null>();
 
@@ -106,7 +104,7 @@ export class TurnActions {
 
   /** The calls that reached the owner's API (or tried to) and failed: `action.failed` events. */
   get failedCalls(): LoggedActionCall[] {
-    return this.calls.filter((call) => call.error !== null && this.requested.has(call));
+    return this.calls.filter((call) => call.failed === true);
   }
 
   tools(): LlmTools {
@@ -145,6 +143,7 @@ export class TurnActions {
         durationMs: 0,
         answer: null,
         error: null,
+        failed: false,
         createdAt: now(),
         ...fields,
       };
@@ -161,7 +160,7 @@ export class TurnActions {
     }
     if (!runnable) {
       // A header's value no longer opens (the encryption key changed): the owner must enter it again.
-      logged({ error: "A header's value could not be read." });
+      logged({ error: "A header's value could not be read.", failed: true });
       return { ok: false, error: unreachableSentence(subject) };
     }
 
@@ -175,15 +174,16 @@ export class TurnActions {
       }
       return this.invalid(row, logged, result.error ?? 'The parameters were refused.');
     }
+    // Another person's record is not a failure of the owner's API: logged, but no action.failed.
+    const notTheirs = result.error === NOT_THE_VISITORS;
     const entry = logged({
       status: result.status,
       durationMs: result.durationMs,
       answer: result.answer,
       error: result.error,
+      failed: result.error !== null && !notTheirs,
     });
-    // Another person's record is not a failure of the owner's API: logged, but no action.failed.
-    if (result.error === NOT_THE_VISITORS) return { ok: false, error: notFoundForVisitorSentence(subject) };
-    this.requested.add(entry);
+    if (notTheirs) return { ok: false, error: notFoundForVisitorSentence(subject) };
     if (result.error !== null || result.answer === null) return { ok: false, error: unreachableSentence(subject) };
     return { ok: true, data: JSON.parse(entry.answer as string) as unknown };
   }

@@ -41,6 +41,13 @@ export interface LoggedActionCall {
   answer: string | null;
   /** Why the call failed (refused, unreachable, timed out, an error status); null when it worked. */
   error: string | null;
+  /**
+   * The owner's API failed (an error status, a timeout, an unreachable address): what the inbox's
+   * "Action failed" filter and the counters count. Absent: whenever there is an `error`. The chat
+   * says false for a call refused before any request (no verified visitor, invalid parameters) and
+   * for an answer about someone else.
+   */
+  failed?: boolean;
   createdAt: Date;
 }
 
@@ -272,9 +279,9 @@ export class ConversationLogRepository {
       `INSERT INTO action_calls (conversation_id, message_id, bot_id, action_id, action_name, parameters, status,
                                  duration_ms, answer, error, failed, created_at)
        SELECT $1::integer, $2::integer, $3::integer, c.action_id, c.action_name, c.parameters, c.status,
-              c.duration_ms, c.answer, c.error, c.error IS NOT NULL, c.created_at
+              c.duration_ms, c.answer, c.error, COALESCE(c.failed, c.error IS NOT NULL), c.created_at
          FROM jsonb_to_recordset($4::jsonb) AS c(action_id integer, action_name varchar, parameters jsonb,
-              status integer, duration_ms integer, answer text, error text, created_at timestamptz)`,
+              status integer, duration_ms integer, answer text, error text, failed boolean, created_at timestamptz)`,
       [
         conversationId,
         messageId,
@@ -288,6 +295,7 @@ export class ConversationLogRepository {
             duration_ms: Math.max(0, Math.round(c.durationMs)),
             answer: c.answer,
             error: c.error,
+            failed: c.failed ?? null,
             created_at: c.createdAt.toISOString(),
           })),
         ),
