@@ -456,6 +456,30 @@ describe('actions in the chat, OpenAI-compatible model with tool calls (real SDK
     expect(answer).toContain('shipped');
   });
 
+  it("answers a JSON (not streamed) request the same way, and from the owner's server with X-Visitor-Token", async () => {
+    const { owner, bot, secret } = await setUp(t, shop.base);
+    plannedCalls = ['{"order_id":1042}'];
+    const token = jwt({ sub: 'cust_1', email: 'ada@example.org', exp: inAnHour() }, secret);
+    const json = await t
+      .http()
+      .post('/api/chat')
+      .set('Origin', SITE)
+      .send({ botId: bot.id, prompt: 'where is my order 1042?', visitor: { token } });
+    expect(json.status).toBe(200);
+    expect(json.body.message).toBe('Result: {"ok":true,"data":{"/status":"shipped"}}');
+
+    const { apiKey } = (await owner.agent.get(`/api/bots/${bot.id}`)).body.bot as { apiKey: string };
+    const server = await t
+      .http()
+      .post('/api/chat')
+      .set('Authorization', `Bearer ${apiKey}`)
+      .set('X-Visitor-Token', token)
+      .send({ botId: bot.id, prompt: 'where is my order 1042?' });
+    expect(server.status).toBe(200);
+    expect(server.body.message).toContain('shipped');
+    expect(shop.received.map((r) => r.query['visitor.sub'])).toEqual(['cust_1', 'cust_1']);
+  });
+
   it('makes at most 3 calls for one message, then asks the model to answer', async () => {
     const { bot, secret } = await setUp(t, shop.base);
     plannedCalls = ['{"order_id":1042}', '{"order_id":1042}', '{"order_id":1042}', '{"order_id":1042}'];
