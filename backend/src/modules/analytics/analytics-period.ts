@@ -1,5 +1,6 @@
 import { ANALYTICS_LIMITS, type AnalyticsGroupBy } from '@botsmith/contract';
 import { AppError } from '../../common/app-error.js';
+import { isTimeZone } from '../../common/time-zone.js';
 
 /** A period of whole days in a time zone, both ends included, as asked of GET /api/analytics. */
 export interface AnalyticsPeriodQuery {
@@ -13,16 +14,6 @@ export const TIME_ZONE_REFUSED = 'timeZone must be an IANA time zone such as Eur
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** Whether `timeZone` is an IANA name this runtime (and so PostgreSQL's list, for real ones) knows. */
-export function isTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Today's date (YYYY-MM-DD) in `timeZone`. */
 export function todayIn(timeZone: string, now: Date): string {

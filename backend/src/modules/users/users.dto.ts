@@ -20,7 +20,7 @@ import {
   ValidateIf,
   ValidateBy,
 } from 'class-validator';
-import { isTimeZone } from '../analytics/analytics-period.js';
+import { isTimeZone } from '../../common/time-zone.js';
 import { SPEND_ALERT_DOLLARS_MAX } from '../../common/constants.js';
 
 const WHOLE_DOLLARS = 'Invalid spendAlertDollars: must be a whole number of dollars, 0 or more';
