@@ -34,6 +34,7 @@ import { MonthlyReport1798920000000 } from './1798920000000-monthly-report.js';
 import { Actions1798940000000 } from './1798940000000-actions.js';
 import { AnalyticsHours1798960000000 } from './1798960000000-analytics-hours.js';
 import { ActionCalls1798970000000 } from './1798970000000-action-calls.js';
+import { AnalyticsQuarters1798990000000 } from './1798990000000-analytics-quarters.js';
 import { ActionVisitorMatch1799000000000 } from './1799000000000-action-visitor-match.js';
 
 /** Migrations in the order they run. Listed by hand so the ESM build needs no glob loading. */
@@ -74,5 +75,6 @@ export const MIGRATIONS = [
   Actions1798940000000,
   AnalyticsHours1798960000000,
   ActionCalls1798970000000,
+  AnalyticsQuarters1798990000000,
   ActionVisitorMatch1799000000000,
 ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { periodStarts, resolvePeriod, todayIn } from './analytics-period.js';
+import { inQuarterHours, periodStarts, resolvePeriod, todayIn, type AnalyticsPeriodQuery } from './analytics-period.js';
 
 const NOW = new Date('2026-11-27T23:30:00Z');
 
@@ -43,5 +43,42 @@ describe('periodStarts', () => {
       '2026-11-30',
       '2026-12-07',
     ]);
+  });
+});
+
+describe('inQuarterHours', () => {
+  const year = (timeZone: string, from = '2025-11-25', to = '2026-11-25'): AnalyticsPeriodQuery => ({
+    from,
+    to,
+    groupBy: 'week',
+    timeZone,
+  });
+
+  it('is true for zones a whole number of quarter hours from UTC, summer time included', () => {
+    for (const zone of [
+      'UTC',
+      'Europe/Berlin',
+      'America/New_York',
+      'Asia/Kolkata',
+      'Asia/Kathmandu',
+      'Australia/Adelaide',
+      'America/St_Johns',
+      'Pacific/Chatham',
+      'Australia/Lord_Howe',
+      'Asia/Tokyo',
+    ]) {
+      expect([zone, inQuarterHours(year(zone))]).toEqual([zone, true]);
+    }
+    // One day, both ends the same.
+    expect(inQuarterHours(year('Asia/Kathmandu', '2026-11-27', '2026-11-27'))).toBe(true);
+  });
+
+  it('is false for a period when the zone kept its local mean time, an offset in minutes and seconds', () => {
+    // Kathmandu was +05:41:16 until 1920-01-01, then +05:30 until 1986, then +05:45.
+    expect(inQuarterHours(year('Asia/Kathmandu', '1919-01-01', '1919-12-31'))).toBe(false);
+    // A period that reaches it only through the day before its first (read too).
+    expect(inQuarterHours(year('Asia/Kathmandu', '1920-01-01', '1920-01-31'))).toBe(false);
+    expect(inQuarterHours(year('Asia/Kathmandu', '1920-01-02', '1920-12-31'))).toBe(true);
+    expect(inQuarterHours(year('Asia/Kathmandu', '1985-06-01', '1986-06-01'))).toBe(true);
   });
 });

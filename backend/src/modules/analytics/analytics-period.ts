@@ -72,19 +72,20 @@ export function periodStarts(period: AnalyticsPeriodQuery): string[] {
 }
 
 /**
- * Whether `timeZone` is a whole number of hours from UTC throughout the period (a day either
- * side included), so its days and hours are made of whole UTC hours and the hourly rollup can
- * count them (docs/decisions/0019-analytics-at-a-million-messages.md). India (+05:30), Nepal
- * (+05:45) or Lord Howe's summer are not: their figures are counted from the rows themselves.
- * The offset is read once a day: no zone keeps an offset for less than a day.
+ * Whether `timeZone` is a whole number of quarter hours from UTC throughout the period (a day
+ * either side included), so its days and hours are made of whole UTC quarter hours and the
+ * rollup can count them (docs/decisions/0019-analytics-at-a-million-messages.md). Every zone in
+ * use is (India +05:30, Nepal +05:45, Chatham +12:45); a zone's local mean time before it took a
+ * standard offset (Kathmandu until 1920, +05:41:16) is not: such a period is counted from the
+ * rows themselves. The offset is read twice a day: no zone keeps an offset for less than a day.
  */
-export function inWholeHours(period: AnalyticsPeriodQuery): boolean {
+export function inQuarterHours(period: AnalyticsPeriodQuery): boolean {
   const format = new Intl.DateTimeFormat('en', { timeZone: period.timeZone, timeZoneName: 'longOffset' });
   for (let day = dayNumber(period.from, 'from') - 1; day <= dayNumber(period.to, 'to') + 1; day++) {
     for (const at of [day * DAY_MS, day * DAY_MS + DAY_MS / 2]) {
-      // "GMT", "GMT+02:00", "GMT-09:30".
+      // "GMT", "GMT+02:00", "GMT-09:30", "GMT+05:45", "GMT+00:19:32".
       const offset = format.formatToParts(at).find((part) => part.type === 'timeZoneName')?.value ?? '';
-      if (!/^GMT([+-]\d{2}:00)?$/.test(offset)) return false;
+      if (!/^GMT([+-]\d{2}:(00|15|30|45))?$/.test(offset)) return false;
     }
   }
   return true;

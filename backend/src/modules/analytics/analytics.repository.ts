@@ -98,7 +98,7 @@ export class AnalyticsRepository {
   }
 
   /**
-   * Different visitors cannot be added up from hours: counted from the period's conversations,
+   * Different visitors cannot be added up from quarter hours: counted from the period's conversations,
    * read in visitor order from conversations_owner_visitor_idx or, for one bot,
    * conversations_bot_visitor_idx (index only) so equal ones come together. The planner would
    * rather hash or sort them, 55-100 ms for a year's 50,000-100,000 conversations against 15-45 ms
@@ -148,13 +148,14 @@ export class AnalyticsRepository {
   }
 
   /**
-   * The conversation cells, the spend and the busiest hours of the period from the hourly rollup
-   * (analytics_hours, kept by triggers: see its migration), for a time zone in whole hours
-   * (inWholeHours): one row per hour of the owner's (bot -1) or the bot's figures, where the
-   * rows themselves would be every conversation and ledger row. One pass: grouped by day or week
-   * and, in the same scan, by weekday and hour.
+   * The conversation cells, the spend and the busiest hours of the period from the rollup
+   * (analytics_quarters, kept by triggers: see its migrations), for a time zone in whole quarter
+   * hours (inQuarterHours), whose local days and hours are then made of whole UTC quarters: one row
+   * per quarter hour of the owner's (bot -1) or the bot's figures, where the rows themselves would
+   * be every conversation and ledger row. Grouped by day or week and, in the same pass, by
+   * weekday and hour.
    */
-  async fromHours(
+  async fromQuarters(
     scope: AnalyticsScope,
     period: AnalyticsPeriodQuery,
   ): Promise<{ cells: ConversationCell[]; spend: SpendCell[]; hours: HourCell[] }> {
@@ -176,17 +177,28 @@ export class AnalyticsRepository {
         cents: number;
       }>
     >(
-      `SELECT to_char(date_trunc('${unit}', h.hour AT TIME ZONE $5), 'YYYY-MM-DD') AS start,
-              EXTRACT(ISODOW FROM h.hour AT TIME ZONE $5)::int AS weekday,
-              EXTRACT(HOUR FROM h.hour AT TIME ZONE $5)::int AS hour,
-              SUM(h.conversations)::int AS n, SUM(h.resolved)::int AS resolved,
+      // The quarters are added up into local hours first (a year: 35,000 quarters, 8,800 hours),
+      // so the day's or week's label and the weekday are worked out once an hour, not once a
+      // quarter: grouped in one level, a year's 35,000 quarters were sorted (on disk at the
+      // default work_mem), 40-60 ms against 25 ms.
+      `SELECT to_char(date_trunc('${unit}', h.at), 'YYYY-MM-DD') AS start,
+              EXTRACT(ISODOW FROM h.at)::int AS weekday, EXTRACT(HOUR FROM h.at)::int AS hour,
+              SUM(h.n)::int AS n, SUM(h.resolved)::int AS resolved,
               SUM(h.handed_off)::int AS handed_off, SUM(h.unanswered)::int AS unanswered,
               SUM(h.abandoned)::int AS abandoned, SUM(h.rated_down)::int AS rated_down,
-              SUM(h.messages)::int AS messages, SUM(h.up_count)::int AS up, SUM(h.down_count)::int AS down,
-              SUM(h.spend_cents)::int AS cents
-         FROM analytics_hours h
-        WHERE h.owner_id = $1 AND h.bot_id = COALESCE($2::int, -1)
-          AND ${AnalyticsRepository.within('h.hour')}
+              SUM(h.messages)::int AS messages, SUM(h.up)::int AS up, SUM(h.down)::int AS down,
+              SUM(h.cents)::int AS cents
+         FROM (
+           SELECT date_trunc('hour', q.quarter AT TIME ZONE $5) AS at,
+                  SUM(q.conversations) AS n, SUM(q.resolved) AS resolved, SUM(q.handed_off) AS handed_off,
+                  SUM(q.unanswered) AS unanswered, SUM(q.abandoned) AS abandoned, SUM(q.rated_down) AS rated_down,
+                  SUM(q.messages) AS messages, SUM(q.up_count) AS up, SUM(q.down_count) AS down,
+                  SUM(q.spend_cents) AS cents
+             FROM analytics_quarters q
+            WHERE q.owner_id = $1 AND q.bot_id = COALESCE($2::int, -1)
+              AND ${AnalyticsRepository.within('q.quarter')}
+            GROUP BY 1
+         ) h
         GROUP BY GROUPING SETS ((1), (2, 3))`,
       this.params(scope, period),
     );

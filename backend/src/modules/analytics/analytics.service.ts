@@ -12,7 +12,7 @@ import { AppError } from '../../common/app-error.js';
 import { isUnknownTimeZone } from '../../common/postgres-errors.js';
 import { BotsService } from '../bots/bots.service.js';
 import { questionTopics } from '../corrections/question-groups.js';
-import { inWholeHours, periodStarts, resolvePeriod, TIME_ZONE_REFUSED } from './analytics-period.js';
+import { inQuarterHours, periodStarts, resolvePeriod, TIME_ZONE_REFUSED } from './analytics-period.js';
 import { AnalyticsRepository, type AnalyticsScope, type FirstQuestion } from './analytics.repository.js';
 
 const noOutcomes = (): Record<ConversationOutcome, number> =>
@@ -57,11 +57,12 @@ export class AnalyticsService {
     // The queries do not depend on each other: they run at once, each on its own pooled
     // connection (docs/decisions/0019-analytics-at-a-million-messages.md); one connection (PGlite)
     // runs them in turn. Only the sources wait for the conversations whose citations they count.
-    // Counts and spend come from the hourly rollup when the zone's days are whole UTC hours.
+    // Counts and spend come from the rollup when the zone's days are whole UTC quarter hours
+    // (every zone's today); the rows are counted only for a period where it was not.
     const [{ cells, spendCells, hourCells }, visitors, leads, [firstQuestions, sources]] = await Promise.all([
-      inWholeHours(period)
+      inQuarterHours(period)
         ? this.repository
-            .fromHours(scope, period)
+            .fromQuarters(scope, period)
             .then(({ cells, spend, hours }) => ({ cells, spendCells: spend, hourCells: hours }))
         : Promise.all([
             this.repository.conversationCells(scope, period),
