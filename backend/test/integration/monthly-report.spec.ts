@@ -290,6 +290,8 @@ describe('the monthly report', () => {
 // Last: a second app on the same database registers its own passport strategies (a process-wide
 // singleton), so logins in this file must happen before it starts and closes.
 describe('across instances', () => {
+  // Two app instances need one database both reach: the PostgreSQL server. An embedded PGlite
+  // belongs to one process (its folder is locked), so on the PGlite pass this case is skipped.
   (serverUrl() ? it : it.skip)('sends one report per account with two instances running the job', async () => {
     const second = await startTestApp({ DATABASE_URL: t.database.url, SESSION_SECRET });
     try {
