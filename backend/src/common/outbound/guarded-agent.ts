@@ -199,8 +199,13 @@ export interface GuardedAgents {
   destroy(): void;
 }
 
-export function createGuardedAgents(guard: GuardOptions, maxSockets: number, tlsCa?: string): GuardedAgents {
-  const agentOptions = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets };
+/**
+ * The guarded agents of one client, http and https, destroyed together. With `maxSockets`,
+ * connections are kept alive and pooled up to that many per host (the crawler); without, each
+ * request opens its own connection (webhooks, actions: one request to an owner's address at a time).
+ */
+export function createGuardedAgents(guard: GuardOptions, maxSockets?: number, tlsCa?: string): GuardedAgents {
+  const agentOptions = maxSockets === undefined ? {} : { keepAlive: true, maxSockets, maxFreeSockets: maxSockets };
   const agents = {
     http: new GuardedHttpAgent(guard, agentOptions),
     https: new GuardedHttpsAgent(guard, tlsCa === undefined ? agentOptions : { ...agentOptions, ca: tlsCa }),

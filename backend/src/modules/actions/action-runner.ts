@@ -11,8 +11,8 @@ import {
 } from '@botsmith/contract';
 import {
   AddressNotAllowedError,
-  GuardedHttpAgent,
-  GuardedHttpsAgent,
+  createGuardedAgents,
+  type GuardedAgents,
   type Connector,
   type Resolver,
 } from '../../common/outbound/guarded-agent.js';
@@ -184,7 +184,7 @@ export function buildRequest(
  * Never throws: every failure is a result with an `error` sentence.
  */
 export class ActionRunner {
-  private readonly agents: { http: http.Agent; https: https.Agent };
+  private readonly agents: GuardedAgents;
 
   constructor(private readonly options: ActionRunnerOptions) {
     const guard = {
@@ -193,7 +193,7 @@ export class ActionRunner {
       connect: options.connect,
       connectTimeoutMs: ACTION_LIMITS.timeoutMsMax,
     };
-    this.agents = { http: new GuardedHttpAgent(guard), https: new GuardedHttpsAgent(guard) };
+    this.agents = createGuardedAgents(guard);
   }
 
   async run(action: RunnableAction, parameters: unknown, visitor: ActionVisitor | null): Promise<ActionRunResult> {
@@ -285,8 +285,7 @@ export class ActionRunner {
   }
 
   destroy(): void {
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    this.agents.destroy();
   }
 }
 

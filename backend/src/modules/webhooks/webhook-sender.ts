@@ -2,8 +2,8 @@ import http from 'node:http';
 import https from 'node:https';
 import {
   AddressNotAllowedError,
-  GuardedHttpAgent,
-  GuardedHttpsAgent,
+  createGuardedAgents,
+  type GuardedAgents,
   type Connector,
   type Resolver,
 } from '../../common/outbound/guarded-agent.js';
@@ -38,7 +38,7 @@ const ERROR_MAX_CHARS = 300;
  * redirect could lead anywhere); the answer's body is not read past its first bytes.
  */
 export class WebhookSender {
-  private readonly agents: { http: http.Agent; https: https.Agent };
+  private readonly agents: GuardedAgents;
 
   constructor(private readonly options: WebhookSenderOptions) {
     const guard = {
@@ -47,7 +47,7 @@ export class WebhookSender {
       connect: options.connect,
       connectTimeoutMs: options.timeoutMs,
     };
-    this.agents = { http: new GuardedHttpAgent(guard), https: new GuardedHttpsAgent(guard) };
+    this.agents = createGuardedAgents(guard);
   }
 
   async send(url: string, body: string, secret: string, now: Date = new Date()): Promise<SendResult> {
@@ -90,8 +90,7 @@ export class WebhookSender {
   }
 
   destroy(): void {
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    this.agents.destroy();
   }
 }
 
