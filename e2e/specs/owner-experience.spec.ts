@@ -114,7 +114,10 @@ describe('the edit-bot dialog keeps edits and asks before discarding them', () =
     await dialog.getByRole('tab', { name: 'Details', exact: true }).waitFor();
     expect(await savedBot(owner, baseUrl, botId)).toMatchObject({ customGreeting: 'Welcome back, hiker!' });
 
-    // Escape asks too; the Styling fix was never saved, and Discard changes drops it.
+    // Escape asks too; the Styling fix was never saved, and Discard changes drops it. The Save
+    // button was disabled while it saved, which leaves the focus on the page's body, where the
+    // dialog does not hear keys: the owner's next key goes to the dialog once it has the focus.
+    await dialog.getByRole('tab', { name: 'Details', exact: true }).focus();
     await page.keyboard.press('Escape');
     await ask.waitFor();
     expect(await ask.innerText()).toContain('Your changes in Styling are not saved.');
