@@ -1,8 +1,10 @@
 import { CANNOT_ANSWER_SENTENCE } from '@botsmith/contract';
+import { jest } from '@jest/globals';
 import type request from 'supertest';
 import { DEMO_BOT_ID, OFFLINE_MODEL_PREFIX } from '../../src/common/constants.js';
 import { OFFLINE_CANNOT_ANSWER_NOTE } from '../../src/modules/chat/llm/offline-demo-llm.adapter.js';
 import { OFFLINE_LANGUAGE_NOTES } from '../../src/modules/chat/llm/question-language.js';
+import { KnowledgeSearchService } from '../../src/modules/knowledge/knowledge-search.service.js';
 import { createBotViaApi } from '../support/bot-factories.js';
 import { visitor } from '../support/chat-factories.js';
 import { signedInAgent } from '../support/factories.js';
@@ -94,5 +96,20 @@ describe("an owner's bot: synonyms find a passage in other words, ranked below t
       response.body.messageId,
     ]);
     expect(row.unanswered).toBe(true);
+  });
+
+  it("finds an answer's passages and their relevance in one statement (docs/decisions/0016-chat-path-cost.md)", async () => {
+    const search = t.app.get(KnowledgeSearchService);
+    const statements = jest.spyOn(t.dataSource.manager, 'query');
+    try {
+      const found = await search.searchForAnswer(botId, 'What does it cost?');
+      expect(found.passages.map((passage) => passage.citation.name)).toEqual(['Prices']);
+      expect(found).toMatchObject({ nothingRelevant: false, sourceSites: [] });
+      const unrelated = await search.searchForAnswer(botId, 'Do you repair bicycles?');
+      expect(unrelated).toMatchObject({ nothingRelevant: true, sourceSites: [] });
+      expect(statements).toHaveBeenCalledTimes(2);
+    } finally {
+      statements.mockRestore();
+    }
   });
 });

@@ -8,7 +8,7 @@ import { PassagesRepository, type PassageMatch } from './passages.repository.js'
 import { PassageVectorsRepository } from './passage-vectors.repository.js';
 import { correctionName, normaliseQuestion, questionSimilarity, SAME_QUESTION_SIMILARITY } from './question-match.js';
 import { reciprocalRankFusion } from './rank-fusion.js';
-import { SourcesRepository } from './sources.repository.js';
+import { SourcesRepository, type CorrectionCandidate } from './sources.repository.js';
 import { englishSynonyms, relatedWords } from './synonyms.js';
 import { describeError } from '../../common/error-description.js';
 
@@ -92,11 +92,20 @@ export class KnowledgeSearchService implements OnModuleInit {
    * one passage holding its whole answer. Null when none does.
    */
   async correctionFor(botId: number, question: string): Promise<CitedPassage | null> {
-    const text = cleanText(String(question ?? '').slice(0, SEARCH_QUERY_MAX_CHARS));
+    const text = correctionText(question);
     if (!text) return null;
+    return this.correctionAmong(botId, text, await this.sources.correctionCandidates(botId, text));
+  }
+
+  /** `correctionFor`, given the correction candidates of `text` (its cleaned question). */
+  private async correctionAmong(
+    botId: number,
+    text: string,
+    candidates: readonly CorrectionCandidate[],
+  ): Promise<CitedPassage | null> {
     const asked = normaliseQuestion(text);
     let best: { sourceId: number; question: string; similarity: number } | null = null;
-    for (const candidate of await this.sources.correctionCandidates(botId, text)) {
+    for (const candidate of candidates) {
       const similarity = questionSimilarity(
         { normalised: asked, lexemes: candidate.askedLexemes },
         { normalised: normaliseQuestion(candidate.question), lexemes: candidate.lexemes },
@@ -124,13 +133,14 @@ export class KnowledgeSearchService implements OnModuleInit {
    * question's search terms (or their synonyms), or (with embeddings) when its vector is near enough the question's.
    */
   async searchForAnswer(botId: number, query: string, limit = 5): Promise<AnswerPassages> {
+    const text = cleanQuery(query);
+    if (text && !this.embeddings) return this.fullTextForAnswer(botId, text, correctionText(query), limit);
     const similarity = new Map<number, number>();
     const [correction, matches] = await Promise.all([
       this.correctionFor(botId, query),
       this.rank(botId, query, limit, similarity),
     ]);
     const passages = withCorrection(correction, matches, limit);
-    const text = cleanQuery(query);
     // The owner answered this very question: nothing is more relevant. (Without search terms
     // nothing is found, so nothing is flagged either.) The bot's website addresses are read by
     // the relevance check's statement when it runs, else by a query of their own
@@ -144,12 +154,28 @@ export class KnowledgeSearchService implements OnModuleInit {
       matches.map((match) => match.id),
       relatedWords(text, await englishSynonyms()),
     );
-    const relevant = matches.some(
-      (match) =>
-        (coverage.get(match.id) ?? 0) >= RETRIEVAL_RELEVANCE.minTermCoverage ||
-        (similarity.get(match.id) ?? -1) >= RETRIEVAL_RELEVANCE.minVectorSimilarity,
+    return { passages, nothingRelevant: hasPassages && !anyRelevant(matches, coverage, similarity), sourceSites };
+  }
+
+  /**
+   * `searchForAnswer` without embeddings: the search, its matches' coverage, the bot's facts and
+   * the correction candidates are one statement; a matched correction's text is a second.
+   */
+  private async fullTextForAnswer(botId: number, text: string, asked: string, limit: number): Promise<AnswerPassages> {
+    const bounded = Math.min(Math.max(Math.trunc(limit) || 1, 1), SEARCH_LIMIT_MAX);
+    const found = await this.passages.searchWithCoverage(
+      botId,
+      text,
+      bounded,
+      relatedWords(text, await englishSynonyms()),
+      asked || null,
     );
-    return { passages, nothingRelevant: hasPassages && !relevant, sourceSites };
+    const correction = asked ? await this.correctionAmong(botId, asked, found.correctionCandidates) : null;
+    return {
+      passages: withCorrection(correction, found.matches, limit),
+      nothingRelevant: !correction && found.hasPassages && !anyRelevant(found.matches, found.coverage, new Map()),
+      sourceSites: found.sourceSites,
+    };
   }
 
   /** The addresses of the bot's website sources: the sites its answers may link to (chat/answer-links.ts). */
@@ -229,6 +255,24 @@ function withCorrection(correction: CitedPassage | null, matches: PassageMatch[]
     }));
   if (!correction) return passages;
   return [correction, ...passages].slice(0, Math.max(limit, 1));
+}
+
+/** Whether a match holds enough of the question's terms, or (with embeddings) is near enough it. */
+function anyRelevant(
+  matches: readonly PassageMatch[],
+  coverage: ReadonlyMap<number, number>,
+  similarity: ReadonlyMap<number, number>,
+): boolean {
+  return matches.some(
+    (match) =>
+      (coverage.get(match.id) ?? 0) >= RETRIEVAL_RELEVANCE.minTermCoverage ||
+      (similarity.get(match.id) ?? -1) >= RETRIEVAL_RELEVANCE.minVectorSimilarity,
+  );
+}
+
+/** The question as the corrections are matched against it (see correctionFor). */
+function correctionText(question: string): string {
+  return cleanText(String(question ?? '').slice(0, SEARCH_QUERY_MAX_CHARS));
 }
 
 /**

@@ -6,6 +6,13 @@ import type { Chunk } from './chunking.js';
 import { DocumentChunkEntity } from './document-chunk.entity.js';
 import type { RelatedWords } from './synonyms.js';
 import type { SourceFormat } from './bot-source.entity.js';
+import {
+  CORRECTION_CANDIDATES,
+  correctionCandidatesSql,
+  toCorrectionCandidate,
+  type CorrectionCandidate,
+  type CorrectionCandidateRow,
+} from './sources.repository.js';
 
 /** A passage found for a question, with the source it comes from. */
 export interface PassageMatch {
@@ -57,6 +64,86 @@ function toMatch(row: PassageRow): PassageMatch {
     isCorrection: row.is_correction,
     ownerWritten: row.owner_written,
   };
+}
+
+/** `search`'s matches with what the chat answer's relevance check needs of them (`termCoverage`). */
+export interface SearchWithCoverage {
+  matches: PassageMatch[];
+  coverage: Map<number, number>;
+  hasPassages: boolean;
+  sourceSites: string[];
+  /** `SourcesRepository.correctionCandidates` of the correction question given, in its order. */
+  correctionCandidates: CorrectionCandidate[];
+}
+
+/*
+ * The statements' parts, shared so that `search`, `termCoverage` and `searchWithCoverage` (both
+ * in one) cannot drift apart. Parameters: $1 the bot, $2 the query, $4 and $5 the related words
+ * (relatedParams).
+ */
+
+/** The search's query, its terms and synonym groups weighted by rarity, and what a match holds. */
+const SEARCH_CTES = `q AS (
+         SELECT websearch_to_tsquery('english', $2) AS strict,
+                replace(websearch_to_tsquery('english', $2)::text, ' & ', ' | ')::tsquery AS loose
+       ),
+       total AS MATERIALIZED (SELECT count(*)::float8 AS n FROM document_chunks WHERE bot_id = $1),
+       terms AS MATERIALIZED (
+         SELECT t.term, ln(1 + (total.n + 1) / (1 + (SELECT count(*) FROM document_chunks d
+                                                        WHERE d.bot_id = $1 AND d.search_vector @@ t.term))) AS weight
+           FROM (SELECT plainto_tsquery('simple', l) AS term
+                   FROM unnest(tsvector_to_array(to_tsvector('english', $2))) l) t, total
+       ),
+       groups AS MATERIALIZED (
+         SELECT g.word, g.synonyms, ln(1 + (total.n + 1) / (1 + (SELECT count(*) FROM document_chunks d
+                                                        WHERE d.bot_id = $1 AND d.search_vector @@ g.word))) AS weight
+           FROM (SELECT plainto_tsquery('english', w) AS word,
+                        replace(plainto_tsquery('english', s)::text, ' & ', ' | ')::tsquery AS synonyms
+                   FROM unnest($4::text[], $5::text[]) AS r(w, s)) g, total
+          WHERE numnode(g.word) > 0 AND numnode(g.synonyms) > 0
+       ),
+       wanted AS (
+         SELECT q.loose || COALESCE((SELECT string_agg(g.synonyms::text, ' | ') FROM groups g)::tsquery, ''::tsquery) AS any
+           FROM q
+       )`;
+
+/** A passage `c` of source `s` the search finds (with `SEARCH_CTES`). */
+const SEARCH_MATCHES = `c.bot_id = $1 AND s.status <> 'failed' AND c.search_vector @@ wanted.any`;
+
+/** The search's ranking, best first (see `search`). */
+const SEARCH_ORDER = `(c.search_vector @@ q.strict) DESC, s.is_correction DESC,
+                 (SELECT COALESCE(sum(t.weight), 0) FROM terms t WHERE c.search_vector @@ t.term) DESC,
+                 ts_rank(c.search_vector, q.loose) DESC,
+                 (SELECT COALESCE(sum(g.weight), 0) FROM groups g
+                   WHERE c.search_vector @@ g.synonyms AND NOT c.search_vector @@ g.word) DESC,
+                 c.source_id ASC, c.ordinal ASC`;
+
+/** The question's search terms, and its words' synonyms, as lexeme arrays (for `COVERAGE`). */
+const COVERAGE_CTES = `coverage_terms AS (SELECT tsvector_to_array(to_tsvector('english', $2)) AS lexemes),
+       coverage_groups AS (
+         SELECT tsvector_to_array(to_tsvector('english', r.w)) AS word,
+                tsvector_to_array(to_tsvector('english', r.s)) AS synonyms
+           FROM unnest($4::text[], $5::text[]) AS r(w, s)
+       )`;
+
+/** The share of the question's terms passage `c` holds (with `COVERAGE_CTES`, `coverage_terms` in FROM). */
+const COVERAGE = `(SELECT count(*) FROM unnest(coverage_terms.lexemes) l
+                WHERE l = ANY(tsvector_to_array(c.search_vector))
+                   OR EXISTS (SELECT 1 FROM coverage_groups g
+                               WHERE l = ANY(g.word) AND g.synonyms && tsvector_to_array(c.search_vector)))::float8
+                / GREATEST(cardinality(coverage_terms.lexemes), 1)`;
+
+/** The bot's website addresses ($1 the bot). */
+const WEBSITE_ADDRESSES = `SELECT DISTINCT url FROM bot_sources WHERE bot_id = $1 AND kind = 'website' AND url IS NOT NULL`;
+
+/** Whether the bot has a usable passage, and its website addresses ($1 the bot). */
+const BOT_FACTS = `EXISTS (SELECT 1 FROM document_chunks a JOIN bot_sources s ON s.id = a.source_id
+                       WHERE a.bot_id = $1 AND s.status <> 'failed') AS has_passages,
+              ARRAY(${WEBSITE_ADDRESSES}) AS sites`;
+
+/** The related words as the statements' $4 (words) and $5 (their synonyms, space-separated). */
+function relatedParams(related: readonly RelatedWords[]): [string[], string[]] {
+  return [related.map((r) => r.word), related.map((r) => r.synonyms.join(' '))];
 }
 
 /** 8 parameters a row; PostgreSQL allows 65535 per statement. */
@@ -132,51 +219,77 @@ export class PassagesRepository {
     related: readonly RelatedWords[] = [],
   ): Promise<PassageMatch[]> {
     const rows: PassageRow[] = await this.passages.query(
-      `WITH q AS (
-         SELECT websearch_to_tsquery('english', $2) AS strict,
-                replace(websearch_to_tsquery('english', $2)::text, ' & ', ' | ')::tsquery AS loose
-       ),
-       total AS MATERIALIZED (SELECT count(*)::float8 AS n FROM document_chunks WHERE bot_id = $1),
-       terms AS MATERIALIZED (
-         SELECT t.term, ln(1 + (total.n + 1) / (1 + (SELECT count(*) FROM document_chunks d
-                                                        WHERE d.bot_id = $1 AND d.search_vector @@ t.term))) AS weight
-           FROM (SELECT plainto_tsquery('simple', l) AS term
-                   FROM unnest(tsvector_to_array(to_tsvector('english', $2))) l) t, total
-       ),
-       groups AS MATERIALIZED (
-         SELECT g.word, g.synonyms, ln(1 + (total.n + 1) / (1 + (SELECT count(*) FROM document_chunks d
-                                                        WHERE d.bot_id = $1 AND d.search_vector @@ g.word))) AS weight
-           FROM (SELECT plainto_tsquery('english', w) AS word,
-                        replace(plainto_tsquery('english', s)::text, ' & ', ' | ')::tsquery AS synonyms
-                   FROM unnest($4::text[], $5::text[]) AS r(w, s)) g, total
-          WHERE numnode(g.word) > 0 AND numnode(g.synonyms) > 0
-       ),
-       wanted AS (
-         SELECT q.loose || COALESCE((SELECT string_agg(g.synonyms::text, ' | ') FROM groups g)::tsquery, ''::tsquery) AS any
-           FROM q
-       )
+      `WITH ${SEARCH_CTES}
        SELECT ${PASSAGE_COLUMNS}
          FROM document_chunks c
          JOIN bot_sources s ON s.id = c.source_id, q, wanted
-        WHERE c.bot_id = $1 AND s.status <> 'failed' AND c.search_vector @@ wanted.any
-        ORDER BY (c.search_vector @@ q.strict) DESC, s.is_correction DESC,
-                 (SELECT COALESCE(sum(t.weight), 0) FROM terms t WHERE c.search_vector @@ t.term) DESC,
-                 ts_rank(c.search_vector, q.loose) DESC,
-                 (SELECT COALESCE(sum(g.weight), 0) FROM groups g
-                   WHERE c.search_vector @@ g.synonyms AND NOT c.search_vector @@ g.word) DESC,
-                 c.source_id ASC, c.ordinal ASC
+        WHERE ${SEARCH_MATCHES}
+        ORDER BY ${SEARCH_ORDER}
         LIMIT $3`,
-      [botId, query, limit, related.map((r) => r.word), related.map((r) => r.synonyms.join(' '))],
+      [botId, query, limit, ...relatedParams(related)],
     );
     return rows.map(toMatch);
   }
 
+  /**
+   * `search` and `termCoverage` of its matches in one statement, the chat answer's retrieval
+   * without embeddings (docs/decisions/0016-chat-path-cost.md): the matches in `search`'s order,
+   * each with its coverage, whether the bot has usable passages, its website addresses and, when
+   * `correctionQuestion` is given, `SourcesRepository.correctionCandidates` of it.
+   */
+  async searchWithCoverage(
+    botId: number,
+    query: string,
+    limit: number,
+    related: readonly RelatedWords[],
+    correctionQuestion: string | null,
+  ): Promise<SearchWithCoverage> {
+    // The matches are joined to the one row of the bot's facts, so that a search without matches
+    // still answers them. The candidates come from their own ordered query, aggregated with
+    // nothing else in their query level, which keeps their order (PostgreSQL's aggregate docs).
+    const rows: Array<
+      { [K in keyof PassageRow]: PassageRow[K] | null } & {
+        coverage: number | null;
+        has_passages: boolean;
+        sites: string[];
+        corrections: CorrectionCandidateRow[] | null;
+      }
+    > = await this.passages.query(
+      `WITH ${SEARCH_CTES}, ${COVERAGE_CTES},
+       facts AS (
+         SELECT ${BOT_FACTS},
+                CASE WHEN $6::text IS NOT NULL THEN
+                  (SELECT json_agg(k) FROM (${correctionCandidatesSql({ bot: '$1', question: '$6', limit: '$7' })}) k)
+                END AS corrections
+       )
+       SELECT ${PASSAGE_COLUMNS}, ${COVERAGE} AS coverage, facts.*
+         FROM q CROSS JOIN wanted CROSS JOIN coverage_terms CROSS JOIN facts
+         LEFT JOIN (document_chunks c JOIN bot_sources s ON s.id = c.source_id) ON ${SEARCH_MATCHES}
+        ORDER BY ${SEARCH_ORDER}
+        LIMIT $3`,
+      [botId, query, limit, ...relatedParams(related), correctionQuestion, CORRECTION_CANDIDATES],
+    );
+    const matches: PassageMatch[] = [];
+    const coverage = new Map<number, number>();
+    for (const row of rows) {
+      if (row.id === null) continue;
+      const match = toMatch(row as PassageRow);
+      matches.push(match);
+      coverage.set(match.id, Number(row.coverage));
+    }
+    const [facts] = rows;
+    return {
+      matches,
+      coverage,
+      hasPassages: facts?.has_passages === true,
+      sourceSites: facts?.sites ?? [],
+      correctionCandidates: (facts?.corrections ?? []).map(toCorrectionCandidate),
+    };
+  }
+
   /** The addresses of the bot's website sources (the sites its answers may link to). */
   async websiteAddresses(botId: number): Promise<string[]> {
-    const rows: Array<{ url: string }> = await this.passages.query(
-      `SELECT DISTINCT url FROM bot_sources WHERE bot_id = $1 AND kind = 'website' AND url IS NOT NULL`,
-      [botId],
-    );
+    const rows: Array<{ url: string }> = await this.passages.query(WEBSITE_ADDRESSES, [botId]);
     return rows.map((row) => row.url);
   }
 
@@ -221,24 +334,10 @@ export class PassagesRepository {
   ): Promise<{ coverage: Map<number, number>; hasPassages: boolean; sourceSites: string[] }> {
     const rows: Array<{ id: number | null; coverage: number | null; has_passages: boolean; sites: string[] }> =
       await this.passages.query(
-        `WITH terms AS (SELECT tsvector_to_array(to_tsvector('english', $2)) AS lexemes),
-              groups AS (
-                SELECT tsvector_to_array(to_tsvector('english', r.w)) AS word,
-                       tsvector_to_array(to_tsvector('english', r.s)) AS synonyms
-                  FROM unnest($4::text[], $5::text[]) AS r(w, s)
-              )
-       SELECT c.id,
-              (SELECT count(*) FROM unnest(terms.lexemes) l
-                WHERE l = ANY(tsvector_to_array(c.search_vector))
-                   OR EXISTS (SELECT 1 FROM groups g
-                               WHERE l = ANY(g.word) AND g.synonyms && tsvector_to_array(c.search_vector)))::float8
-                / GREATEST(cardinality(terms.lexemes), 1) AS coverage,
-              EXISTS (SELECT 1 FROM document_chunks a JOIN bot_sources s ON s.id = a.source_id
-                       WHERE a.bot_id = $1 AND s.status <> 'failed') AS has_passages,
-              ARRAY(SELECT DISTINCT url FROM bot_sources
-                     WHERE bot_id = $1 AND kind = 'website' AND url IS NOT NULL) AS sites
-         FROM terms LEFT JOIN document_chunks c ON c.bot_id = $1 AND c.id = ANY($3::int[])`,
-        [botId, query, ids, related.map((r) => r.word), related.map((r) => r.synonyms.join(' '))],
+        `WITH ${COVERAGE_CTES}
+         SELECT c.id, ${COVERAGE} AS coverage, ${BOT_FACTS}
+           FROM coverage_terms LEFT JOIN document_chunks c ON c.bot_id = $1 AND c.id = ANY($3::int[])`,
+        [botId, query, ids, ...relatedParams(related)],
       );
     const coverage = new Map<number, number>();
     for (const row of rows) if (row.id !== null) coverage.set(Number(row.id), Number(row.coverage));

@@ -41,7 +41,48 @@ export interface CorrectionCandidate {
 }
 
 /** The most corrections one lookup compares (the closest by shared lexemes; newest on a tie). */
-const CORRECTION_CANDIDATES = 20;
+export const CORRECTION_CANDIDATES = 20;
+
+/** A row of `correctionCandidatesSql`. */
+export interface CorrectionCandidateRow {
+  id: number;
+  question: string;
+  lexemes: string[];
+  asked: string[];
+  /** A Date, or its text when the row comes back as JSON (passages.repository.ts). */
+  created_at: Date | string;
+}
+
+/**
+ * The query of `correctionCandidates`, with its parameters' placeholders given: the chat answer's
+ * retrieval runs it inside its search statement (PassagesRepository.searchWithCoverage).
+ */
+export function correctionCandidatesSql(params: { bot: string; question: string; limit: string }): string {
+  return `WITH asked AS (SELECT tsvector_to_array(to_tsvector('english', ${params.question})) AS lexemes),
+       corrections AS (
+         SELECT s.id, s.question, s.created_at, tsvector_to_array(to_tsvector('english', s.question)) AS lexemes
+           FROM bot_sources s
+          WHERE s.bot_id = ${params.bot} AND s.is_correction AND s.status = 'ready' AND s.question IS NOT NULL
+       )
+       SELECT c.id, c.question, c.lexemes, a.lexemes AS asked, c.created_at
+         FROM corrections c, asked a
+        WHERE c.lexemes && a.lexemes OR (cardinality(c.lexemes) = 0 AND cardinality(a.lexemes) = 0)
+        ORDER BY (c.lexemes <@ a.lexemes OR a.lexemes <@ c.lexemes) DESC,
+                 (SELECT count(*) FROM unnest(c.lexemes) l WHERE l = ANY(a.lexemes))::float
+                   / GREATEST(cardinality(array(SELECT unnest(c.lexemes) UNION SELECT unnest(a.lexemes))), 1) DESC,
+                 c.id DESC
+        LIMIT ${params.limit}`;
+}
+
+export function toCorrectionCandidate(row: CorrectionCandidateRow): CorrectionCandidate {
+  return {
+    sourceId: Number(row.id),
+    question: row.question,
+    lexemes: row.lexemes,
+    askedLexemes: row.asked,
+    createdAt: new Date(row.created_at),
+  };
+}
 
 /** A claimed extraction job: the source it reads and the token that proves the claim. */
 export interface ClaimedJob {
@@ -126,36 +167,11 @@ export class SourcesRepository {
    * corrections through their partial index (bot_sources_corrections_idx).
    */
   async correctionCandidates(botId: number, question: string): Promise<CorrectionCandidate[]> {
-    const rows: {
-      id: number;
-      question: string;
-      lexemes: string[];
-      asked: string[];
-      created_at: Date;
-    }[] = await this.sources.query(
-      `WITH asked AS (SELECT tsvector_to_array(to_tsvector('english', $2)) AS lexemes),
-       corrections AS (
-         SELECT s.id, s.question, s.created_at, tsvector_to_array(to_tsvector('english', s.question)) AS lexemes
-           FROM bot_sources s
-          WHERE s.bot_id = $1 AND s.is_correction AND s.status = 'ready' AND s.question IS NOT NULL
-       )
-       SELECT c.id, c.question, c.lexemes, a.lexemes AS asked, c.created_at
-         FROM corrections c, asked a
-        WHERE c.lexemes && a.lexemes OR (cardinality(c.lexemes) = 0 AND cardinality(a.lexemes) = 0)
-        ORDER BY (c.lexemes <@ a.lexemes OR a.lexemes <@ c.lexemes) DESC,
-                 (SELECT count(*) FROM unnest(c.lexemes) l WHERE l = ANY(a.lexemes))::float
-                   / GREATEST(cardinality(array(SELECT unnest(c.lexemes) UNION SELECT unnest(a.lexemes))), 1) DESC,
-                 c.id DESC
-        LIMIT $3`,
+    const rows: CorrectionCandidateRow[] = await this.sources.query(
+      correctionCandidatesSql({ bot: '$1', question: '$2', limit: '$3' }),
       [botId, question, CORRECTION_CANDIDATES],
     );
-    return rows.map((row) => ({
-      sourceId: row.id,
-      question: row.question,
-      lexemes: row.lexemes,
-      askedLexemes: row.asked,
-      createdAt: new Date(row.created_at),
-    }));
+    return rows.map(toCorrectionCandidate);
   }
 
   /** The bot's corrections (newest first, at most `limit`), with their questions' lexemes. */
