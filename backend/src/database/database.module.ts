@@ -1,6 +1,7 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DatabasePing } from './database-ping.js';
+import { StatementRunner } from './statement.js';
 import { TransactionRunner } from './transaction.js';
 import { dataSourceOptions, type DatabaseTarget } from './database.options.js';
 
@@ -17,8 +18,8 @@ export class DatabaseModule {
     return {
       module: DatabaseModule,
       imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(target), migrationsRun: true })],
-      providers: [{ provide: DATABASE_TARGET, useValue: target }, TransactionRunner, DatabasePing],
-      exports: [DATABASE_TARGET, TransactionRunner, DatabasePing],
+      providers: [{ provide: DATABASE_TARGET, useValue: target }, TransactionRunner, StatementRunner, DatabasePing],
+      exports: [DATABASE_TARGET, TransactionRunner, StatementRunner, DatabasePing],
     };
   }
 }

@@ -93,6 +93,13 @@ describe('chargeAnsweredMessage', () => {
     expect(await usageRows(owner.id)).toHaveLength(0);
   });
 
+  it('answers 404 when the owner no longer exists, writing nothing', async () => {
+    const owner = await createUser(t, { creditsCents: 50 });
+    await t.dataSource.query(`DELETE FROM users WHERE id = $1`, [owner.id]);
+    await expect(charge(owner.id, 3)).rejects.toMatchObject({ status: 404 });
+    expect(await usageRows(owner.id)).toHaveLength(0);
+  });
+
   it('never bills the system account and leaves its balance alone', async () => {
     const system = await createUser(t, { billing: 'none', creditsCents: 0 });
     await t.dataSource.query(`UPDATE users SET is_system = true WHERE id = $1`, [system.id]);

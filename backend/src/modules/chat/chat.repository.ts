@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { partsOf, runParts, StatementParts, type Statement, type StatementRow } from '../../database/statement.js';
 import { entityManagerOf, type Transaction } from '../../database/transaction.js';
 import { BotEntity } from '../bots/bot.entity.js';
 import { isoDate } from '../../common/billing-period.js';
@@ -101,17 +102,46 @@ export class ChatRepository {
    * (its instance died). Null while another message of the visitor is in flight.
    */
   async acquireInFlight(botId: number, visitorId: string, ttlMs: number): Promise<string | null> {
-    const rows: Array<{ id: string }> = await this.dataSource.query(
+    const parts = new StatementParts();
+    const acquired = this.addInFlight(parts, botId, visitorId, ttlMs);
+    return acquired.read(await runParts(this.dataSource, parts));
+  }
+
+  /** `acquireInFlight` as a part of a statement (a chat message's first write, with what admit reads). */
+  acquireInFlightIn(
+    statement: Statement,
+    botId: number,
+    visitorId: string,
+    ttlMs: number,
+  ): { read(row: StatementRow): string | null } {
+    return this.addInFlight(partsOf(statement), botId, visitorId, ttlMs);
+  }
+
+  private addInFlight(
+    parts: StatementParts,
+    botId: number,
+    visitorId: string,
+    ttlMs: number,
+  ): { read(row: StatementRow): string | null } {
+    parts.with(
+      'in_flight',
       `INSERT INTO chat_reservations (id, bot_id, visitor_id, expires_at)
-       VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')
+       VALUES (${parts.param(randomUUID(), 'uuid')}, ${parts.param(botId, 'integer')}, ${parts.param(visitorId, 'varchar')},
+               now() + ${parts.param(ttlMs, 'integer')} * interval '1 millisecond')
        ON CONFLICT (bot_id, visitor_id) DO UPDATE
           SET id = EXCLUDED.id, amount_cents = 0, period_start = NULL, created_at = now(),
               expires_at = EXCLUDED.expires_at
         WHERE chat_reservations.expires_at < now()
        RETURNING id`,
-      [randomUUID(), botId, visitorId, ttlMs],
     );
-    return rows[0]?.id ?? null;
+    parts.select('in_flight_id', '(SELECT id FROM in_flight)');
+    return { read: (row) => (typeof row.in_flight_id === 'string' ? row.in_flight_id : null) };
+  }
+
+  /** `releaseInFlight` as a part of a statement (the answer's record and charge). */
+  releaseInFlightIn(statement: Statement, reservationId: string): void {
+    const parts = partsOf(statement);
+    parts.with('in_flight_released', `DELETE FROM chat_reservations WHERE id = ${parts.param(reservationId, 'uuid')}`);
   }
 
   async releaseInFlight(reservationId: string, tx?: Transaction): Promise<void> {

@@ -4,6 +4,7 @@ import { describe, expect, it } from '@jest/globals';
 import { failureOf } from '../../../test/support/failure.js';
 import { AppError } from '../../common/app-error.js';
 import type { AppConfig } from '../../config/config.js';
+import type { StatementRunner } from '../../database/statement.js';
 import type { TransactionRunner } from '../../database/transaction.js';
 import type { BotEntity } from '../bots/bot.entity.js';
 import { IdentitySecretBox } from '../bots/identity-secret.js';
@@ -71,9 +72,12 @@ function chatServiceWith(setup: Setup = {}) {
       bot
         ? { bot, ownerIsSystem: setup.ownerIsSystem ?? false, owner: { isSystem: setup.ownerIsSystem ?? false } }
         : null,
-    acquireInFlight: async () => 'reservation-1',
+    acquireInFlightIn: () => ({ read: () => 'reservation-1' }),
     countIdentityRefusal: async () => undefined,
     releaseInFlight: async (id: string) => {
+      calls.released.push(id);
+    },
+    releaseInFlightIn: (_statement: unknown, id: string) => {
       calls.released.push(id);
     },
     reserveBudget: async () => {
@@ -83,24 +87,38 @@ function chatServiceWith(setup: Setup = {}) {
   };
   const log = {
     // No conversation is handed to a person here (test/integration/owner-replies.spec.ts covers it).
-    isHandedOff: async () => false,
+    isHandedOffIn: () => ({ read: () => false }),
     record: async (_tx: unknown, turn: { messages: { role: string; content: string }[] }) => {
       calls.logged.push(turn.messages.map(({ role, content }) => ({ role, content })));
       return { conversationId: 11, messageIds: turn.messages.map((_row, index) => 100 + index) };
     },
+    recordIn: (_statement: unknown, turn: { messages: { role: string; content: string }[] }) => {
+      calls.logged.push(turn.messages.map(({ role, content }) => ({ role, content })));
+      return {
+        answerId: {},
+        read: () => ({ conversationId: 11, messageIds: turn.messages.map((_row, index) => 100 + index) }),
+      };
+    },
   };
+  // Statements: the parts above are the fakes; running one answers an empty row.
+  const statements = { begin: () => ({}), run: async () => ({}), runRetryingDeadlocks: async () => ({}) };
   const run = async <T>(work: (tx: never) => Promise<T>) => work({} as never);
   const transactions = { run, runRetryingDeadlocks: run };
   const ledger = {
     billingStateOf: () => setup.billing ?? { canServe: true },
-    chargeAnsweredMessage: async () => {
-      calls.charged += 1;
-      return { usageEventId: 1, creditsCents: 0, billableCents: 0 };
-    },
-    recordUnchargedAnswer: async () => {
-      calls.notCharged += 1;
-      return { usageEventId: 1, creditsCents: 0, billableCents: 0 };
-    },
+    lockOwnerIn: () => ({ spend: { done: {} } }),
+    chargeIn: () => ({
+      read: () => {
+        calls.charged += 1;
+        return { usageEventId: 1, creditsCents: 0, billableCents: 0 };
+      },
+    }),
+    recordUnchargedAnswerIn: () => ({
+      read: () => {
+        calls.notCharged += 1;
+        return { usageEventId: 1, creditsCents: 0, billableCents: 0 };
+      },
+    }),
   };
   const alerts = {
     afterSpend: () => {
@@ -127,6 +145,7 @@ function chatServiceWith(setup: Setup = {}) {
     repository as unknown as ChatRepository,
     log as unknown as ConversationLog,
     transactions as unknown as TransactionRunner,
+    statements as unknown as StatementRunner,
     ledger as unknown as UsageLedgerService,
     alerts as unknown as BudgetAlertsService,
     rateLimiter as unknown as ChatRateLimiter,

@@ -38,6 +38,7 @@ import { TurnActions } from './turn-actions.js';
 import { VisitorTokens } from './visitor-token.js';
 import { verifiedVisitorId, verifyIdentity, type IdentityProof, type VerifiedVisitor } from './visitor-identity.js';
 import { IdentitySecretBox } from '../bots/identity-secret.js';
+import { StatementRunner } from '../../database/statement.js';
 import { TransactionRunner } from '../../database/transaction.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
 
@@ -132,6 +133,8 @@ export interface Turn {
   readonly reservationId: string;
   /** The bot has actions the model may call (docs/product.md#actions). */
   readonly hasActions: boolean;
+  /** A person handles the conversation (docs/product.md#owner-replies): the bot stays quiet. */
+  readonly handedOff: boolean;
 }
 
 /** gate: the tier the message is answered with (the budget reserved its price) and that price. */
@@ -198,7 +201,7 @@ export interface VisitorOf {
  * - compose: the bot's passages for the question, the model's input and the links it may carry;
  * - complete: the model answers (streamed to the sink), its links checked;
  * - record: the turn is logged in the conversation (conversations/, ConversationLog) and charged
- *   in ONE transaction. A refused, failed or aborted message is never charged.
+ *   in ONE statement. A refused, failed or aborted message is never charged.
  * A conversation a person handles (docs/product.md#owner-replies) leaves after admit: the message
  * is logged for them and the bot stays quiet.
  *
@@ -225,6 +228,7 @@ export class ChatService implements OnApplicationShutdown {
     private readonly repository: ChatRepository,
     private readonly log: ConversationLog,
     private readonly transactions: TransactionRunner,
+    private readonly statements: StatementRunner,
     private readonly ledger: UsageLedgerService,
     private readonly alerts: BudgetAlertsService,
     private readonly rateLimiter: ChatRateLimiter,
@@ -283,7 +287,7 @@ export class ChatService implements OnApplicationShutdown {
     try {
       // A person handles this conversation: the message is theirs to read, the bot stays quiet,
       // and nothing is charged, so the owner's billing state and the bot's budget do not apply.
-      if (await this.log.isHandedOff(turn.bot.id, turn.visitor.id)) return await this.forPerson(turn, sink);
+      if (turn.handedOff) return await this.forPerson(turn, sink);
       const gated = await this.gate(turn);
       const composed = await this.compose(gated);
       const completed = await this.complete(composed, sink, signal);
@@ -313,8 +317,16 @@ export class ChatService implements OnApplicationShutdown {
     if (this.inFlight.has(lockKey)) throw inFlightRefusal();
     this.inFlight.add(lockKey);
     let reservationId: string | null;
+    let handedOff: boolean;
     try {
-      reservationId = await this.repository.acquireInFlight(bot.id, visitor.id, CHAT_IN_FLIGHT_TTL_MS);
+      // One round trip: the lock, and whether a person handles the conversation (read on the
+      // statement's snapshot, which is as fresh as the lock).
+      const statement = this.statements.begin();
+      const acquired = this.repository.acquireInFlightIn(statement, bot.id, visitor.id, CHAT_IN_FLIGHT_TTL_MS);
+      const handoff = this.log.isHandedOffIn(statement, bot.id, visitor.id);
+      const row = await this.statements.run(statement);
+      reservationId = acquired.read(row);
+      handedOff = handoff.read(row);
     } catch (error) {
       this.inFlight.delete(lockKey);
       throw error;
@@ -324,7 +336,7 @@ export class ChatService implements OnApplicationShutdown {
       throw inFlightRefusal();
     }
     const conversation = { ownerId: bot.ownerId, botId: bot.id, botName: bot.name, visitorId: visitor.id, pageUrl };
-    return { input, receivedAt, bot, houseBot, owner, visitor, conversation, reservationId, hasActions };
+    return { input, receivedAt, bot, houseBot, owner, visitor, conversation, reservationId, hasActions, handedOff };
   }
 
   /**
@@ -442,7 +454,7 @@ export class ChatService implements OnApplicationShutdown {
 
   /**
    * record: the question and the answer are logged in the visitor's conversation and charged in
-   * ONE transaction, which frees the visitor's lock; then, in the background, the budget alerts
+   * ONE statement, which frees the visitor's lock; then, in the background, the budget alerts
    * and, for an unanswered question, the owner's webhook.
    */
   private async record(turn: CompletedTurn): Promise<ChatAnswer> {
@@ -450,12 +462,17 @@ export class ChatService implements OnApplicationShutdown {
     const chargedAt = new Date();
     // The fair meter (docs/product.md#the-fair-meter): an answer the bot could not give costs nothing.
     const costCents = turn.unanswered ? 0 : turn.priceCents;
-    // A deadlock with a background job's rollup rows rolls all of it back: it is simply run again.
-    const { messageId, conversationId } = await this.transactions.runRetryingDeadlocks(async (tx) => {
-      const { conversationId, messageIds } = await this.log.record(tx, {
+    // One statement (docs/decisions/0016-chat-path-cost.md): the owner's row locked and the price
+    // taken from its credits first, then the turn logged, the visitor's lock and budget reservation
+    // released, and exactly one ledger row written for the answer. Atomic without a transaction; a
+    // deadlock with a background job's rollup rows leaves nothing behind, so it is simply run again.
+    const statement = this.statements.begin();
+    const ownerLock = this.ledger.lockOwnerIn(statement, bot.ownerId, costCents);
+    const logged = this.log.recordIn(
+      statement,
+      {
         conversation: turn.conversation,
         visitor: loggedVisitor(turn),
-        charged: true,
         messages: [
           { role: 'user', content: input.prompt, createdAt: turn.receivedAt },
           {
@@ -470,24 +487,26 @@ export class ChatService implements OnApplicationShutdown {
           },
         ],
         actionCalls: turn.actionCalls,
-      });
-      await this.repository.releaseInFlight(turn.reservationId, tx);
-      const messageId = messageIds[1];
-      const usage = {
-        ownerId: bot.ownerId,
-        botId: bot.id,
-        messageId,
-        modelTier: turn.tier,
-        upstreamModel: turn.upstreamModel,
-        promptTokens: turn.usage.promptTokens,
-        completionTokens: turn.usage.completionTokens,
-        at: chargedAt,
-      };
-      // Exactly one ledger row either way; the budget reservation went with the in-flight row above.
-      if (turn.unanswered) await this.ledger.recordUnchargedAnswer(tx, usage, 'unanswered');
-      else await this.ledger.chargeAnsweredMessage(tx, { ...usage, priceCents: turn.priceCents });
-      return { messageId, conversationId };
-    });
+      },
+      ownerLock.spend.done,
+    );
+    this.repository.releaseInFlightIn(statement, turn.reservationId);
+    const usage = {
+      botId: bot.id,
+      messageId: logged.answerId,
+      modelTier: turn.tier,
+      upstreamModel: turn.upstreamModel,
+      promptTokens: turn.usage.promptTokens,
+      completionTokens: turn.usage.completionTokens,
+      at: chargedAt,
+    };
+    const charge = turn.unanswered
+      ? this.ledger.recordUnchargedAnswerIn(statement, ownerLock, usage, 'unanswered')
+      : this.ledger.chargeIn(statement, ownerLock, usage);
+    const row = await this.statements.runRetryingDeadlocks(statement);
+    charge.read(row);
+    const { conversationId, messageIds } = logged.read(row);
+    const messageId = messageIds[1];
     // Committed: the alert check sees this charge, and runs in the background (never fails the answer).
     if (!turn.unanswered) this.alerts.afterSpend(bot.ownerId, bot.id, chargedAt);
     if (turn.unanswered) {

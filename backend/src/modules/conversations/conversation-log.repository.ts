@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { entityManagerOf, type Transaction } from '../../database/transaction.js';
+import { sqlOf, sqlValue, StatementParts, type SqlValue, type StatementRow } from '../../database/statement.js';
 import type { MessageRole, StoredCitation } from './message.entity.js';
 
 /** Who a conversation belongs to and where it happened. */
@@ -67,6 +68,16 @@ export interface AgentMessageRow {
   content: string;
   name: string;
   createdAt: Date;
+}
+
+/** A turn added to a statement (ConversationLogRepository.addTurn). */
+export interface LoggedTurnPart {
+  /** The conversation the turn is logged in. */
+  conversationId: SqlValue;
+  /** The turn's last message: the answer, when it has one. */
+  answerId: SqlValue;
+  /** The conversation and the messages' ids in order, from the statement's row. */
+  read(row: StatementRow): { conversationId: number; messageIds: number[] };
 }
 
 /** A message's stored columns after its keys, in the order both inserts list them. */
@@ -189,131 +200,152 @@ export class ConversationLogRepository {
   }
 
   /**
-   * A turn in one statement (docs/decisions/0016-chat-path-cost.md): what `conversationFor`,
-   * `setVisitorIdentity` and `logMessages` do one after another, as the data-modifying parts of
-   * one statement. The visitor's conversation is found (key-share locked, as `conversationFor`)
-   * and its totals and the visitor's identity updated, or it is created with them already set
-   * (a row created by the statement cannot be updated by it); the messages are inserted into it.
-   * Returns the conversation and the messages' ids in order. Called under the visitor's in-flight lock.
+   * Adds a turn to a statement (docs/decisions/0016-chat-path-cost.md): what `conversationFor`,
+   * `setVisitorIdentity` and `logMessages` do one after another, as data-modifying parts. Called
+   * under the visitor's in-flight lock. The visitor's conversation is found (key-share locked, as
+   * `conversationFor`) and its totals and the visitor's identity updated, or it is created with
+   * them already set (a row created by the statement cannot be updated by it); the messages are
+   * inserted into it. Offers the conversation's id and the last message's (the answer's) to the
+   * statement's other parts; `read` gives the conversation and the messages' ids in order.
    */
-  async recordTurn(
-    tx: Transaction,
+  addTurn(
+    parts: StatementParts,
     key: ConversationKey,
     messages: LoggedMessage[],
     identity?: { name?: string; email?: string; verified?: boolean } | null,
-  ): Promise<{ conversationId: number; messageIds: number[] }> {
+    after?: SqlValue,
+  ): LoggedTurnPart {
+    // An uncorrelated condition is checked once, before the conversation is looked up and locked:
+    // the part it reads runs first (PostgreSQL runs it as an init plan).
+    const gate = after ? `AND ${sqlOf(after)}` : '';
     const firstQuestion = messages.find((m) => m.role === 'user')?.content.slice(0, 200) ?? null;
     const lastAt = messages.reduce((at, m) => (m.createdAt > at ? m.createdAt : at), messages[0].createdAt);
-    const params: unknown[] = [
-      key.ownerId,
-      key.botId,
-      key.botName.slice(0, 100),
-      key.visitorId,
-      key.pageUrl?.slice(0, 2048) ?? null,
-      identity?.name ?? null,
-      identity?.email ?? null,
-      lastAt,
-      messages.length,
-      firstQuestion,
-      messages.filter((m) => m.unanswered).length,
-      identity?.verified === true,
-    ];
+    const owner = parts.param(key.ownerId, 'integer');
+    const bot = parts.param(key.botId, 'integer');
+    const visitor = parts.param(key.visitorId, 'varchar');
+    const name = parts.param(identity?.name ?? null, 'varchar');
+    const email = parts.param(identity?.email ?? null, 'varchar');
+    const at = parts.param(lastAt, 'timestamptz');
+    const count = parts.param(messages.length, 'integer');
+    const preview = parts.param(firstQuestion, 'varchar');
+    const unanswered = parts.param(messages.filter((m) => m.unanswered).length, 'integer');
+    const verified = parts.param(identity?.verified === true, 'boolean');
     const rows = messages.map((m, ordinal) => {
-      params.push(ordinal, ...messageValues(m));
-      const p = (i: number) => `$${params.length - 9 + i}`;
-      return `(${p(0)}::integer, ${p(1)}::varchar, ${p(2)}::text, ${p(3)}::varchar, ${p(4)}::integer, ${p(5)}::integer, ${p(6)}::timestamptz, ${p(7)}::boolean, ${p(8)}::jsonb, ${p(9)}::varchar)`;
+      const [role, content, model, tokens, cost, createdAt, isUnanswered, citations, agentName] = messageValues(m);
+      return `(${[
+        parts.param(ordinal, 'integer'),
+        parts.param(role, 'varchar'),
+        parts.param(content, 'text'),
+        parts.param(model, 'varchar'),
+        parts.param(tokens, 'integer'),
+        parts.param(cost, 'integer'),
+        parts.param(createdAt, 'timestamptz'),
+        parts.param(isUnanswered, 'boolean'),
+        parts.param(citations, 'jsonb'),
+        parts.param(agentName, 'varchar'),
+      ].join(', ')})`;
     });
+    parts.with(
+      'turn_found',
+      `SELECT id FROM conversations WHERE bot_id = ${bot} AND visitor_id = ${visitor} ${gate}
+        ORDER BY id DESC LIMIT 1 FOR KEY SHARE`,
+    );
     // A new conversation's last_message_at starts from its default (now()), as when it was
-    // created first and its totals moved after. Serial ids are drawn in the SELECT's order.
-    const inserted: Array<{ id: number; conversation_id: number }> = await entityManagerOf(tx).query(
-      `WITH found AS (
-         SELECT id FROM conversations WHERE bot_id = $2::integer AND visitor_id = $4::varchar
-          ORDER BY id DESC LIMIT 1 FOR KEY SHARE
-       ), created AS (
-         INSERT INTO conversations (owner_id, bot_id, bot_name, visitor_id, page_url, visitor_name, visitor_email,
-                                    last_message_at, message_count, preview, unanswered_count, visitor_verified)
-         SELECT $1::integer, $2::integer, $3::varchar, $4::varchar, $5::varchar, $6::varchar, $7::varchar,
-                GREATEST(now(), $8::timestamptz), $9::integer, $10::varchar, $11::integer, $12::boolean
-          WHERE NOT EXISTS (SELECT 1 FROM found)
-         RETURNING id
-       ), updated AS (
-         UPDATE conversations
-            SET last_message_at = GREATEST(last_message_at, $8::timestamptz),
-                message_count = message_count + $9::integer,
-                preview = COALESCE(preview, $10::varchar),
-                unanswered_count = unanswered_count + $11::integer,
-                visitor_name = COALESCE($6::varchar, visitor_name),
-                visitor_email = COALESCE($7::varchar, visitor_email),
-                visitor_verified = visitor_verified OR $12::boolean
-          WHERE id = (SELECT id FROM found)
-       ), conversation AS (
-         SELECT id FROM found UNION ALL SELECT id FROM created
-       )
-       INSERT INTO messages (conversation_id, owner_id, role, content, model, tokens, cost_cents, created_at, unanswered,
+    // created first and its totals moved after.
+    parts.with(
+      'turn_created',
+      `INSERT INTO conversations (owner_id, bot_id, bot_name, visitor_id, page_url, visitor_name, visitor_email,
+                                  last_message_at, message_count, preview, unanswered_count, visitor_verified)
+       SELECT ${owner}, ${bot}, ${parts.param(key.botName.slice(0, 100), 'varchar')}, ${visitor},
+              ${parts.param(key.pageUrl?.slice(0, 2048) ?? null, 'varchar')}, ${name}, ${email},
+              GREATEST(now(), ${at}), ${count}, ${preview}, ${unanswered}, ${verified}
+        WHERE NOT EXISTS (SELECT 1 FROM turn_found) ${gate}
+       RETURNING id`,
+    );
+    parts.with(
+      'turn_updated',
+      `UPDATE conversations
+          SET last_message_at = GREATEST(last_message_at, ${at}),
+              message_count = message_count + ${count},
+              preview = COALESCE(preview, ${preview}),
+              unanswered_count = unanswered_count + ${unanswered},
+              visitor_name = COALESCE(${name}, visitor_name),
+              visitor_email = COALESCE(${email}, visitor_email),
+              visitor_verified = visitor_verified OR ${verified}
+        WHERE id = (SELECT id FROM turn_found)`,
+    );
+    parts.with('turn_conversation', `SELECT id FROM turn_found UNION ALL SELECT id FROM turn_created`);
+    // Serial ids are drawn in the SELECT's order.
+    parts.with(
+      'turn_messages',
+      `INSERT INTO messages (conversation_id, owner_id, role, content, model, tokens, cost_cents, created_at, unanswered,
                              citations, agent_name)
-       SELECT c.id, $1::integer, v.role, v.content, v.model, v.tokens, v.cost_cents, v.created_at, v.unanswered,
+       SELECT c.id, ${owner}, v.role, v.content, v.model, v.tokens, v.cost_cents, v.created_at, v.unanswered,
               v.citations, v.agent_name
-         FROM conversation c
+         FROM turn_conversation c
         CROSS JOIN (VALUES ${rows.join(', ')})
               AS v(ordinal, role, content, model, tokens, cost_cents, created_at, unanswered, citations, agent_name)
         ORDER BY v.ordinal
        RETURNING id, conversation_id`,
-      params,
     );
+    parts.select('turn_conversation_id', '(SELECT id FROM turn_conversation)');
+    parts.select('turn_message_ids', 'ARRAY(SELECT id FROM turn_messages ORDER BY id)');
     return {
-      conversationId: Number(inserted[0].conversation_id),
-      messageIds: inserted.map((r) => Number(r.id)).sort((a, b) => a - b),
+      conversationId: sqlValue('(SELECT id FROM turn_conversation)'),
+      answerId: sqlValue('(SELECT max(id) FROM turn_messages)'),
+      read: (row) => ({
+        conversationId: Number(row.turn_conversation_id),
+        messageIds: (row.turn_message_ids as Array<number | string>).map(Number),
+      }),
     };
   }
 
-  /** Logs the calls an answer made to the bot's actions, with that answer (one statement). */
-  async recordActionCalls(
-    tx: Transaction,
+  /** Adds the calls an answer made to the bot's actions to a statement, with that answer's ids. */
+  addActionCalls(
+    parts: StatementParts,
     key: ConversationKey,
-    conversationId: number,
-    messageId: number,
+    conversationId: SqlValue,
+    messageId: SqlValue,
     calls: readonly LoggedActionCall[],
-  ): Promise<void> {
+  ): void {
     if (calls.length === 0) return;
-    await entityManagerOf(tx).query(
+    const logged = calls.map((c) => ({
+      action_id: c.actionId,
+      action_name: c.actionName.slice(0, 64),
+      parameters: c.parameters,
+      status: c.status,
+      duration_ms: Math.max(0, Math.round(c.durationMs)),
+      answer: c.answer,
+      error: c.error,
+      failed: c.failed ?? null,
+      created_at: c.createdAt.toISOString(),
+    }));
+    parts.with(
+      'turn_action_calls',
       `INSERT INTO action_calls (conversation_id, message_id, bot_id, action_id, action_name, parameters, status,
                                  duration_ms, answer, error, failed, created_at)
-       SELECT $1::integer, $2::integer, $3::integer, c.action_id, c.action_name, c.parameters, c.status,
-              c.duration_ms, c.answer, c.error, COALESCE(c.failed, c.error IS NOT NULL), c.created_at
-         FROM jsonb_to_recordset($4::jsonb) AS c(action_id integer, action_name varchar, parameters jsonb,
-              status integer, duration_ms integer, answer text, error text, failed boolean, created_at timestamptz)`,
-      [
-        conversationId,
-        messageId,
-        key.botId,
-        JSON.stringify(
-          calls.map((c) => ({
-            action_id: c.actionId,
-            action_name: c.actionName.slice(0, 64),
-            parameters: c.parameters,
-            status: c.status,
-            duration_ms: Math.max(0, Math.round(c.durationMs)),
-            answer: c.answer,
-            error: c.error,
-            failed: c.failed ?? null,
-            created_at: c.createdAt.toISOString(),
-          })),
-        ),
-      ],
+       SELECT ${sqlOf(conversationId)}, ${sqlOf(messageId)}, ${parts.param(key.botId, 'integer')}, c.action_id,
+              c.action_name, c.parameters, c.status, c.duration_ms, c.answer, c.error,
+              COALESCE(c.failed, c.error IS NOT NULL), c.created_at
+         FROM jsonb_to_recordset(${parts.param(JSON.stringify(logged), 'jsonb')}) AS c(action_id integer,
+              action_name varchar, parameters jsonb, status integer, duration_ms integer, answer text, error text,
+              failed boolean, created_at timestamptz)`,
     );
   }
 
   /**
-   * Whether a person handles the visitor's conversation with the bot (its `handoff_at` is set):
-   * the bot then stays quiet. Read before the visitor's message is logged, under their in-flight lock.
+   * Adds to a statement whether a person handles the visitor's conversation with the bot (its
+   * `handoff_at` is set): the bot then stays quiet. Read with the visitor's in-flight lock.
    */
-  async isHandedOff(botId: number, visitorId: string): Promise<boolean> {
-    const rows: Array<{ handoff: boolean }> = await this.dataSource.query(
+  addHandoffRead(parts: StatementParts, botId: number, visitorId: string): { read(row: StatementRow): boolean } {
+    parts.with(
+      'handoff',
       `SELECT handoff_at IS NOT NULL AS handoff FROM conversations
-        WHERE bot_id = $1::integer AND visitor_id = $2::varchar ORDER BY id DESC LIMIT 1`,
-      [botId, visitorId],
+        WHERE bot_id = ${parts.param(botId, 'integer')} AND visitor_id = ${parts.param(visitorId, 'varchar')}
+        ORDER BY id DESC LIMIT 1`,
     );
-    return rows[0]?.handoff === true;
+    parts.select('handed_off', 'COALESCE((SELECT handoff FROM handoff), false)');
+    return { read: (row) => row.handed_off === true };
   }
 
   /**

@@ -1,4 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import {
+  partsOf,
+  StatementRunner,
+  type SqlValue,
+  type Statement,
+  type StatementRow,
+} from '../../database/statement.js';
 import type { Transaction } from '../../database/transaction.js';
 import {
   ConversationLogRepository,
@@ -21,14 +28,15 @@ export interface TurnRecord {
    * `verified` (the owner's server vouched for them, docs/product.md#verified-visitors).
    */
   visitor?: { name?: string; email?: string; verified?: boolean } | null;
-  /**
-   * The answer is charged in the same transaction, after this. The owner's row is then locked
-   * first: the ledger locks it to spend credits, and taken after the message inserts (whose
-   * foreign keys share-lock the same row), two concurrent charges of one owner would deadlock.
-   */
-  charged?: boolean;
   /** The calls the answer (the turn's last message) made to the bot's actions. */
   actionCalls?: readonly LoggedActionCall[];
+}
+
+/** A turn recorded as part of a statement (ConversationLog.recordIn). */
+export interface LoggedTurn {
+  /** The turn's last message (the answer), for the statement's other parts. */
+  answerId: SqlValue;
+  read(row: StatementRow): { conversationId: number; messageIds: number[] };
 }
 
 /**
@@ -42,6 +50,7 @@ export class ConversationLog {
   constructor(
     private readonly log: ConversationLogRepository,
     private readonly feedback: FeedbackRepository,
+    private readonly statements: StatementRunner,
   ) {}
 
   /**
@@ -49,13 +58,25 @@ export class ConversationLog {
    * caller's transaction; the messages' ids in order. Called under the visitor's in-flight lock.
    */
   async record(tx: Transaction, turn: TurnRecord): Promise<{ conversationId: number; messageIds: number[] }> {
-    if (turn.charged) await this.log.lockOwner(tx, turn.conversation.ownerId);
-    const logged = await this.log.recordTurn(tx, turn.conversation, turn.messages, turn.visitor);
+    const statement = this.statements.begin();
+    const logged = this.recordIn(statement, turn);
+    return logged.read(await this.statements.run(statement, tx));
+  }
+
+  /**
+   * As `record`, as parts of a statement that may also charge the answer
+   * (docs/decisions/0016-chat-path-cost.md): offers the answer's id (the turn's last message) to
+   * the statement's other parts; `read` gives what `record` returns, from the statement's row.
+   * `after`: a part's value the turn waits for (the owner's lock of the answer's charge, which must
+   * come before these inserts share-lock the owner's row); when it is false, nothing is logged.
+   */
+  recordIn(statement: Statement, turn: TurnRecord, after?: SqlValue): LoggedTurn {
+    const parts = partsOf(statement);
+    const logged = this.log.addTurn(parts, turn.conversation, turn.messages, turn.visitor, after);
     if (turn.actionCalls?.length) {
-      const answerId = logged.messageIds[logged.messageIds.length - 1];
-      await this.log.recordActionCalls(tx, turn.conversation, logged.conversationId, answerId, turn.actionCalls);
+      this.log.addActionCalls(parts, turn.conversation, logged.conversationId, logged.answerId, turn.actionCalls);
     }
-    return logged;
+    return { answerId: logged.answerId, read: (row) => logged.read(row) };
   }
 
   /**
@@ -73,9 +94,9 @@ export class ConversationLog {
     return { conversationId, startedHandoff };
   }
 
-  /** Whether a person handles the visitor's conversation with the bot (the bot stays quiet). */
-  isHandedOff(botId: number, visitorId: string): Promise<boolean> {
-    return this.log.isHandedOff(botId, visitorId);
+  /** Whether a person handles the visitor's conversation with the bot (the bot stays quiet), as a part of a statement. */
+  isHandedOffIn(statement: Statement, botId: number, visitorId: string): { read(row: StatementRow): boolean } {
+    return this.log.addHandoffRead(partsOf(statement), botId, visitorId);
   }
 
   /** The visitor's messages in their handed-off conversation since `since`, counted up to `cap`. */

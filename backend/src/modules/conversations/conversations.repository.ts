@@ -47,7 +47,7 @@ export interface ConversationRow {
   waiting: boolean;
 }
 
-/** A call an answer made to one of the bot's actions (written by ConversationLogRepository.recordActionCalls). */
+/** A call an answer made to one of the bot's actions (written by ConversationLogRepository.addActionCalls). */
 export interface ActionCallRow {
   id: number;
   messageId: number;

@@ -1,7 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import {
+  isSqlValue,
+  runParts,
+  sqlOf,
+  sqlValue,
+  StatementParts,
+  type SqlValue,
+  type StatementRow,
+} from '../../database/statement.js';
 import { entityManagerOf, type Transaction } from '../../database/transaction.js';
+import type { CreditSpend } from '../users/users.service.js';
 
 /** What the owner's row says about whether a message may be answered. */
 export interface OwnerBillingRow {
@@ -55,6 +65,22 @@ export interface NewUsageEvent extends AnsweredMessageUsage {
   notChargedReason?: NotChargedReason | null;
 }
 
+/** A ledger row as a statement's part: the message id and the split may come from other parts. */
+export interface NewUsageEventPart extends Omit<NewUsageEvent, 'messageId' | 'creditsCents' | 'billableCents'> {
+  messageId: number | null | SqlValue;
+  creditsCents: number | SqlValue;
+  billableCents: number | SqlValue;
+  /** Written only when this holds (e.g. the owner's credits were spent). */
+  onlyIf?: SqlValue;
+}
+
+/** A written ledger row's id and split. */
+export interface ChargeRow {
+  id: number;
+  creditsCents: number;
+  billableCents: number;
+}
+
 /** Why an answer was not charged: the bot could not give it. */
 export type NotChargedReason = 'unanswered';
 
@@ -78,33 +104,65 @@ export class UsageLedgerRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async insert(tx: Transaction, e: NewUsageEvent): Promise<number> {
-    const manager = entityManagerOf(tx);
-    const rows: Array<{ id: number }> = await manager.query(
+    const parts = new StatementParts();
+    const inserted = this.addInsert(parts, e);
+    const id = inserted.read(await runParts(entityManagerOf(tx), parts))?.id;
+    if (id === undefined) throw new Error('The usage row was not written');
+    return id;
+  }
+
+  /**
+   * Adds an answer's charge to a statement, taken from the owner's credits by `spend` (a part that
+   * runs before, UsersRepository.addCreditSpend): free credits first, the rest billable; the system
+   * account's price is recorded as covered by credits (the house pays). No row without `spend`'s owner.
+   */
+  addCharge(parts: StatementParts, spend: CreditSpend, e: Omit<NewUsageEventPart, 'creditsCents' | 'billableCents'>) {
+    const price = parts.param(e.priceCents, 'integer');
+    const credits = `CASE WHEN ${sqlOf(spend.isSystem)} THEN ${price} ELSE ${sqlOf(spend.takenCents)} END`;
+    return this.addInsert(parts, {
+      ...e,
+      creditsCents: sqlValue(credits),
+      billableCents: sqlValue(`${price} - ${credits}`),
+      onlyIf: spend.done,
+    });
+  }
+
+  /**
+   * Adds a ledger row to a statement; values may come from the statement's other parts (the
+   * answer's message id, the credits a spend took). With `onlyIf`, the row is written only when it holds.
+   * `read` gives the row's id and split, or null when it was not written.
+   */
+  addInsert(parts: StatementParts, e: NewUsageEventPart): { read(row: StatementRow): ChargeRow | null } {
+    const value = (v: unknown, type: string) => (isSqlValue(v) ? sqlOf(v) : parts.param(v, type));
+    parts.with(
+      'usage_event',
       `INSERT INTO usage_events
          (owner_id, bot_id, message_id, model_tier, upstream_model, price_cents, prompt_tokens,
           completion_tokens, total_tokens, credits_cents, billable_cents, period_start, report_identifier, created_at,
           not_charged_reason)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-       RETURNING id`,
-      [
-        e.ownerId,
-        e.botId,
-        e.messageId,
-        e.modelTier,
-        e.upstreamModel,
-        e.priceCents,
-        e.promptTokens,
-        e.completionTokens,
-        e.promptTokens + e.completionTokens,
-        e.creditsCents,
-        e.billableCents,
-        e.periodStart,
-        e.reportIdentifier,
-        e.createdAt,
-        e.notChargedReason ?? null,
-      ],
+       SELECT ${parts.param(e.ownerId, 'integer')}, ${parts.param(e.botId, 'integer')}, ${value(e.messageId, 'integer')},
+              ${parts.param(e.modelTier, 'varchar')}, ${parts.param(e.upstreamModel, 'varchar')},
+              ${parts.param(e.priceCents, 'integer')}, ${parts.param(e.promptTokens, 'integer')},
+              ${parts.param(e.completionTokens, 'integer')}, ${parts.param(e.promptTokens + e.completionTokens, 'integer')},
+              ${value(e.creditsCents, 'integer')}, ${value(e.billableCents, 'integer')},
+              ${parts.param(e.periodStart, 'date')}, ${parts.param(e.reportIdentifier, 'varchar')},
+              ${parts.param(e.createdAt, 'timestamptz')}, ${parts.param(e.notChargedReason ?? null, 'varchar')}
+        WHERE ${e.onlyIf ? sqlOf(e.onlyIf) : 'true'}
+       RETURNING id, credits_cents, billable_cents`,
     );
-    return Number(rows[0].id);
+    parts.select('usage_event', '(SELECT row_to_json(usage_event) FROM usage_event)');
+    return {
+      read: (row) => {
+        const written = row.usage_event as { id: number; credits_cents: number; billable_cents: number } | null;
+        return written
+          ? {
+              id: Number(written.id),
+              creditsCents: Number(written.credits_cents),
+              billableCents: Number(written.billable_cents),
+            }
+          : null;
+      },
+    };
   }
 
   async findOwnerBillingRow(ownerId: number, tx?: Transaction): Promise<OwnerBillingRow | null> {

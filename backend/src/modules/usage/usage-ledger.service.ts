@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import {
+  partsOf,
+  StatementRunner,
+  type SqlValue,
+  type Statement,
+  type StatementRow,
+} from '../../database/statement.js';
 import type { Transaction } from '../../database/transaction.js';
 import { AppError } from '../../common/app-error.js';
 import { isoDate, periodStartFor } from '../../common/billing-period.js';
@@ -10,7 +17,7 @@ import {
   type OwnerBillingRow,
   type UnreportedUsage,
 } from './usage-ledger.repository.js';
-import { UsersService } from '../users/users.service.js';
+import { UsersService, type CreditSpend } from '../users/users.service.js';
 
 export type { NotChargedReason, OwnerBillingRow, UnreportedUsage };
 
@@ -25,6 +32,18 @@ export interface ChargeResult {
   creditsCents: number;
   /** Left to bill through the payment provider (reported as a meter event). */
   billableCents: number;
+}
+
+/** An answer's usage in a statement: the owner and the price are the lock's; the message id may come from another part. */
+export type UsageInStatement = Omit<ChargeInput, 'ownerId' | 'messageId' | 'priceCents'> & {
+  messageId: number | null | SqlValue;
+};
+
+/** The owner's row locked and the answer's price spent, first in a statement (UsageLedgerService.lockOwnerIn). */
+export interface OwnerLock {
+  readonly ownerId: number;
+  readonly priceCents: number;
+  readonly spend: CreditSpend;
 }
 
 export type OwnerBillingCode = 'PAYMENT_FAILED' | 'SETUP_REQUIRED' | 'OUT_OF_CREDITS';
@@ -46,32 +65,18 @@ export class UsageLedgerService {
   constructor(
     private readonly ledger: UsageLedgerRepository,
     private readonly users: UsersService,
+    private readonly statements: StatementRunner,
   ) {}
 
   /**
    * Charges one answered message INSIDE the caller's transaction (pass its tx): spends free
    * credits first, atomically (concurrent charges never take the balance below zero), and writes
-   * exactly one ledger row. If the caller's transaction rolls back, nothing was charged.
+   * exactly one ledger row, in one statement. If the caller's transaction rolls back, nothing was charged.
    */
   async chargeAnsweredMessage(tx: Transaction, input: ChargeInput): Promise<ChargeResult> {
-    if (!Number.isInteger(input.priceCents) || input.priceCents < 0) {
-      throw new Error(`priceCents must be a non-negative integer, got ${input.priceCents}`);
-    }
-    const { at: completedAt, ...usage } = input;
-    const at = completedAt ?? new Date();
-    const spent = await this.users.spendCredits(input.ownerId, input.priceCents, tx);
-    if (!spent) throw AppError.notFound('The bot owner no longer exists.');
-    const creditsCents = spent.isSystem ? input.priceCents : spent.takenCents;
-    const billableCents = input.priceCents - creditsCents;
-    const usageEventId = await this.ledger.insert(tx, {
-      ...usage,
-      creditsCents,
-      billableCents,
-      periodStart: isoDate(periodStartFor(at)),
-      reportIdentifier: `usage_${randomUUID()}`,
-      createdAt: at,
-    });
-    return { usageEventId, creditsCents, billableCents };
+    const statement = this.statements.begin();
+    const charge = this.chargeIn(statement, this.lockOwnerIn(statement, input.ownerId, input.priceCents), input);
+    return charge.read(await this.statements.run(statement, tx));
   }
 
   /**
@@ -85,9 +90,76 @@ export class UsageLedgerService {
     input: Omit<ChargeInput, 'priceCents'>,
     reason: NotChargedReason,
   ): Promise<ChargeResult> {
+    const usageEventId = await this.ledger.insert(tx, this.unchargedRow(input, reason));
+    return { usageEventId, creditsCents: 0, billableCents: 0 };
+  }
+
+  /**
+   * The first part of an answer's charge in a statement (docs/decisions/0016-chat-path-cost.md):
+   * the owner's row locked and `priceCents` taken from the free credits (0 for an answer that is
+   * not charged: the lock alone). Parts that insert rows referencing the owner wait for its `done`
+   * value, so the lock comes first and two charges of one owner queue instead of deadlocking.
+   * Then `chargeIn` or `recordUnchargedAnswerIn` with the same value.
+   */
+  lockOwnerIn(statement: Statement, ownerId: number, priceCents: number): OwnerLock {
+    if (!Number.isInteger(priceCents) || priceCents < 0) {
+      throw new Error(`priceCents must be a non-negative integer, got ${priceCents}`);
+    }
+    return { ownerId, priceCents, spend: this.users.spendCreditsIn(statement, ownerId, priceCents) };
+  }
+
+  /**
+   * `chargeAnsweredMessage` as a statement's part, after `lockOwnerIn` (its price is charged); the
+   * answer's message id may come from another part. `read` throws 404 when the owner no longer exists.
+   */
+  chargeIn(statement: Statement, lock: OwnerLock, input: UsageInStatement): { read(row: StatementRow): ChargeResult } {
     const { at: completedAt, ...usage } = input;
     const at = completedAt ?? new Date();
-    const usageEventId = await this.ledger.insert(tx, {
+    const written = this.ledger.addCharge(partsOf(statement), lock.spend, {
+      ...usage,
+      ownerId: lock.ownerId,
+      priceCents: lock.priceCents,
+      periodStart: isoDate(periodStartFor(at)),
+      reportIdentifier: `usage_${randomUUID()}`,
+      createdAt: at,
+    });
+    return {
+      read: (row) => {
+        const charged = written.read(row);
+        if (!charged) throw AppError.notFound('The bot owner no longer exists.');
+        return { usageEventId: charged.id, creditsCents: charged.creditsCents, billableCents: charged.billableCents };
+      },
+    };
+  }
+
+  /** `recordUnchargedAnswer` as a statement's part, after `lockOwnerIn` with a price of 0. */
+  recordUnchargedAnswerIn(
+    statement: Statement,
+    lock: OwnerLock,
+    input: UsageInStatement,
+    reason: NotChargedReason,
+  ): { read(row: StatementRow): ChargeResult } {
+    const written = this.ledger.addInsert(partsOf(statement), {
+      ...this.unchargedRow({ ...input, ownerId: lock.ownerId }, reason),
+      onlyIf: lock.spend.done,
+    });
+    return {
+      read: (row) => {
+        const recorded = written.read(row);
+        if (!recorded) throw AppError.notFound('The bot owner no longer exists.');
+        return { usageEventId: recorded.id, creditsCents: 0, billableCents: 0 };
+      },
+    };
+  }
+
+  /** An uncharged answer's ledger row: 0 cents, the reason, the tokens kept. */
+  private unchargedRow<M>(
+    input: Omit<ChargeInput, 'priceCents' | 'messageId'> & { messageId: M },
+    reason: NotChargedReason,
+  ) {
+    const { at: completedAt, ...usage } = input;
+    const at = completedAt ?? new Date();
+    return {
       ...usage,
       priceCents: 0,
       creditsCents: 0,
@@ -96,8 +168,7 @@ export class UsageLedgerService {
       reportIdentifier: `usage_${randomUUID()}`,
       createdAt: at,
       notChargedReason: reason,
-    });
-    return { usageEventId, creditsCents: 0, billableCents: 0 };
+    };
   }
 
   /**

@@ -2,8 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type Repository } from 'typeorm';
 import { affectedCount } from '../../database/query-results.js';
+import { sqlValue, type SqlValue, type StatementParts } from '../../database/statement.js';
 import { entityManagerOf, type Transaction } from '../../database/transaction.js';
 import { UserEntity } from './user.entity.js';
+
+/** The credits an answer takes, as values for the statement's other parts (UsersRepository.addCreditSpend). */
+export interface CreditSpend {
+  /** True once the owner's row is locked and charged; false when there is no such owner. */
+  done: SqlValue;
+  /** Taken from the free credits (0 for the system account). */
+  takenCents: SqlValue;
+  isSystem: SqlValue;
+}
 
 /**
  * The only place that writes `users` (billing and usage read some of its columns in their own
@@ -80,29 +90,28 @@ export class UsersRepository {
   }
 
   /**
-   * Takes up to `priceCents` from the owner's free credits in one statement. The row is locked
-   * (FOR UPDATE re-reads the latest committed balance), so concurrent charges queue on it and the
-   * balance never goes below zero. The system account's balance is never touched.
-   * Returns null when the owner does not exist.
+   * Adds to a statement the credits an answered message takes from its owner: the owner's row is
+   * locked (FOR UPDATE) and the price taken from the free credits, never below zero, atomically
+   * (concurrent charges never overdraw). The system account's balance is left alone. A price of 0
+   * takes the lock alone. The lock comes before the statement's inserts that share-lock the owner
+   * row through their foreign keys, provided their parts wait for `done`
+   * (docs/decisions/0016-chat-path-cost.md); it is held until the statement's transaction ends.
    */
-  async spendCredits(
-    ownerId: number,
-    priceCents: number,
-    tx: Transaction,
-  ): Promise<{ takenCents: number; isSystem: boolean } | null> {
-    const [rows] = (await this.query(
+  addCreditSpend(parts: StatementParts, ownerId: number, priceCents: number): CreditSpend {
+    parts.with(
+      'owner_credit_spend',
       `UPDATE users AS u
           SET credits_cents = CASE WHEN u.is_system THEN u.credits_cents
-                                   ELSE u.credits_cents - LEAST(u.credits_cents, $2) END
-         FROM (SELECT id, credits_cents FROM users WHERE id = $1 FOR UPDATE) AS before
+                                   ELSE u.credits_cents - LEAST(u.credits_cents, ${parts.param(priceCents, 'integer')}) END
+         FROM (SELECT id, credits_cents FROM users WHERE id = ${parts.param(ownerId, 'integer')} FOR UPDATE) AS before
         WHERE u.id = before.id
-    RETURNING before.credits_cents AS "before", u.credits_cents AS "after", u.is_system`,
-      [ownerId, priceCents],
-      tx,
-    )) as [Array<{ before: number; after: number; is_system: boolean }>, number];
-    const row = rows[0];
-    if (!row) return null;
-    return { takenCents: Number(row.before) - Number(row.after), isSystem: row.is_system };
+       RETURNING before.credits_cents - u.credits_cents AS taken_cents, u.is_system`,
+    );
+    return {
+      done: sqlValue('EXISTS (SELECT 1 FROM owner_credit_spend)'),
+      takenCents: sqlValue('(SELECT taken_cents FROM owner_credit_spend)'),
+      isSystem: sqlValue('(SELECT is_system FROM owner_credit_spend)'),
+    };
   }
 
   /** Stores the payment-provider customer unless one is already there; returns the one that is stored. */

@@ -2,15 +2,16 @@ import { DEFAULT_AGENT_NAME, type ConversationRetentionDays, type MeResponse } f
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error.js';
 import { isUnknownTimeZone } from '../../common/postgres-errors.js';
+import { partsOf, type Statement } from '../../database/statement.js';
 import type { Transaction } from '../../database/transaction.js';
 import { APP_CONFIG, isDemoMode, type AppConfig } from '../../config/config.js';
 import { toAccount, type Account, type Credentials } from './account.js';
 import { TIME_ZONE_SETTING_REFUSED, type SettingsResponse, type UpdateSettingsDto } from './users.dto.js';
 import type { UserEntity } from './user.entity.js';
-import { UsersRepository } from './users.repository.js';
+import { UsersRepository, type CreditSpend } from './users.repository.js';
 
 /** What `GET /api/user/me` answers: never the password hash or tokens. */
-export type { MeResponse };
+export type { CreditSpend, MeResponse };
 
 @Injectable()
 export class UsersService {
@@ -111,9 +112,9 @@ export class UsersService {
     return this.users.markDeleted(id, tx);
   }
 
-  /** Free credits taken for one answered message, inside the charge's transaction (UsersRepository.spendCredits). */
-  spendCredits(ownerId: number, priceCents: number, tx: Transaction) {
-    return this.users.spendCredits(ownerId, priceCents, tx);
+  /** Free credits taken for one answered message, as part of the charge's statement (UsersRepository.addCreditSpend). */
+  spendCreditsIn(statement: Statement, ownerId: number, priceCents: number): CreditSpend {
+    return this.users.addCreditSpend(partsOf(statement), ownerId, priceCents);
   }
 
   /** The billing columns are written here too (the billing module reads them in its own queries). */
