@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { isDeadlock } from '../common/postgres-errors.js';
+import { queryPrepared } from './prepared.js';
 import { entityManagerOf, type Transaction } from './transaction.js';
 
 declare const opaque: unique symbol;
@@ -106,7 +107,10 @@ export class StatementRunner {
 
   /** Runs the statement, in `tx` when given (then it is one of the transaction's statements). */
   async run(statement: Statement, tx?: Transaction): Promise<StatementRow> {
-    return runParts(tx ? entityManagerOf(tx) : this.dataSource, partsOf(statement));
+    if (tx) return runParts(entityManagerOf(tx), partsOf(statement));
+    // On its own, a statement's text carries no values (parameters only): it may be prepared.
+    const [row] = await queryPrepared<StatementRow>(this.dataSource, ...partsOf(statement).toQuery());
+    return row ?? {};
   }
 
   /**

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { queryPrepared } from '../../database/prepared.js';
 import { partsOf, runParts, StatementParts, type Statement, type StatementRow } from '../../database/statement.js';
 import { entityManagerOf, type Transaction } from '../../database/transaction.js';
 import { BotEntity } from '../bots/bot.entity.js';
@@ -48,7 +49,7 @@ export class ChatRepository {
             ${hasActionsSql('b.id')} AS "${OWNER_PREFIX}hasActions"
        FROM bots b JOIN users u ON u.id = b.owner_id AND u.deleted_at IS NULL
       WHERE b.id = $1`;
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(this.servableBotSql, [botId]);
+    const rows = await queryPrepared<Record<string, unknown>>(this.dataSource, this.servableBotSql, [botId]);
     const row = rows[0];
     if (!row) return null;
     const ownerColumns: Record<string, unknown> = {};

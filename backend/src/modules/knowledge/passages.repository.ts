@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import { queryPrepared } from '../../database/prepared.js';
 import { entityManagerOf, type Transaction } from '../../database/transaction.js';
 import type { Chunk } from './chunking.js';
 import { DocumentChunkEntity } from './document-chunk.entity.js';
@@ -254,7 +255,8 @@ export class PassagesRepository {
         sites: string[];
         corrections: CorrectionCandidateRow[] | null;
       }
-    > = await this.passages.query(
+    > = await queryPrepared(
+      this.passages.manager.connection,
       `WITH ${SEARCH_CTES}, ${COVERAGE_CTES},
        facts AS (
          SELECT ${BOT_FACTS},
