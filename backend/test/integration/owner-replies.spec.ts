@@ -322,6 +322,34 @@ describe('POST /api/conversations/{id}/reply', () => {
     expect((await mailsTo(t, email)).length).toBe(before);
   });
 
+  it("charges one owner's visitors and takes the owner's replies at once without a deadlock (one lock order)", async () => {
+    // The chat's record statement locks the owner's row before it looks up and share-locks the
+    // conversation, as a reply does (docs/decisions/0016-chat-path-cost.md); in the other order
+    // the two would deadlock, and PostgreSQL would fail one of them.
+    const { agent: busyOwner, user } = await signedInAgent(t);
+    const bot = await createChatBot(t, user.id);
+    const visitors = [];
+    for (let i = 0; i < 6; i++) {
+      const first = await chat(bot.id, 'When do you open?');
+      expect(first.status).toBe(200);
+      const [row]: Array<{ id: number }> = await t.dataSource.query(
+        `SELECT id FROM conversations WHERE bot_id = $1 ORDER BY id DESC LIMIT 1`,
+        [bot.id],
+      );
+      visitors.push({ token: first.headers['x-visitor-token'], conversationId: Number(row.id) });
+    }
+    const before = await usageOfOwner(t, user.id);
+    const [chats, replies] = await Promise.all([
+      Promise.all(visitors.map((v) => chat(bot.id, 'And on Sundays?', v.token))),
+      Promise.all(visitors.map((v) => reply(busyOwner, v.conversationId, { content: 'A person is here.' }))),
+    ]);
+    expect(replies.map((r) => r.status)).toEqual(visitors.map(() => 201));
+    expect(chats.map((r) => r.status)).toEqual(visitors.map(() => 200));
+    // Each message was answered and charged, or (after the reply won) logged for the person, free.
+    const answered = chats.filter((r) => r.body.handoff !== true).length;
+    expect((await usageOfOwner(t, user.id)).rows - before.rows).toBe(answered);
+  });
+
   it('keeps the agent name within 1 to 60 characters', async () => {
     expect((await other.get('/api/user/settings')).body.agentName).toBe('Support');
     for (const agentName of ['', '   ', 'x'.repeat(61), 7, null]) {
