@@ -8,7 +8,12 @@ export interface SaveBarProps {
   disabled?: boolean;
 }
 
-/** The submit button of a tab's form, kept in view at the bottom of the modal while scrolling. */
+/**
+ * The submit button of a tab's form, kept in view at the bottom of the modal while scrolling.
+ * While saving it refuses to submit again but stays focusable (`aria-disabled`, not `disabled`):
+ * a disabled button drops the keyboard focus to the page's body, where the dialog no longer
+ * hears Escape or Tab.
+ */
 export function SaveBar({ label, saving, disabled = false }: SaveBarProps) {
   return (
     <Box
@@ -29,7 +34,10 @@ export function SaveBar({ label, saving, disabled = false }: SaveBarProps) {
       <Button
         type="submit"
         variant="contained"
-        disabled={saving || disabled}
+        disabled={disabled}
+        aria-disabled={saving || undefined}
+        // A click (and Enter in a field, which clicks the form's submit button) submits nothing more while saving.
+        onClick={saving ? (event) => event.preventDefault() : undefined}
         startIcon={saving ? <CircularProgress size={16} color="inherit" /> : undefined}
       >
         {saving ? 'Saving…' : label}
