@@ -105,9 +105,10 @@ export class ConversationLogRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * Locks the owner's row first thing in the charging transaction. The ledger takes this lock to
-   * spend credits; taken any later, after inserts whose foreign keys share-lock the same row, two
-   * concurrent charges of one owner would deadlock (each holding the share lock the other needs).
+   * Locks the owner's row first thing in an owner reply's transaction, the order the chat's
+   * record-and-charge statement takes too (its credit spend locks the row before the conversation
+   * is looked up, docs/decisions/0016-chat-path-cost.md): taken after inserts whose foreign keys
+   * share-lock the same row, or after the conversation's lock, the two would deadlock.
    */
   async lockOwner(tx: Transaction, ownerId: number): Promise<void> {
     const manager = entityManagerOf(tx);
