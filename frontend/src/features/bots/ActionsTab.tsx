@@ -30,6 +30,7 @@ import { useCallback, useState, type FormEvent } from 'react';
 import { actionsApi } from '../../api/actions';
 import { serverMessage } from '../../api/serverMessage';
 import { useApiResource } from '../../hooks/useApiResource';
+import { SubmitButton } from '../../components/SubmitButton';
 
 export interface ActionsTabProps {
   botId: number;
@@ -647,9 +648,7 @@ function ActionForm({
         </Stack>
         {error && <Alert severity="error">{error}</Alert>}
         <Stack direction="row" spacing={1}>
-          <Button type="submit" variant="contained" disabled={saving}>
-            {saving ? 'Saving…' : action ? 'Save action' : 'Add action'}
-          </Button>
+          <SubmitButton label={action ? 'Save action' : 'Add action'} saving={saving} />
           <Button onClick={onCancel}>Cancel</Button>
         </Stack>
       </Stack>

@@ -1,6 +1,5 @@
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
+import { SubmitButton } from '../../components/SubmitButton';
 
 export interface SaveBarProps {
   label: string;
@@ -8,12 +7,7 @@ export interface SaveBarProps {
   disabled?: boolean;
 }
 
-/**
- * The submit button of a tab's form, kept in view at the bottom of the modal while scrolling.
- * While saving it refuses to submit again but stays focusable (`aria-disabled`, not `disabled`):
- * a disabled button drops the keyboard focus to the page's body, where the dialog no longer
- * hears Escape or Tab.
- */
+/** The submit button of a tab's form (SubmitButton), kept in view at the bottom of the modal while scrolling. */
 export function SaveBar({ label, saving, disabled = false }: SaveBarProps) {
   return (
     <Box
@@ -31,17 +25,7 @@ export function SaveBar({ label, saving, disabled = false }: SaveBarProps) {
         zIndex: 1,
       }}
     >
-      <Button
-        type="submit"
-        variant="contained"
-        disabled={disabled}
-        aria-disabled={saving || undefined}
-        // A click (and Enter in a field, which clicks the form's submit button) submits nothing more while saving.
-        onClick={saving ? (event) => event.preventDefault() : undefined}
-        startIcon={saving ? <CircularProgress size={16} color="inherit" /> : undefined}
-      >
-        {saving ? 'Saving…' : label}
-      </Button>
+      <SubmitButton label={label} saving={saving} disabled={disabled} />
     </Box>
   );
 }

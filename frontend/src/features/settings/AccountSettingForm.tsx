@@ -1,12 +1,12 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import { useSnackbar } from 'notistack';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { userApi } from '../../api';
 import type { SettingsResponse } from '../../api/types';
 import { serverMessage } from '../../api/serverMessage';
+import { SubmitButton } from '../../components/SubmitButton';
 
 export interface AccountSettingTexts {
   /** The form's accessible name. */
@@ -77,9 +77,7 @@ export function AccountSettingForm<V>({ read, write, texts, children }: AccountS
     <Box component="form" onSubmit={(event) => void save(event)} noValidate aria-label={texts.name}>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'flex-start' } }}>
         {children(value, setValue)}
-        <Button type="submit" variant="contained" disabled={value === null || saving} sx={{ mt: { sm: 1 } }}>
-          {saving ? 'Saving…' : texts.saveLabel}
-        </Button>
+        <SubmitButton label={texts.saveLabel} saving={saving} disabled={value === null} sx={{ mt: { sm: 1 } }} />
       </Stack>
       {error && (
         <Alert severity="error" sx={{ mt: 2 }}>

@@ -1,6 +1,5 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
@@ -18,6 +17,7 @@ import { SpendForecastLine } from './SpendForecastLine';
 import { formatDollars } from './usageFormat';
 import { usageLimitValue } from './usageLimit';
 import { WholeDollarField } from './WholeDollarField';
+import { SubmitButton } from '../../components/SubmitButton';
 
 export interface BotUsageTabProps {
   botId: number;
@@ -112,9 +112,7 @@ export function BotUsageTab({ botId, onLeave }: BotUsageTabProps) {
             disabled={!usage}
             sx={{ maxWidth: { sm: 280 } }}
           />
-          <Button type="submit" variant="contained" disabled={!usage || saving} sx={{ mt: { sm: 1 } }}>
-            {saving ? 'Saving…' : 'Save limit'}
-          </Button>
+          <SubmitButton label="Save limit" saving={saving} disabled={!usage} sx={{ mt: { sm: 1 } }} />
         </Stack>
       </Box>
 

@@ -2,9 +2,9 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState, type FormEvent } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { SaveBar } from './SaveBar';
+import { SubmitButton } from './SubmitButton';
 
-/** A tab's form as the tabs write it: submitting starts a save that stays pending. */
+/** A form as the dashboard writes them: submitting starts a save that stays pending. */
 function Form({ onSubmit }: { onSubmit: () => void }) {
   const [saving, setSaving] = useState(false);
   const submit = (event: FormEvent) => {
@@ -15,12 +15,12 @@ function Form({ onSubmit }: { onSubmit: () => void }) {
   return (
     <form onSubmit={submit}>
       <input aria-label="Name" />
-      <SaveBar label="Save Details" saving={saving} />
+      <SubmitButton label="Save Details" saving={saving} />
     </form>
   );
 }
 
-describe('SaveBar', () => {
+describe('SubmitButton', () => {
   it('keeps the focus on the button while saving, so the dialog still hears the keyboard', async () => {
     const onSubmit = vi.fn();
     render(<Form onSubmit={onSubmit} />);
@@ -41,7 +41,7 @@ describe('SaveBar', () => {
   });
 
   it('is disabled outright when there is nothing to save', () => {
-    render(<SaveBar label="Save Details" saving={false} disabled />);
+    render(<SubmitButton label="Save Details" saving={false} disabled />);
     expect(screen.getByRole('button', { name: 'Save Details' })).toBeDisabled();
   });
 });
