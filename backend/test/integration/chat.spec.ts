@@ -511,6 +511,7 @@ describe('POST /api/chat: refusals, in order, each with its code, none charged',
     expect((await chat({ botId: bot.id, prompt: 'Thanks' }, { 'X-Visitor-Token': token })).status).toBe(200);
   });
 
+  // Two instances need a database server: an embedded PGlite data folder is owned by one process.
   (serverUrl() ? it : it.skip)(
     '409 across instances: the lock lives in the database, not only in one process',
     async () => {

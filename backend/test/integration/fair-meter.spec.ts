@@ -147,6 +147,7 @@ describe('the fair meter', () => {
     expect(await reservations(bot.id)).toBe(0);
   });
 
+  // Two instances need a database server: an embedded PGlite data folder is owned by one process.
   (serverUrl() ? it : it.skip)('holds across two instances: one row each, only answered ones charged', async () => {
     const second = await startTestApp({
       DATABASE_URL: t.database.url,
