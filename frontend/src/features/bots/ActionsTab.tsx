@@ -556,6 +556,8 @@ function ActionForm({
             size="small"
             fullWidth
             required
+            // The example address is one long word: it wraps instead of running past a phone's edge.
+            slotProps={{ formHelperText: { sx: { overflowWrap: 'anywhere' } } }}
           />
         </Stack>
         <TextField
