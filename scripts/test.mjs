@@ -6,6 +6,12 @@
  * Database: integration tests use TEST_DATABASE_URL (a PostgreSQL server; each test file gets
  * a fresh database) when it is set, else embedded PGlite. With a server, the database-facing
  * smoke specs also run once more on PGlite, so both engines are exercised in every CI run.
+ *
+ * `npm test -- --node-dependent` runs only the steps whose outcome can change with the Node.js
+ * version running them: the backend, the build and the browser tests (the server runs on Node).
+ * CI's second pass on Node 24 uses it (docs/decisions/0011-node-20-and-24.md): lint, format,
+ * types and the jsdom suites of browser code read the same sources with the same tools and
+ * give the same answer on either Node.
  */
 import { spawn } from 'node:child_process';
 
@@ -16,18 +22,21 @@ const jest = (config, extra = []) => [
   { cwd: 'backend', env: { NODE_OPTIONS: '--experimental-vm-modules --no-warnings' } },
 ];
 
-const steps = [
+const nodeDependentOnly = process.argv.includes('--node-dependent');
+
+const allSteps = [
   { name: 'lint (eslint)', cmd: ['npx', ['eslint', '.', '--max-warnings', '0']] },
   { name: 'dependencies (dependency-cruiser)', cmd: ['npm', ['run', 'lint:deps', '-w', 'backend']] },
   { name: 'docs links (every link into docs/ names a heading)', cmd: ['node', ['scripts/check-docs.mjs']] },
   { name: 'format (prettier)', cmd: ['npx', ['prettier', '--check', '.', '--log-level', 'warn']] },
   { name: 'typecheck', cmd: ['npm', ['run', 'typecheck', '--workspaces', '--if-present']] },
   { name: 'contract unit', cmd: ['npm', ['test', '-w', 'contract']], kind: 'vitest' },
-  { name: 'backend unit', cmd: jest('jest.unit.config.js'), kind: 'jest' },
+  { name: 'backend unit', cmd: jest('jest.unit.config.js'), kind: 'jest', nodeDependent: true },
   {
     name: `backend integration (${onServer ? 'PostgreSQL server' : 'PGlite'})`,
     cmd: jest('jest.integration.config.js'),
     kind: 'jest',
+    nodeDependent: true,
   },
   ...(onServer
     ? [
@@ -67,14 +76,22 @@ const steps = [
             { cwd: 'backend', env: { NODE_OPTIONS: '--experimental-vm-modules --no-warnings', TEST_DATABASE_URL: '' } },
           ],
           kind: 'jest',
+          nodeDependent: true,
         },
       ]
     : []),
   { name: 'frontend components', cmd: ['npm', ['test', '-w', 'frontend']], kind: 'vitest' },
   { name: 'widget components', cmd: ['npm', ['test', '-w', 'widget']], kind: 'vitest' },
-  { name: 'build', cmd: ['npm', ['run', 'build']] },
-  { name: 'browser end-to-end (Chromium)', cmd: ['npm', ['test', '-w', 'e2e']], kind: 'vitest', needs: 'build' },
+  { name: 'build', cmd: ['npm', ['run', 'build']], nodeDependent: true },
+  {
+    name: 'browser end-to-end (Chromium)',
+    cmd: ['npm', ['test', '-w', 'e2e']],
+    kind: 'vitest',
+    needs: 'build',
+    nodeDependent: true,
+  },
 ];
+const steps = nodeDependentOnly ? allSteps.filter((step) => step.nodeDependent) : allSteps;
 
 function run([command, args, options = {}]) {
   return new Promise((resolve) => {

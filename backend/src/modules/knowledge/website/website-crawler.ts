@@ -503,13 +503,16 @@ class CrawlRun {
     return links;
   }
 
-  /** Waits for this request's turn under the site's Crawl-delay. */
+  /**
+   * Waits for this request's turn under the site's Crawl-delay. The next turn counts from when
+   * this one really starts, not from when it was due: a sleep that overran on a busy machine
+   * would otherwise let the following request go at once, two requests back to back.
+   */
   private async takeTurn(): Promise<void> {
     if (this.gapMs === 0) return;
-    const now = Date.now();
-    const at = Math.max(now, this.nextRequestAt);
-    this.nextRequestAt = at + this.gapMs;
-    if (at > now) await sleep(at - now, undefined, { signal: this.signal });
+    const wait = this.nextRequestAt - Date.now();
+    if (wait > 0) await sleep(wait, undefined, { signal: this.signal });
+    this.nextRequestAt = Date.now() + this.gapMs;
   }
 
   private applyCrawlDelay(robots: Robots | null): void {
