@@ -8,10 +8,10 @@
  * smoke specs also run once more on PGlite, so both engines are exercised in every CI run.
  *
  * `npm test -- --node-dependent` runs only the steps whose outcome can change with the Node.js
- * version running them: the backend, the build and the browser tests (the server runs on Node).
- * CI's second pass on Node 24 uses it (docs/decisions/0011-node-20-and-24.md): lint, format,
- * types and the jsdom suites of browser code read the same sources with the same tools and
- * give the same answer on either Node.
+ * version running them: the backend's suites, the build and the browser tests (whose server runs
+ * on that Node, on the embedded PGlite). CI's second pass on Node 24 uses it
+ * (docs/decisions/0011-node-20-and-24.md): lint, format, types and the jsdom suites of browser
+ * code read the same sources with the same tools and give the same answer on either Node.
  */
 import { spawn } from 'node:child_process';
 
@@ -76,7 +76,7 @@ const allSteps = [
             { cwd: 'backend', env: { NODE_OPTIONS: '--experimental-vm-modules --no-warnings', TEST_DATABASE_URL: '' } },
           ],
           kind: 'jest',
-          nodeDependent: true,
+          // Not repeated by --node-dependent: the browser tests run the built app on PGlite.
         },
       ]
     : []),
