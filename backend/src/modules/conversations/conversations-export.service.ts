@@ -55,7 +55,7 @@ export class ConversationsExportService {
   }
 
   private async write(selection: ConversationSelection, first: ExportRow[], out: Writable): Promise<void> {
-    const workbook = streamingWorkbook(out);
+    const workbook = await streamingWorkbook(out);
     const time = { numFmt: 'yyyy-mm-dd hh:mm:ss' };
     const sheet = addHeaderedSheet(workbook, CONVERSATIONS_SHEET, [
       { header: CONVERSATIONS_COLUMNS[0], key: 'conversation', width: 16 },

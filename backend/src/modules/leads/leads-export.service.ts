@@ -35,7 +35,7 @@ export class LeadsExportService {
   }
 
   private async write(ownerId: number, botId: number | null, first: LeadRow[], out: Writable): Promise<void> {
-    const workbook = streamingWorkbook(out);
+    const workbook = await streamingWorkbook(out);
     const sheet = addHeaderedSheet(workbook, LEADS_SHEET, [
       { header: LEADS_COLUMNS[0], key: 'time', width: 20, style: { numFmt: 'yyyy-mm-dd hh:mm:ss' } },
       { header: LEADS_COLUMNS[1], key: 'bot', width: 24 },

@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import { Injectable, type Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { LOGS_EXPORT_BATCH_ROWS, XLSX_CELL_MAX_CHARS } from '../../common/constants.js';
 import { UsageClock } from './usage-clock.js';
 import { UsageRepository, type LogCursor, type LogRow } from './usage.repository.js';
@@ -123,7 +123,7 @@ export class LogsExportService {
   }
 
   private async write(ownerId: number, first: LogRow[], out: Writable): Promise<void> {
-    const workbook = streamingWorkbook(out);
+    const workbook = await streamingWorkbook(out);
     const logs = addHeaderedSheet(workbook, LOG_SHEET, [
       { header: LOG_COLUMNS[0], key: 'time', width: 20, style: { numFmt: 'yyyy-mm-dd hh:mm:ss' } },
       { header: LOG_COLUMNS[1], key: 'bot', width: 24 },
@@ -197,9 +197,15 @@ export class LogsExportService {
   }
 }
 
-/** A workbook streamed into `out` as it is written (memory stays at the rows not yet flushed). */
-export function streamingWorkbook(out: Writable): ExcelJS.stream.xlsx.WorkbookWriter {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+/**
+ * A workbook streamed into `out` as it is written (memory stays at the rows not yet flushed).
+ * exceljs is loaded here, on the first export, not at start: it is the costliest package the app
+ * imports (about 0.3 s on a small machine) and most starts never export
+ * (docs/decisions/0016-chat-path-cost.md, "Start-up").
+ */
+export async function streamingWorkbook(out: Writable): Promise<ExcelJS.stream.xlsx.WorkbookWriter> {
+  const { default: excel } = await import('exceljs');
+  const workbook = new excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   workbook.creator = 'Botsmith';
   return workbook;
 }
