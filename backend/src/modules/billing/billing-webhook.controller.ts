@@ -44,7 +44,7 @@ export class BillingWebhookController {
     }
     let event;
     try {
-      event = this.payments.parseWebhook(req.rawBody, signature);
+      event = await this.payments.parseWebhook(req.rawBody, signature);
     } catch (error) {
       if (error instanceof WebhookSignatureError) {
         throw new AppError(

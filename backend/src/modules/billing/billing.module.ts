@@ -15,18 +15,24 @@ import { BillingScheduler } from './billing.scheduler.js';
 import { BillingService } from './billing.service.js';
 import { MeterReporter } from './meter-reporter.service.js';
 import { PAYMENTS, type PaymentsPort } from './payments.port.js';
-import { StripePaymentsAdapter } from './stripe-payments.adapter.js';
 import { TestModePaymentsAdapter } from './test-mode/test-mode-payments.adapter.js';
 import { TestModeRepository } from './test-mode/test-mode.repository.js';
 import { WebhookEventsRepository } from './webhook-events.repository.js';
 
-/** Stripe when STRIPE_SECRET_KEY is set, else the embedded test mode. Nothing else differs. */
-export function paymentsFactory(
+/**
+ * Stripe when STRIPE_SECRET_KEY is set, else the embedded test mode. Nothing else differs. The
+ * Stripe adapter's module (and the SDK) is imported only then, to keep it out of the default start
+ * (docs/decisions/0016-chat-path-cost.md, "Start-up").
+ */
+export async function paymentsFactory(
   config: AppConfig,
   transactions: TransactionRunner,
   store: TestModeRepository,
-): PaymentsPort {
-  if (config.stripe) return new StripePaymentsAdapter(config.stripe);
+): Promise<PaymentsPort> {
+  if (config.stripe) {
+    const { StripePaymentsAdapter } = await import('./stripe-payments.adapter.js');
+    return new StripePaymentsAdapter(config.stripe);
+  }
   return new TestModePaymentsAdapter(transactions, store, config.publicUrl, 'botsmith_messages');
 }
 

@@ -76,7 +76,7 @@ export interface PaymentsPort {
   createPortalSession(input: { ownerId: number; customerId: string; returnUrl: string }): Promise<{ url: string }>;
 
   /** Verifies a webhook's signature on the raw body and reads the event; throws WebhookSignatureError. */
-  parseWebhook(rawBody: Buffer, signature: string | undefined): BillingEvent;
+  parseWebhook(rawBody: Buffer, signature: string | undefined): Promise<BillingEvent>;
 
   /** Where the adapter hands events it produces itself (the test mode's in-process "webhooks"). */
   setEventSink(sink: (event: BillingEvent) => Promise<void>): void;

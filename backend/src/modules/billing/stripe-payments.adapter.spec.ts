@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import Stripe from 'stripe';
-import { toBillingEvent } from './stripe-payments.adapter.js';
+import { toBillingEvent } from './stripe-events.js';
 
 const SECRET = 'whsec_unit_test';
 

@@ -14,6 +14,7 @@ import {
   type ProviderSubscription,
 } from './payments.port.js';
 import { describeError } from '../../common/error-description.js';
+import { toBillingEvent } from './stripe-events.js';
 
 type StripeSettings = NonNullable<AppConfig['stripe']>;
 
@@ -238,7 +239,7 @@ export class StripePaymentsAdapter implements PaymentsPort {
     // Stripe delivers its events as webhooks.
   }
 
-  parseWebhook(rawBody: Buffer, signature: string | undefined): BillingEvent {
+  async parseWebhook(rawBody: Buffer, signature: string | undefined): Promise<BillingEvent> {
     const secret = this.settings.webhookSecret;
     if (!secret) throw new WebhookSignatureError('STRIPE_WEBHOOK_SECRET is not set: webhooks cannot be verified.');
     if (!signature) throw new WebhookSignatureError('The Stripe-Signature header is missing.');
@@ -296,43 +297,4 @@ function toProviderSubscription(subscription: Stripe.Subscription): ProviderSubs
     currentPeriodStart: item.current_period_start ? new Date(item.current_period_start * 1000) : null,
     currentPeriodEnd: item.current_period_end ? new Date(item.current_period_end * 1000) : null,
   };
-}
-
-function idOf(value: unknown): string | null {
-  if (typeof value === 'string') return value;
-  if (value && typeof value === 'object' && 'id' in value && typeof value.id === 'string') return value.id;
-  return null;
-}
-
-/** Reduces a verified Stripe event to what we act on. */
-export function toBillingEvent(event: Stripe.Event): BillingEvent {
-  const object = event.data.object as unknown as Record<string, unknown>;
-  const result: BillingEvent = {
-    id: event.id,
-    type: event.type,
-    created: new Date(event.created * 1000),
-    customerId: idOf(object.customer),
-  };
-  // Only a few types matter; every other one is acknowledged as is.
-  const type: string = event.type;
-  switch (type) {
-    case 'checkout.session.completed':
-      result.checkoutSessionId = idOf(object.id) ?? undefined;
-      result.checkoutMode = typeof object.mode === 'string' ? object.mode : undefined;
-      break;
-    case 'invoice.paid':
-    case 'invoice.payment_failed': {
-      result.invoiceId = idOf(object.id) ?? undefined;
-      // basil and later: invoice.parent.subscription_details.subscription
-      const parent = object.parent as { subscription_details?: { subscription?: unknown } } | null | undefined;
-      result.subscriptionId = idOf(parent?.subscription_details?.subscription) ?? undefined;
-      break;
-    }
-    case 'customer.subscription.deleted':
-      result.subscriptionId = idOf(object.id) ?? undefined;
-      break;
-    default:
-      break;
-  }
-  return result;
 }

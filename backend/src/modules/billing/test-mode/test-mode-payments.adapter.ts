@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { HttpStatus, Logger } from '@nestjs/common';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { AppError } from '../../../common/app-error.js';
 import type { Transaction, TransactionRunner } from '../../../database/transaction.js';
 import { isoDate, nextPeriodStart, periodStartFor } from '../../../common/billing-period.js';
@@ -18,10 +18,17 @@ import {
   type ProviderInvoice,
   type ProviderSubscription,
 } from '../payments.port.js';
-import { toBillingEvent } from '../stripe-payments.adapter.js';
+import { toBillingEvent } from '../stripe-events.js';
 import type { AcceptedCard } from './test-cards.js';
 import { TestModeRepository, testId, type TestCheckoutSession, type TestInvoice } from './test-mode.repository.js';
 import { describeError } from '../../../common/error-description.js';
+
+/**
+ * The Stripe SDK, only to check signatures the way Stripe does: imported on the first signed
+ * webhook, not at every start (docs/decisions/0016-chat-path-cost.md, "Start-up"), and once, so
+ * concurrent first webhooks share it (Jest's ESM loader fails when two imports link it at once).
+ */
+let stripeSdk: Promise<typeof Stripe> | undefined;
 
 /** What the test-mode payment page shows for a session. */
 export interface TestCheckoutView {
@@ -229,10 +236,12 @@ export class TestModePaymentsAdapter implements PaymentsPort {
     return { url };
   }
 
-  parseWebhook(rawBody: Buffer, signature: string | undefined): BillingEvent {
+  async parseWebhook(rawBody: Buffer, signature: string | undefined): Promise<BillingEvent> {
     if (!signature) throw new WebhookSignatureError('The Stripe-Signature header is missing.');
+    stripeSdk ??= import('stripe').then((module) => module.default);
+    const sdk = await stripeSdk;
     try {
-      return toBillingEvent(Stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret));
+      return toBillingEvent(sdk.webhooks.constructEvent(rawBody, signature, this.webhookSecret));
     } catch (error) {
       throw new WebhookSignatureError((error as Error).message);
     }
