@@ -1,4 +1,5 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { loadedOpenAi, openAiClient } from '../../../common/openai-sdk.js';
 import { type ModelTier, UPSTREAM_MODELS } from '../../../common/constants.js';
 import { estimateTokens, LlmError, type LlmPort, type LlmRequest, type LlmResult, type LlmTools } from './llm.port.js';
 import { describeError } from '../../../common/error-description.js';
@@ -44,18 +45,12 @@ interface Round {
  */
 export class OpenAiLlmAdapter implements LlmPort {
   readonly name = 'openai';
-  private readonly client: OpenAI;
+  /** Made on the first request, when the SDK is imported (openAiClient). */
+  private client?: Promise<OpenAI>;
   /** OpenAI's own API wants max_completion_tokens; compatible servers know max_tokens. */
   private readonly maxTokensField: 'max_completion_tokens' | 'max_tokens';
 
   constructor(private readonly options: OpenAiAdapterOptions) {
-    this.client = new OpenAI({
-      apiKey: options.apiKey,
-      // Explicit, so a stray OPENAI_BASE_URL in the process environment never decides it.
-      baseURL: options.baseUrl ?? OPENAI_API,
-      timeout: options.timeoutMs,
-      maxRetries: options.maxRetries,
-    });
     this.maxTokensField = options.baseUrl ? 'max_tokens' : 'max_completion_tokens';
   }
 
@@ -184,7 +179,15 @@ export class OpenAiLlmAdapter implements LlmPort {
     onPiece: (text: string) => void,
   ): Promise<Round> {
     const { request, tools } = ask;
-    const stream = await this.client.chat.completions.create(
+    this.client ??= openAiClient({
+      apiKey: this.options.apiKey,
+      // Explicit, so a stray OPENAI_BASE_URL in the process environment never decides it.
+      baseURL: this.options.baseUrl ?? OPENAI_API,
+      timeout: this.options.timeoutMs,
+      maxRetries: this.options.maxRetries,
+    });
+    const client = await this.client;
+    const stream = await client.chat.completions.create(
       {
         model: ask.model,
         messages: ask.messages,
@@ -235,13 +238,15 @@ export class OpenAiLlmAdapter implements LlmPort {
     if (visitorGone) return new LlmError('ABORTED', 'The visitor left before the answer.', { cause: error });
     // A connection error after at least the timeout is the SDK's timeout, whichever realm its
     // AbortError came from (the SDK only recognises its own realm's).
+    const sdk = loadedOpenAi();
     const timedOut =
-      error instanceof OpenAI.APIConnectionTimeoutError ||
-      (error instanceof OpenAI.APIConnectionError && elapsedMs >= this.options.timeoutMs);
+      sdk !== undefined &&
+      (error instanceof sdk.APIConnectionTimeoutError ||
+        (error instanceof sdk.APIConnectionError && elapsedMs >= this.options.timeoutMs));
     if (wentSilent || timedOut) {
       return new LlmError('UPSTREAM_TIMEOUT', 'The model took too long to answer.', { cause: error });
     }
-    if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
+    if (sdk !== undefined && error instanceof sdk.APIError && typeof error.status === 'number') {
       return new LlmError('UPSTREAM_FAILED', `The model service answered ${error.status}: ${error.message}`, {
         cause: error,
       });

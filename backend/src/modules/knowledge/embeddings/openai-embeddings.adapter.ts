@@ -1,4 +1,5 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { loadedOpenAi, openAiClient } from '../../../common/openai-sdk.js';
 import { EMBEDDING_DEFAULTS } from '../../../common/constants.js';
 import { EmbeddingsError, normalise, type EmbeddingsPort, type EmbedOptions } from './embeddings.port.js';
 import { describeError } from '../../../common/error-description.js';
@@ -30,19 +31,13 @@ const OPENAI_API = 'https://api.openai.com/v1';
  */
 export class OpenAiEmbeddingsAdapter implements EmbeddingsPort {
   readonly model: string;
-  private readonly client: OpenAI;
+  /** Made on the first request, when the SDK is imported (openAiClient). */
+  private client?: Promise<OpenAI>;
   private readonly batchSize: number;
   private readonly queryTimeoutMs: number;
 
   constructor(private readonly options: OpenAiEmbeddingsOptions) {
     this.model = options.model;
-    this.client = new OpenAI({
-      apiKey: options.apiKey,
-      // Explicit, so a stray OPENAI_BASE_URL in the process environment never decides it.
-      baseURL: options.baseUrl ?? OPENAI_API,
-      timeout: options.timeoutMs,
-      maxRetries: options.maxRetries,
-    });
     this.batchSize = Math.max(1, options.batchSize ?? EMBEDDING_DEFAULTS.batchSize);
     this.queryTimeoutMs = Math.min(options.queryTimeoutMs ?? EMBEDDING_DEFAULTS.queryTimeoutMs, options.timeoutMs);
   }
@@ -71,7 +66,15 @@ export class OpenAiEmbeddingsAdapter implements EmbeddingsPort {
     const started = Date.now();
     let response: OpenAI.CreateEmbeddingResponse;
     try {
-      response = await this.client.embeddings.create(
+      this.client ??= openAiClient({
+        apiKey: this.options.apiKey,
+        // Explicit, so a stray OPENAI_BASE_URL in the process environment never decides it.
+        baseURL: this.options.baseUrl ?? OPENAI_API,
+        timeout: this.options.timeoutMs,
+        maxRetries: this.options.maxRetries,
+      });
+      const client = await this.client;
+      response = await client.embeddings.create(
         {
           model: this.model,
           input: [...batch],
@@ -117,15 +120,17 @@ function classify(error: unknown, timeoutMs: number, elapsedMs: number): Embeddi
   if (error instanceof EmbeddingsError) return error;
   // A connection error after at least the timeout is the SDK's timeout, whichever realm its
   // AbortError came from (the SDK only recognises its own realm's).
+  const sdk = loadedOpenAi();
   const timedOut =
-    error instanceof OpenAI.APIConnectionTimeoutError ||
-    (error instanceof OpenAI.APIConnectionError && elapsedMs >= timeoutMs);
+    sdk !== undefined &&
+    (error instanceof sdk.APIConnectionTimeoutError ||
+      (error instanceof sdk.APIConnectionError && elapsedMs >= timeoutMs));
   if (timedOut) {
     return new EmbeddingsError('EMBEDDINGS_TIMEOUT', `The embeddings server took longer than ${timeoutMs} ms.`, {
       cause: error,
     });
   }
-  if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
+  if (sdk !== undefined && error instanceof sdk.APIError && typeof error.status === 'number') {
     return new EmbeddingsError(
       'EMBEDDINGS_FAILED',
       `The embeddings server answered ${error.status}: ${error.message}`,
