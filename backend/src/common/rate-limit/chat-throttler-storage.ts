@@ -1,6 +1,6 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { MemoryThrottlerStorage } from './memory-throttler-storage.js';
 import { closeRedis, OutageAwareRedisThrottlerStorage, RedisOutageAnswer } from './redis-outage.js';
 import type { ThrottlerStorageRecord } from './redis-throttler-storage.js';
@@ -20,8 +20,13 @@ export class ChatThrottlerStorage implements ThrottlerStorage, OnApplicationShut
     if (redis) this.redisStorage = new OutageAwareRedisThrottlerStorage(redis, undefined, outage);
   }
 
-  static fromUrl(redisUrl: string | undefined): ChatThrottlerStorage {
+  /**
+   * ioredis is imported only with REDIS_URL, to keep it out of the default start
+   * (docs/decisions/0016-chat-path-cost.md, "Start-up").
+   */
+  static async fromUrl(redisUrl: string | undefined): Promise<ChatThrottlerStorage> {
     if (!redisUrl) return new ChatThrottlerStorage();
+    const { Redis } = await import('ioredis');
     const redis = new Redis(redisUrl, {
       lazyConnect: false,
       maxRetriesPerRequest: 1,

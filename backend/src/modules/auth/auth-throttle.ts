@@ -12,7 +12,7 @@ import {
   RedisOutageAnswer,
 } from '../../common/rate-limit/redis-outage.js';
 import type { ThrottlerStorageRecord } from '../../common/rate-limit/redis-throttler-storage.js';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /**
  * @nestjs/throttler's storage counts a hit on every call. Login throttling must count only
@@ -107,8 +107,13 @@ export class RedisAuthThrottleStorage
   }
 }
 
-export function createAuthThrottleStorage(config: AppConfig): AuthThrottleStorage {
+/**
+ * ioredis is imported only with REDIS_URL, to keep it out of the default start
+ * (docs/decisions/0016-chat-path-cost.md, "Start-up").
+ */
+export async function createAuthThrottleStorage(config: AppConfig): Promise<AuthThrottleStorage> {
   if (!config.redisUrl) return new InProcessThrottleStorage();
+  const { Redis } = await import('ioredis');
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 });
   redis.on('error', () => undefined); // reported per call by RedisAuthThrottleStorage
   return new RedisAuthThrottleStorage(redis);
