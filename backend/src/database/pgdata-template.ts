@@ -164,7 +164,7 @@ export async function restoreTemplate(pgdata: string, source: TemplateSource): P
   const partial = `${pgdata}.partial-${process.pid}`;
   try {
     fs.rmSync(partial, { recursive: true, force: true });
-    await copyTree(template, partial);
+    fs.cpSync(template, partial, { recursive: true });
     fs.rmSync(pgdata, { recursive: true, force: true });
     fs.renameSync(partial, pgdata);
     return true;
@@ -172,33 +172,6 @@ export async function restoreTemplate(pgdata: string, source: TemplateSource): P
     fs.rmSync(partial, { recursive: true, force: true });
     return false;
   }
-}
-
-/**
- * Copies the folder `from` to `to` (which must not exist) with every file's copy in flight at once,
- * on libuv's thread pool. The start opens the database while the app's modules load (main.ts), so
- * a copy that holds the main thread delays both: `fs.cpSync` held it 0.3–0.5 s for the template's
- * 1,180 files here, and `fs.promises.cp` (one file at a time) took over 1 s; this took about 0.2 s
- * (docs/decisions/0015-a-migrated-template-for-new-data-folders.md). It settles only when no copy
- * is still writing, so a failure's clean-up never races a late write.
- */
-async function copyTree(from: string, to: string): Promise<void> {
-  const [{ mode }, entries] = await Promise.all([
-    fs.promises.stat(from),
-    fs.promises.readdir(from, { withFileTypes: true }),
-  ]);
-  await fs.promises.mkdir(to);
-  const copies = await Promise.allSettled(
-    entries.map((entry) => {
-      const source = path.join(from, entry.name);
-      const target = path.join(to, entry.name);
-      return entry.isDirectory() ? copyTree(source, target) : fs.promises.copyFile(source, target);
-    }),
-  );
-  const failed = copies.find((copy) => copy.status === 'rejected');
-  if (failed) throw failed.reason;
-  // Each folder gets the template's mode, as fs.cpSync gave it; files keep theirs through copyFile.
-  await fs.promises.chmod(to, mode & 0o7777);
 }
 
 /** Run on a folder restored from the template before anything else sees it. */
