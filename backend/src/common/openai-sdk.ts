@@ -1,7 +1,18 @@
-import type { ClientOptions, OpenAI } from 'openai';
+import type { OpenAI } from 'openai';
 
 let sdk: Promise<typeof OpenAI> | undefined;
 let loaded: typeof OpenAI | undefined;
+
+const OPENAI_API = 'https://api.openai.com/v1';
+
+/** Where and how the model's and the embeddings' clients reach OpenAI (from the app's config). */
+export interface OpenAiConnection {
+  apiKey: string;
+  /** OpenAI's own API when unset. */
+  baseUrl?: string;
+  timeoutMs: number;
+  maxRetries: number;
+}
 
 /**
  * A client of the official `openai` SDK, which is imported here, on the adapters' first request,
@@ -10,10 +21,16 @@ let loaded: typeof OpenAI | undefined;
  * one import, so their first requests never load it twice at once (Jest's ESM loader fails when
  * two imports link the same module graph concurrently).
  */
-export async function openAiClient(options: ClientOptions): Promise<OpenAI> {
+export async function openAiClient(connection: OpenAiConnection): Promise<OpenAI> {
   sdk ??= import('openai').then((module) => (loaded = module.OpenAI));
   const Client = await sdk;
-  return new Client(options);
+  return new Client({
+    apiKey: connection.apiKey,
+    // Explicit, so a stray OPENAI_BASE_URL in the process environment never decides it.
+    baseURL: connection.baseUrl ?? OPENAI_API,
+    timeout: connection.timeoutMs,
+    maxRetries: connection.maxRetries,
+  });
 }
 
 /** The SDK once a client was made, to tell its errors apart; before that, no error is the SDK's. */

@@ -16,8 +16,6 @@ export interface OpenAiAdapterOptions {
   maxRetries: number;
 }
 
-const OPENAI_API = 'https://api.openai.com/v1';
-
 /** What the model reads back for a call past LlmTools.maxCalls (it asked for several at once). */
 const TOO_MANY_CALLS = 'No more actions can run for this message: answer with what you have.';
 /** The most text one call's arguments may accrete (an action's parameters are a few short values). */
@@ -179,13 +177,7 @@ export class OpenAiLlmAdapter implements LlmPort {
     onPiece: (text: string) => void,
   ): Promise<Round> {
     const { request, tools } = ask;
-    this.client ??= openAiClient({
-      apiKey: this.options.apiKey,
-      // Explicit, so a stray OPENAI_BASE_URL in the process environment never decides it.
-      baseURL: this.options.baseUrl ?? OPENAI_API,
-      timeout: this.options.timeoutMs,
-      maxRetries: this.options.maxRetries,
-    });
+    this.client ??= openAiClient(this.options);
     const client = await this.client;
     const stream = await client.chat.completions.create(
       {

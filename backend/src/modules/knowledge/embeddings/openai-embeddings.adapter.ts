@@ -20,8 +20,6 @@ export interface OpenAiEmbeddingsOptions {
   queryTimeoutMs?: number;
 }
 
-const OPENAI_API = 'https://api.openai.com/v1';
-
 /**
  * The production embeddings: the official `openai` SDK's `/embeddings`, in batches of
  * `batchSize` texts, asking for plain float arrays (`encoding_format: 'float'`: the SDK's default
@@ -66,13 +64,7 @@ export class OpenAiEmbeddingsAdapter implements EmbeddingsPort {
     const started = Date.now();
     let response: OpenAI.CreateEmbeddingResponse;
     try {
-      this.client ??= openAiClient({
-        apiKey: this.options.apiKey,
-        // Explicit, so a stray OPENAI_BASE_URL in the process environment never decides it.
-        baseURL: this.options.baseUrl ?? OPENAI_API,
-        timeout: this.options.timeoutMs,
-        maxRetries: this.options.maxRetries,
-      });
+      this.client ??= openAiClient(this.options);
       const client = await this.client;
       response = await client.embeddings.create(
         {
