@@ -207,6 +207,8 @@ describe('chat through the OpenAI adapter (local Chat Completions server)', () =
   });
 });
 
+// Two app instances need one database both reach: the PostgreSQL server. An embedded PGlite belongs
+// to one process (its folder is locked), so without TEST_DATABASE_URL this part is skipped.
 (serverUrl() ? describe : describe.skip)('rate limits in Redis (REDIS_URL) hold across instances', () => {
   it('counts one visitor across two app instances sharing Redis and the database', async () => {
     const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
