@@ -1,20 +1,28 @@
 #!/usr/bin/env node
 /**
  * Cold-start time of the built app: process spawn → GET /api/health answers 200.
- *   npm run build && node bench/startup.mjs [runs]
+ *   npm run build && node bench/startup.mjs [runs] [--compare]
  * Measures the embedded PGlite on a new data folder (first start: initdb + migrations), on an
  * existing one, and a PostgreSQL server (BENCH_DATABASE_URL, default the local server; a fresh
  * database is created and dropped). Besides the wall time it prints the CPU time the process had
  * used when it answered (user + system, from /proc): on a busy machine the wall time mostly measures
- * the other processes, the CPU time much less so.
+ * the other processes, the CPU time much less so. It starts what `npm start` runs, the bundle;
+ * `--compare` also starts the unbundled tree (backend/dist/main.js), in turns with the bundle.
  */
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { BUILT_APP, UNBUNDLED_APP, requireBuiltBackend } from './support/app.mjs';
 
-const runs = Number(process.argv[2] ?? 3);
-const main = path.resolve('backend/dist/main.js');
+const runs = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 3);
+const builds = process.argv.includes('--compare')
+  ? [
+      { name: 'bundle', main: BUILT_APP },
+      { name: 'unbundled', main: UNBUNDLED_APP },
+    ]
+  : [{ name: 'bundle', main: BUILT_APP }];
+requireBuiltBackend('npm run build');
 const serverBase = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
 const TICKS_PER_SECOND = 100;
@@ -29,7 +37,7 @@ function cpuMs(pid) {
   }
 }
 
-async function startOnce(env) {
+async function startOnce(main, env) {
   const port = 3900 + Math.floor(Math.random() * 90);
   const started = performance.now();
   const child = spawn(process.execPath, [main], {
@@ -60,7 +68,7 @@ function stats(label, samples) {
   const wall = samples.map((s) => s.ms);
   const cpu = samples.map((s) => s.cpu);
   console.log(
-    `${label.padEnd(38)} median ${median(wall).toFixed(0).padStart(5)} ms, CPU ${median(cpu).toFixed(0).padStart(5)} ms   ` +
+    `${label.padEnd(50)} median ${median(wall).toFixed(0).padStart(5)} ms, CPU ${median(cpu).toFixed(0).padStart(5)} ms   ` +
       `(${wall.map((s) => s.toFixed(0)).join(', ')})`,
   );
 }
@@ -72,26 +80,40 @@ console.log(
     .join(' ')} (${os.cpus().length} cores)`,
 );
 
-const fresh = [];
-const existing = [];
-for (let i = 0; i < runs; i++) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'botsmith-bench-'));
-  fresh.push(await startOnce({ DATA_DIR: dir }));
-  existing.push(await startOnce({ DATA_DIR: dir }));
-  fs.rmSync(dir, { recursive: true, force: true });
+for (const build of builds) {
+  build.fresh = [];
+  build.existing = [];
+  build.server = [];
 }
-stats('PGlite, new data folder (first start)', fresh);
-stats('PGlite, existing data folder', existing);
+const label = (build, what) => (builds.length > 1 ? `${build.name}: ${what}` : what);
 
-const server = [];
+for (let i = 0; i < runs; i++) {
+  for (const build of builds) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'botsmith-bench-'));
+    build.fresh.push(await startOnce(build.main, { DATA_DIR: dir }));
+    build.existing.push(await startOnce(build.main, { DATA_DIR: dir }));
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+for (const build of builds) {
+  stats(label(build, 'PGlite, new data folder (first start)'), build.fresh);
+  stats(label(build, 'PGlite, existing data folder'), build.existing);
+}
+
 const db = `botsmith_bench_${process.pid}`;
 try {
   execFileSync('psql', [serverBase, '-qc', `CREATE DATABASE ${db}`]);
   const url = new URL(serverBase);
   url.pathname = `/${db}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'botsmith-bench-'));
-  for (let i = 0; i < runs; i++) server.push(await startOnce({ DATABASE_URL: url.toString(), DATA_DIR: dir }));
-  stats('PostgreSQL server (first run migrates)', server);
+  // The first start migrates the new database; it is not counted.
+  await startOnce(builds[0].main, { DATABASE_URL: url.toString(), DATA_DIR: dir });
+  for (let i = 0; i < runs; i++) {
+    for (const build of builds) {
+      build.server.push(await startOnce(build.main, { DATABASE_URL: url.toString(), DATA_DIR: dir }));
+    }
+  }
+  for (const build of builds) stats(label(build, 'PostgreSQL server'), build.server);
 } catch (error) {
   console.log(`PostgreSQL server: skipped (${error.message.split('\n')[0]})`);
 } finally {

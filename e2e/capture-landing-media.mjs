@@ -4,7 +4,7 @@
  * Regenerates the landing page's pictures and demo video in frontend/public/landing/ from the
  * real product: the built app, its real HTTP API and the real embeddable widget, in Chromium.
  *
- *   npm run build                                  (once: the script runs backend/dist/main.js)
+ *   npm run build                                  (once: the script runs backend/dist/bundle/main.mjs)
  *   node e2e/capture-landing-media.mjs             (CHROMIUM_PATH overrides /usr/bin/chromium)
  *
  * What it does:
@@ -13,7 +13,7 @@
  *    visitor question with a scripted answer, word by word. The embedded offline demo model would
  *    prefix its answers with "(Offline demo model)"; this way the answers go through the app's
  *    production path (the `openai` SDK adapter) and read like a real model's.
- * 2. Starts the built app as `npm start` does (node backend/dist/main.js) on a free port with a
+ * 2. Starts the built app as `npm start` does (node backend/dist/bundle/main.mjs) on a free port with a
  *    fresh temporary DATA_DIR (embedded PGlite, mail to DATA_DIR/outbox, test-mode payments),
  *    with OPENAI_API_KEY and OPENAI_BASE_URL pointing at that server.
  * 3. Through the app's HTTP API: signs an owner up, verifies the e-mail with the outbox link,
@@ -46,7 +46,7 @@ import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './support/chromium.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..');
 const outDir = path.join(repoRoot, 'frontend/public/landing');
-const appMain = path.join(repoRoot, 'backend/dist/main.js');
+const appMain = path.join(repoRoot, 'backend/dist/bundle/main.mjs');
 const PASSWORD = 'Capture!pass1';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -937,7 +937,7 @@ async function captureDemo(browser, encoder, app, model, site) {
 // ---------------------------------------------------------------------------------------------
 
 if (!existsSync(appMain)) {
-  console.error('The app is not built: run `npm run build` first (this script starts backend/dist/main.js).');
+  console.error('The app is not built: run `npm run build` first (this script starts backend/dist/bundle/main.mjs).');
   process.exit(1);
 }
 

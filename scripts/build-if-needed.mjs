@@ -29,7 +29,7 @@ const parts = [
   },
   {
     name: 'backend',
-    output: 'backend/dist/main.js',
+    output: 'backend/dist/bundle/main.mjs',
     sources: ['backend/src', 'backend/package.json', 'contract/src'],
   },
 ];

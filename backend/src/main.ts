@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
 import { buildConfig, type AppConfig } from './config/config.js';
 import { ConfigValidationError } from './config/environment.js';
 import { DataDirLockedError } from './database/data-dir-lock.js';
@@ -14,7 +13,9 @@ async function main(): Promise<void> {
   // modules load: the two were the largest parts of a start (docs/decisions/0015-a-migrated-template-for-new-data-folders.md).
   const opening = config.database.url ? undefined : EmbeddedPostgres.start(config.dataDir);
   opening?.catch(() => undefined); // awaited below; this only keeps a refusal from being "unhandled" meanwhile
-  const { createApp } = await import('./app.setup.js');
+  // Nest and everything else load after the database began to open: the modules imported above
+  // are the few it needs.
+  const [{ createApp }, { Logger }] = await Promise.all([import('./app.setup.js'), import('@nestjs/common')]);
   let embedded: EmbeddedPostgres | undefined;
   let database: DatabaseTarget;
   if (config.database.url) {

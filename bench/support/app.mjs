@@ -14,7 +14,10 @@ import { fileURLToPath } from 'node:url';
 export const BACKEND_DIST = process.env.BENCH_BACKEND_DIST
   ? path.resolve(process.env.BENCH_BACKEND_DIST)
   : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../backend/dist');
-export const BUILT_APP = path.join(BACKEND_DIST, 'main.js');
+/** What `npm start` runs: the bundle of backend/dist (backend/scripts/bundle.mjs). */
+export const BUILT_APP = path.join(BACKEND_DIST, 'bundle', 'main.mjs');
+/** The compiled tree's own entry, unbundled (bench/startup.mjs --compare measures both). */
+export const UNBUNDLED_APP = path.join(BACKEND_DIST, 'main.js');
 
 /** Exits (2) with how to build (`command`) when backend/dist is missing. */
 export function requireBuiltBackend(command = 'npm run build -w backend') {
@@ -75,7 +78,7 @@ export async function waitForHealth(base, child, timeoutMs = 60_000) {
 }
 
 /**
- * Starts backend/dist/main.js on a free port of `host` with QUIET_APP_ENV, PUBLIC_URL (`base`:
+ * Starts the built app (BUILT_APP) on a free port of `host` with QUIET_APP_ENV, PUBLIC_URL (`base`:
  * `publicHost` and that port) and `env` on top; answers once it is healthy. `stop()` ends it and
  * waits for its exit.
  */

@@ -26,12 +26,12 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
 }
 
 /**
- * Starts the built product exactly as `npm start` does (node backend/dist/main.js) on a free
+ * Starts the built product exactly as `npm start` does (node backend/dist/bundle/main.mjs) on a free
  * port with a fresh data folder, i.e. on the embedded defaults: PGlite, outbox mail, test-mode
  * payments, offline demo model. `env` adds or overrides variables.
  */
 export async function startAppServer(env: Record<string, string> = {}): Promise<AppServer> {
-  const main = path.join(REPO_ROOT, 'backend', 'dist', 'main.js');
+  const main = path.join(REPO_ROOT, 'backend', 'dist', 'bundle', 'main.mjs');
   if (!fs.existsSync(main)) throw new Error('The backend is not built: run `npm run build` first.');
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'botsmith-e2e-'));

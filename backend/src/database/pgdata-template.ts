@@ -5,8 +5,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { DataSource, type MigrationInterface } from 'typeorm';
-import { dataSourceOptions } from './database.options.js';
+import type { MigrationInterface } from 'typeorm';
 
 export type MigrationList = Array<new () => MigrationInterface>;
 
@@ -66,10 +65,22 @@ export function templateKey(migrations: MigrationList): string {
   return crypto.createHash('sha256').update(identity).digest('hex').slice(0, 16);
 }
 
+/**
+ * PostgreSQL's default is 128MB, which PGlite sets up in its WASM memory on every open: measured
+ * here, an open took 1.0-1.2 s with it and 0.77-0.82 s with 32MB, and the process kept 100 MB less
+ * (docs/decisions/0016-chat-path-cost.md, "Start-up: one bundle"). The embedded database serves one
+ * installation's small tables; the files stay in the operating system's cache besides.
+ */
+export const EMBEDDED_SHARED_BUFFERS = '32MB';
+
 /** A PGlite on `pgdata` served on a random loopback port, for the `pg` driver (ADR 0001). */
 export async function servePglite(pgdata: string): Promise<{ db: PGlite; server: PGLiteSocketServer; url: string }> {
   // pgvector is loaded on every start: a data folder whose passages were embedded has vector columns.
-  const db = await PGlite.create({ dataDir: pgdata, extensions: { vector } });
+  const db = await PGlite.create({
+    dataDir: pgdata,
+    extensions: { vector },
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
+  });
   try {
     const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 1 });
     await server.start();
@@ -81,6 +92,12 @@ export async function servePglite(pgdata: string): Promise<{ db: PGlite; server:
 }
 
 async function buildTemplate(dir: string, migrations: MigrationList): Promise<void> {
+  // TypeORM is imported here, not at the top: every embedded start imports this module before the
+  // database opens, and only a start that has to build the template needs TypeORM that early.
+  const [{ DataSource }, { dataSourceOptions }] = await Promise.all([
+    import('typeorm'),
+    import('./database.options.js'),
+  ]);
   const { db, server, url } = await servePglite(dir);
   const dataSource = new DataSource({ ...dataSourceOptions({ url, embedded: true, poolSize: 1 }), migrations });
   try {

