@@ -73,6 +73,28 @@ const originalFileUrls = {
   },
 };
 
+/**
+ * @nestjs/typeorm looks up two classes TypeORM 1 no longer has (`Connection`, `AbstractRepository`)
+ * with `createRequire(import.meta.url)('typeorm')`, which the bundler cannot see: at run time Node
+ * loaded a second, unbundled TypeORM (295 CommonJS files and their dependencies) only to find them
+ * missing. The lookup reads the bundled TypeORM instead. If @nestjs/typeorm changes that file, the
+ * build fails here rather than quietly load TypeORM twice again.
+ */
+const NEST_TYPEORM_COMPAT = `${path.sep}@nestjs${path.sep}typeorm${path.sep}dist${path.sep}common${path.sep}typeorm-compat.js`;
+const oneTypeorm = {
+  name: 'botsmith-one-typeorm',
+  transform(code, id) {
+    if (!id.endsWith(NEST_TYPEORM_COMPAT)) return null;
+    const lookup = "const typeorm = require('typeorm');";
+    if (!code.includes(lookup)) throw new Error(`${id} no longer reads TypeORM as ${lookup}: see bundle.mjs`);
+    return {
+      // On the first line, so that no line moves and the existing source map holds (map: null).
+      code: `import * as bundledTypeorm from 'typeorm'; ${code.replace(lookup, 'const typeorm = bundledTypeorm;')}`,
+      map: null,
+    };
+  },
+};
+
 /** The entry described in the header. */
 const entry = {
   name: 'botsmith-entry',
@@ -94,7 +116,7 @@ const result = await build({
   input: { main: ENTRY },
   platform: 'node',
   external: isExternal,
-  plugins: [entry, originalFileUrls],
+  plugins: [entry, originalFileUrls, oneTypeorm],
   logLevel: 'warn',
   onLog(level, log, handler) {
     // Nest's optional peers are required inside try/catch; that they are missing is expected.
