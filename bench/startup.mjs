@@ -16,12 +16,10 @@ import path from 'node:path';
 import { BUILT_APP, UNBUNDLED_APP, requireBuiltBackend } from './support/app.mjs';
 
 const runs = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 3);
-const builds = process.argv.includes('--compare')
-  ? [
-      { name: 'bundle', main: BUILT_APP },
-      { name: 'unbundled', main: UNBUNDLED_APP },
-    ]
-  : [{ name: 'bundle', main: BUILT_APP }];
+const builds = [
+  { name: 'bundle', main: BUILT_APP },
+  ...(process.argv.includes('--compare') ? [{ name: 'unbundled', main: UNBUNDLED_APP }] : []),
+].map((build) => ({ ...build, fresh: [], existing: [], server: [] }));
 requireBuiltBackend('npm run build');
 const serverBase = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
@@ -80,11 +78,6 @@ console.log(
     .join(' ')} (${os.cpus().length} cores)`,
 );
 
-for (const build of builds) {
-  build.fresh = [];
-  build.existing = [];
-  build.server = [];
-}
 const label = (build, what) => (builds.length > 1 ? `${build.name}: ${what}` : what);
 
 for (let i = 0; i < runs; i++) {

@@ -71,7 +71,7 @@ export function templateKey(migrations: MigrationList): string {
  * (docs/decisions/0016-chat-path-cost.md, "Start-up: one bundle"). The embedded database serves one
  * installation's small tables; the files stay in the operating system's cache besides.
  */
-export const EMBEDDED_SHARED_BUFFERS = '32MB';
+const EMBEDDED_SHARED_BUFFERS = '32MB';
 
 /** A PGlite on `pgdata` served on a random loopback port, for the `pg` driver (ADR 0001). */
 export async function servePglite(pgdata: string): Promise<{ db: PGlite; server: PGLiteSocketServer; url: string }> {
