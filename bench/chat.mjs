@@ -14,7 +14,9 @@
  * machine runs), the app process's CPU time per request is read from /proc: with PGlite it
  * includes the database's work, with a server it does not. Rate limits are raised for the run; the offline model's
  * per-word delay is 0 (BENCH_WORD_DELAY_MS to change), so the figures are the engine's cost, not
- * a simulated model's. Env: BENCH_DATABASE_URL (default the local server).
+ * a simulated model's. Env: BENCH_DATABASE_URL (default the local server); BENCH_ENGINE=pglite or
+ * postgres to run one of them; BENCH_KEEP_PROFILE=<path prefix> to keep the CPU profile
+ * (<prefix>-<pid>.cpuprofile, for Chrome's DevTools); BENCH_BACKEND_DIST to run another build.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -156,6 +158,8 @@ async function profiled(app, total, send) {
   await load(total, CONCURRENCY, send);
   const cpuPerMessage = (cpuMs(app.pid) - before) / total;
   const { profile } = JSON.parse(await probe(app, 'SIGUSR2', 'probe-1.json'));
+  if (process.env.BENCH_KEEP_PROFILE)
+    fs.writeFileSync(`${process.env.BENCH_KEEP_PROFILE}-${app.pid}.cpuprofile`, JSON.stringify(profile));
   console.log(
     `  CPU profile of ${total} JSON messages (${cpuPerMessage.toFixed(2)} ms of app CPU each, profiler on), top 10 frames by self time:`,
   );
@@ -323,9 +327,10 @@ console.log(
   `bench/chat: ${REQUESTS} requests per route at concurrency ${CONCURRENCY}, offline model word delay ${WORD_DELAY} ms, ` +
     `Node ${process.version}, ${os.cpus().length} CPUs (load generator on the same machine)`,
 );
-await pgliteRun();
+const ENGINE = process.env.BENCH_ENGINE; // 'pglite' or 'postgres' for one of them; both by default
+if (ENGINE !== 'postgres') await pgliteRun();
 try {
-  await postgresRun();
+  if (ENGINE !== 'pglite') await postgresRun();
 } catch (error) {
   console.log(`\nPostgreSQL server: skipped (${String(error.message).split('\n')[0]})`);
 }
