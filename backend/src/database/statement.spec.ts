@@ -39,6 +39,44 @@ describe('StatementParts', () => {
   });
 });
 
+describe('StatementParts.toInlinedSql: a statement for a batch, its values written in', () => {
+  it('writes ids, numbers, dates, UUIDs and null as literals, each under its cast', () => {
+    const parts = new StatementParts();
+    const at = new Date('2026-11-03T10:00:00.000Z');
+    parts.with(
+      'held',
+      `SELECT ${parts.param(7, 'integer')}, ${parts.param('v1-Ab_9.x', 'varchar')}, ${parts.param(at, 'timestamptz')},
+              ${parts.param('0b6f6a3e-5c1d-4c43-9a55-1f0b0d9b2f11', 'uuid')}, ${parts.param(null, 'text')}`,
+    );
+    parts.select('n', '1');
+    expect(parts.toInlinedSql()).toBe(
+      "WITH held AS (\nSELECT 7::integer, 'v1-Ab_9.x'::varchar, '2026-11-03T10:00:00.000Z'::timestamptz,\n" +
+        '              \'0b6f6a3e-5c1d-4c43-9a55-1f0b0d9b2f11\'::uuid, NULL::text\n)\nSELECT 1 AS "n"',
+    );
+  });
+
+  it.each([
+    ['a quote', "x' OR '1'='1", 'varchar'],
+    ['a backslash', 'x\\', 'varchar'],
+    ['a statement after it', 'x;DROP TABLE bots', 'text'],
+    ['a dollar quote', '$$x$$', 'text'],
+    ['a space', 'a b', 'text'],
+    ['a letter outside ASCII', 'café', 'text'],
+    ['a NUL', 'a\u0000', 'text'],
+    ['201 characters', 'a'.repeat(201), 'text'],
+    ['a UUID that is not one', "0b6f6a3e-5c1d-4c43-9a55-1f0b0d9b2f1'", 'uuid'],
+    ['a fraction', 1.5, 'integer'],
+    ['an unsafe integer', 2 ** 53, 'integer'],
+    ['an invalid date', new Date(Number.NaN), 'timestamptz'],
+    ['an object', { toString: () => '1' }, 'integer'],
+    ['a boolean', true, 'boolean'],
+  ])('refuses %s: nothing that could carry outside text is written into a batch', (_name, value, type) => {
+    const parts = new StatementParts();
+    parts.with('held', `SELECT ${parts.param(value, type)}`);
+    expect(() => parts.toInlinedSql()).toThrow('cannot be written into a batch');
+  });
+});
+
 describe('StatementRunner', () => {
   /** A pool whose statements fail with the given errors, one per run, then answer one row. */
   function failing(...errors: Error[]) {

@@ -37,12 +37,14 @@ export type StatementRow = Readonly<Record<string, unknown>>;
  */
 export class StatementParts {
   private readonly params: unknown[] = [];
+  private readonly types: string[] = [];
   private readonly parts = new Map<string, string>();
   private readonly columns = new Map<string, string>();
 
   /** The placeholder of a new parameter, cast to `type` (every placeholder is cast: no guessing). */
   param(value: unknown, type: string): string {
     this.params.push(value);
+    this.types.push(type);
     return `$${this.params.length}::${type}`;
   }
 
@@ -65,6 +67,31 @@ export class StatementParts {
     const columns = [...this.columns].map(([alias, expression]) => `${expression} AS "${alias}"`).join(', ');
     return [`WITH ${parts}\nSELECT ${columns || '1 AS "done"'}`, [...this.params]];
   }
+
+  /**
+   * The SQL text with every parameter written in as a literal, for a batch of statements in one
+   * round trip (the simple protocol, which takes no parameters). Only values whose literal cannot
+   * carry outside text are written: null, safe integers, dates, UUIDs, and tokens of at most 200
+   * letters, digits, '_', '-' and '.' (ids this server issued or checked); anything else throws.
+   */
+  toInlinedSql(): string {
+    const [sql] = this.toQuery();
+    return sql.replace(/\$(\d+)(?=::)/g, (_, n: string) =>
+      inlineLiteral(this.params[Number(n) - 1], this.types[Number(n) - 1]),
+    );
+  }
+}
+
+const INLINE_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const INLINE_TOKEN = /^[A-Za-z0-9_.-]{0,200}$/;
+
+/** One parameter as a literal (toInlinedSql); throws for a value that could carry outside text. */
+function inlineLiteral(value: unknown, type: string): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+  if (value instanceof Date && !Number.isNaN(value.getTime())) return `'${value.toISOString()}'`;
+  if (typeof value === 'string' && (type === 'uuid' ? INLINE_UUID : INLINE_TOKEN).test(value)) return `'${value}'`;
+  throw new Error(`A ${type} parameter that is not a plain id, number or date cannot be written into a batch`);
 }
 
 /** Repositories only: the parts behind a statement handle. */

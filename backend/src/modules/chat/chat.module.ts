@@ -17,6 +17,7 @@ import { ChatController } from './chat.controller.js';
 import { ConversationsDataModule } from '../conversations/conversations-data.module.js';
 import { CHUNK_SEARCH, ChatService } from './chat.service.js';
 import { ChatRepository } from './chat.repository.js';
+import { ServableBots } from './servable-bots.js';
 import { FeedbackService } from './feedback.service.js';
 import { LeadCaptureService } from './lead-capture.service.js';
 import { LLM, type LlmPort } from './llm/llm.port.js';
@@ -64,6 +65,7 @@ export function createLlm(config: AppConfig): LlmPort {
     ChatService,
     AgentMessagesService,
     ChatRepository,
+    ServableBots,
     FeedbackService,
     LeadCaptureService,
     VisitorConversationsService,

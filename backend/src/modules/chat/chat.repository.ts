@@ -12,6 +12,18 @@ import { hasActionsSql } from '../actions/actions.repository.js';
 import { nextMessageFitsSql } from '../usage/budget.js';
 import { toOwnerBillingRow, type OwnerBillingColumns, type OwnerBillingRow } from '../usage/usage-ledger.repository.js';
 
+/** A bot as chat serves it (findServableBot). */
+export interface ServableBot {
+  bot: BotEntity;
+  ownerIsSystem: boolean;
+  /** The bot row's version: any write to the row changes it. */
+  version: string;
+}
+
+/** What holdIn found: the lock (null while another message of the visitor is in flight) and the owner's billing row. */
+export type HeldMessage =
+  { current: true; reservationId: string | null; owner: OwnerBillingRow; hasActions: boolean } | { current: false };
+
 export type BudgetDecision =
   { reserved: true; tier: ModelTier } | { reserved: false; reason: 'BUDGET' | 'GONE'; limitCents: number };
 
@@ -31,36 +43,70 @@ export class ChatRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * A bot whose owner account still exists (whether that owner is the system account, and the
-   * owner's billing row, which the message's gate decides from); null for unknown bots. Every chat
-   * message starts here, so the row is read as plain columns named after the entity's properties
-   * (the select list is built once from its metadata), without TypeORM's query builder and
-   * hydration, and the owner's billing columns ride along instead of a query of their own
-   * (docs/decisions/0016-chat-path-cost.md). Whether the bot has actions rides along too, so a bot
-   * without any costs its messages no query for them.
+   * A bot whose owner account still exists, whether that owner is the system account, and the
+   * bot row's version (its `xmin`: every write to the row changes it, whoever makes it); null for
+   * unknown bots. The row is read as plain columns named after the entity's properties (the
+   * select list is built once from its metadata), without TypeORM's query builder and hydration
+   * (docs/decisions/0016-chat-path-cost.md). A chat message may use a copy read earlier
+   * (ServableBots): `holdIn` checks its version in the statement that takes the visitor's lock.
    */
-  async findServableBot(
-    botId: number,
-  ): Promise<{ bot: BotEntity; ownerIsSystem: boolean; owner: OwnerBillingRow; hasActions: boolean } | null> {
+  async findServableBot(botId: number): Promise<ServableBot | null> {
     this.servableBotSql ??= `SELECT ${this.dataSource
       .getMetadata(BotEntity)
       .columns.map((c) => `b.${c.databaseName} AS "${c.propertyName}"`)
-      .join(', ')}, ${OWNER_COLUMNS.map((c) => `u.${c} AS "${OWNER_PREFIX}${c}"`).join(', ')},
-            ${hasActionsSql('b.id')} AS "${OWNER_PREFIX}hasActions"
+      .join(', ')}, b.xmin::text AS "${EXTRA_PREFIX}version", u.is_system AS "${EXTRA_PREFIX}ownerIsSystem"
        FROM bots b JOIN users u ON u.id = b.owner_id AND u.deleted_at IS NULL
       WHERE b.id = $1`;
     const rows = await queryPrepared<Record<string, unknown>>(this.dataSource, this.servableBotSql, [botId]);
     const row = rows[0];
     if (!row) return null;
-    const ownerColumns: Record<string, unknown> = {};
-    for (const column of OWNER_COLUMNS) {
-      ownerColumns[column] = row[OWNER_PREFIX + column];
-      delete row[OWNER_PREFIX + column];
-    }
-    const hasActions = row[`${OWNER_PREFIX}hasActions`] === true;
-    delete row[`${OWNER_PREFIX}hasActions`];
-    const owner = toOwnerBillingRow(ownerColumns as unknown as OwnerBillingColumns);
-    return { bot: Object.assign(new BotEntity(), row), ownerIsSystem: owner.isSystem, owner, hasActions };
+    const version = String(row[`${EXTRA_PREFIX}version`]);
+    const ownerIsSystem = row[`${EXTRA_PREFIX}ownerIsSystem`] === true;
+    delete row[`${EXTRA_PREFIX}version`];
+    delete row[`${EXTRA_PREFIX}ownerIsSystem`];
+    return { bot: Object.assign(new BotEntity(), row), ownerIsSystem, version };
+  }
+
+  /**
+   * A chat message's first write, as a part of a statement (with what admit reads beside it): the
+   * visitor's lock for the bot (as `acquireInFlight`), taken only while the bot and its owner's
+   * account exist and, given a `version`, only while the bot row is still that version; and,
+   * read on the same snapshot, the owner's billing row (the message's gate decides from it) and
+   * whether the bot has actions. `current` false: the bot is gone, or was written since the copy
+   * was read, and no lock was taken.
+   */
+  holdIn(
+    statement: Statement,
+    hold: { botId: number; visitorId: string; ttlMs: number; version: string | null },
+  ): { reservationId: string; read(row: StatementRow): HeldMessage } {
+    const parts = partsOf(statement);
+    const botId = parts.param(hold.botId, 'integer');
+    parts.with(
+      'servable',
+      `SELECT b.xmin::text AS version, ${OWNER_COLUMNS.map((c) => `u.${c}`).join(', ')},
+              ${hasActionsSql('b.id')} AS has_actions
+         FROM bots b JOIN users u ON u.id = b.owner_id AND u.deleted_at IS NULL
+        WHERE b.id = ${botId}`,
+    );
+    const version = parts.param(hold.version, 'text');
+    const current = `EXISTS (SELECT 1 FROM servable WHERE ${version} IS NULL OR servable.version = ${version})`;
+    const reservationId = randomUUID();
+    const acquired = this.addInFlight(parts, reservationId, hold.botId, hold.visitorId, hold.ttlMs, current);
+    parts.select('servable_current', current);
+    parts.select('servable_owner', `(SELECT row_to_json(servable) FROM servable)`);
+    return {
+      reservationId,
+      read: (row) => {
+        const servable = row.servable_owner as (OwnerBillingColumns & { has_actions: boolean }) | null;
+        if (row.servable_current !== true || !servable) return { current: false };
+        return {
+          current: true,
+          reservationId: acquired.read(row),
+          owner: toOwnerBillingRow(servable),
+          hasActions: servable.has_actions === true,
+        };
+      },
+    };
   }
 
   /**
@@ -104,31 +150,24 @@ export class ChatRepository {
    */
   async acquireInFlight(botId: number, visitorId: string, ttlMs: number): Promise<string | null> {
     const parts = new StatementParts();
-    const acquired = this.addInFlight(parts, botId, visitorId, ttlMs);
+    const acquired = this.addInFlight(parts, randomUUID(), botId, visitorId, ttlMs);
     return acquired.read(await runParts(this.dataSource, parts));
-  }
-
-  /** `acquireInFlight` as a part of a statement (a chat message's first write, with what admit reads). */
-  acquireInFlightIn(
-    statement: Statement,
-    botId: number,
-    visitorId: string,
-    ttlMs: number,
-  ): { read(row: StatementRow): string | null } {
-    return this.addInFlight(partsOf(statement), botId, visitorId, ttlMs);
   }
 
   private addInFlight(
     parts: StatementParts,
+    reservationId: string,
     botId: number,
     visitorId: string,
     ttlMs: number,
+    onlyIf = 'true',
   ): { read(row: StatementRow): string | null } {
     parts.with(
       'in_flight',
       `INSERT INTO chat_reservations (id, bot_id, visitor_id, expires_at)
-       VALUES (${parts.param(randomUUID(), 'uuid')}, ${parts.param(botId, 'integer')}, ${parts.param(visitorId, 'varchar')},
-               now() + ${parts.param(ttlMs, 'integer')} * interval '1 millisecond')
+       SELECT ${parts.param(reservationId, 'uuid')}, ${parts.param(botId, 'integer')}, ${parts.param(visitorId, 'varchar')},
+              now() + ${parts.param(ttlMs, 'integer')} * interval '1 millisecond'
+        WHERE ${onlyIf}
        ON CONFLICT (bot_id, visitor_id) DO UPDATE
           SET id = EXCLUDED.id, amount_cents = 0, period_start = NULL, created_at = now(),
               expires_at = EXCLUDED.expires_at
@@ -164,6 +203,32 @@ export class ChatRepository {
    * outside text: every value is an integer, a date or a UUID checked here.
    */
   async reserveBudget(reservationId: string, botId: number, periodStart: Date): Promise<BudgetDecision> {
+    return (await this.runBudgetBatch('', reservationId, botId, periodStart)).budget;
+  }
+
+  /**
+   * Runs a statement that holds a message (holdIn, with `reservationId` the reservation it takes)
+   * and then reserves the message's price from the bot's budget (as reserveBudget) in the same
+   * transaction and round trip: the statement's values are written into the batch
+   * (StatementParts.toInlinedSql takes only ids, numbers and dates). When the statement took no
+   * lock, the reservation finds no row and refuses; holdIn's reading says why.
+   */
+  async runHoldingBudget(
+    statement: Statement,
+    reservationId: string,
+    botId: number,
+    periodStart: Date,
+  ): Promise<{ row: StatementRow; budget: BudgetDecision }> {
+    return this.runBudgetBatch(`${partsOf(statement).toInlinedSql()};\n`, reservationId, botId, periodStart);
+  }
+
+  /** RESERVE_BATCH after `first` (a statement ending in ';', or nothing), in one transaction. */
+  private async runBudgetBatch(
+    first: string,
+    reservationId: string,
+    botId: number,
+    periodStart: Date,
+  ): Promise<{ row: StatementRow; budget: BudgetDecision }> {
     if (!Number.isSafeInteger(botId) || !UUID.test(reservationId) || Number.isNaN(periodStart.getTime())) {
       throw new Error('reserveBudget: a bot id, a reservation UUID and a period start are required');
     }
@@ -173,7 +238,7 @@ export class ChatRepository {
       `'${isoDate(periodStart)}'`,
       `'${reservationId}'::uuid`,
     ];
-    const sql = RESERVE_BATCH.replace(/\$([1-4])\b/g, (_, n: string) => values[Number(n) - 1]);
+    const sql = `BEGIN;\n${first}${RESERVE_BATCH.replace(/\$([1-4])\b/g, (_, n: string) => values[Number(n) - 1])}`;
     const runner = this.dataSource.createQueryRunner();
     try {
       const client = (await runner.connect()) as { query(sql: string): Promise<Array<{ rows: unknown[] }>> };
@@ -186,12 +251,14 @@ export class ChatRepository {
         await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       }
-      const reserved = results[2].rows as Array<{ model: ModelTier }>;
-      if (reserved.length === 1) return { reserved: true, tier: reserved[0].model };
-      const [state] = results[3].rows as Array<{ limit_dollars: number | null; mine: boolean }>;
-      if (state.limit_dollars === null) return { reserved: false, reason: 'GONE', limitCents: 0 };
-      const limitCents = Number(state.limit_dollars) * 100;
-      return { reserved: false, reason: state.mine ? 'BUDGET' : 'GONE', limitCents };
+      // BEGIN, then `first`'s result when there is one, then the lock, the reservation and the state.
+      const [row = {}] = (first ? results[1].rows : []) as StatementRow[];
+      const [, reserved, state] = results.slice(first ? 2 : 1) as [
+        unknown,
+        { rows: Array<{ model: ModelTier }> },
+        { rows: Array<{ limit_dollars: number | null; mine: boolean }> },
+      ];
+      return { row, budget: budgetDecision(reserved.rows, state.rows[0]) };
     } finally {
       await runner.release();
     }
@@ -207,8 +274,10 @@ export class ChatRepository {
   }
 }
 
-/** The owner's billing columns (OwnerBillingColumns) in findServableBot's row, each under this prefix. */
-const OWNER_PREFIX = '__owner_';
+/** What findServableBot reads beside the bot's columns, each under this prefix. */
+const EXTRA_PREFIX = '__servable_';
+
+/** The owner's billing columns (OwnerBillingColumns) holdIn reads. */
 const OWNER_COLUMNS: ReadonlyArray<keyof OwnerBillingColumns> = [
   'credits_cents',
   'has_paid',
@@ -227,8 +296,7 @@ const TIER_PRICE_SQL = `CASE b.model ${MODEL_TIERS.map((tier) => `WHEN '${tier}'
  * reserve (returning the tier), and, read after the reservation, the bot's budget and whether the
  * reservation is still live (a refusal's reason: GONE without either).
  */
-const RESERVE_BATCH = `BEGIN;
-SELECT id FROM bots WHERE id = $1 FOR NO KEY UPDATE;
+const RESERVE_BATCH = `SELECT id FROM bots WHERE id = $1 FOR NO KEY UPDATE;
 UPDATE chat_reservations r SET amount_cents = ${TIER_PRICE_SQL}, period_start = $3::date
   FROM bots b
  WHERE r.id = $4 AND r.expires_at > now() AND b.id = $1
@@ -244,3 +312,14 @@ RETURNING b.model;
 SELECT (SELECT usage_limit_dollars FROM bots WHERE id = $1) AS limit_dollars,
        EXISTS (SELECT 1 FROM chat_reservations WHERE id = $4 AND expires_at > now()) AS mine;
 COMMIT`;
+
+/** What the batch's reservation and state say (RESERVE_BATCH). */
+function budgetDecision(
+  reserved: Array<{ model: ModelTier }>,
+  state: { limit_dollars: number | null; mine: boolean },
+): BudgetDecision {
+  if (reserved.length === 1) return { reserved: true, tier: reserved[0].model };
+  if (state.limit_dollars === null) return { reserved: false, reason: 'GONE', limitCents: 0 };
+  const limitCents = Number(state.limit_dollars) * 100;
+  return { reserved: false, reason: state.mine ? 'BUDGET' : 'GONE', limitCents };
+}

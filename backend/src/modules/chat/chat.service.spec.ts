@@ -17,6 +17,7 @@ import type { LlmPort } from './llm/llm.port.js';
 import type { ChatRateLimiter } from './rate-limit/chat-rate-limiter.js';
 import type { VisitorTokens } from './visitor-token.js';
 import type { ChatRequestDto } from './chat.dto.js';
+import { ServableBots } from './servable-bots.js';
 import { ChatService, type ChatCaller, type ChunkSearch } from './chat.service.js';
 
 /**
@@ -68,11 +69,16 @@ function chatServiceWith(setup: Setup = {}) {
   };
   const bot = setup.bot === undefined ? botWith() : setup.bot;
   const repository = {
-    findServableBot: async () =>
-      bot
-        ? { bot, ownerIsSystem: setup.ownerIsSystem ?? false, owner: { isSystem: setup.ownerIsSystem ?? false } }
-        : null,
-    acquireInFlightIn: () => ({ read: () => 'reservation-1' }),
+    findServableBot: async () => (bot ? { bot, ownerIsSystem: setup.ownerIsSystem ?? false, version: '1' } : null),
+    holdIn: () => ({
+      reservationId: 'reservation-1',
+      read: () => ({
+        current: true,
+        reservationId: 'reservation-1',
+        owner: { isSystem: setup.ownerIsSystem ?? false },
+        hasActions: false,
+      }),
+    }),
     countIdentityRefusal: async () => undefined,
     releaseInFlight: async (id: string) => {
       calls.released.push(id);
@@ -80,9 +86,10 @@ function chatServiceWith(setup: Setup = {}) {
     releaseInFlightIn: (_statement: unknown, id: string) => {
       calls.released.push(id);
     },
-    reserveBudget: async () => {
+    // The reservation made with the lock, in the same round trip (a bot with a budget).
+    runHoldingBudget: async () => {
       calls.budgetReserved += 1;
-      return setup.budget ?? { reserved: true, tier: bot?.model ?? 'gpt-4o' };
+      return { row: {}, budget: setup.budget ?? { reserved: true, tier: bot?.model ?? 'gpt-4o' } };
     },
   };
   const log = {
@@ -143,6 +150,7 @@ function chatServiceWith(setup: Setup = {}) {
   const service = new ChatService(
     { publicUrl: 'https://botsmith.example' } as AppConfig,
     repository as unknown as ChatRepository,
+    new ServableBots(repository as unknown as ChatRepository),
     log as unknown as ConversationLog,
     transactions as unknown as TransactionRunner,
     statements as unknown as StatementRunner,

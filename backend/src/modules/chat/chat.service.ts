@@ -18,7 +18,8 @@ import { BudgetAlertsService } from '../usage/budget-alerts.service.js';
 import { UsageLedgerService, type OwnerBillingRow } from '../usage/usage-ledger.service.js';
 import { ConversationLog, type ConversationKey } from '../conversations/conversation-log.js';
 import type { StoredCitation } from '../conversations/message.entity.js';
-import { ChatRepository } from './chat.repository.js';
+import { ChatRepository, type BudgetDecision } from './chat.repository.js';
+import { ServableBots } from './servable-bots.js';
 import type { ChatRequestDto } from './chat.dto.js';
 import { isOriginAllowed, storablePageUrl } from './domain-match.js';
 import {
@@ -124,7 +125,7 @@ export interface Turn {
   readonly bot: BotEntity;
   /** The system account's bot (the landing page's demo bot, paid by the house). */
   readonly houseBot: boolean;
-  /** The owner's billing row, read with the bot: gate decides from it whether the owner can be served. */
+  /** The owner's billing row, read as the lock was taken: gate decides from it whether the owner can be served. */
   readonly owner: OwnerBillingRow;
   readonly visitor: VisitorOf;
   /** The conversation the turn is logged in. */
@@ -135,6 +136,11 @@ export interface Turn {
   readonly hasActions: boolean;
   /** A person handles the conversation (docs/product.md#owner-replies): the bot stays quiet. */
   readonly handedOff: boolean;
+  /**
+   * For a bot with a monthly budget, the reservation of the message's price made with the lock
+   * (one round trip); gate decides from it once the owner's billing state allowed the message.
+   */
+  readonly budget?: BudgetDecision;
 }
 
 /** gate: the tier the message is answered with (the budget reserved its price) and that price. */
@@ -173,14 +179,24 @@ export interface CompletedTurn extends ComposedTurn {
 export interface ResolvedCaller {
   bot: BotEntity;
   houseBot: boolean;
-  /** The owner's billing row, read with the bot. */
-  owner: OwnerBillingRow;
+  /** The bot row's version the checks were made against (ServableBots). */
+  botVersion: string;
   visitor: VisitorOf;
   /** The page the conversation may record (storablePageUrl). */
   pageUrl: string | null;
-  /** The bot has actions (read with the bot). */
-  hasActions: boolean;
 }
+
+/** What hold found: the copy of the bot was out of date, or the lock and what was read with it. */
+type HeldTurn =
+  | { current: false }
+  | {
+      current: true;
+      reservationId: string;
+      owner: OwnerBillingRow;
+      hasActions: boolean;
+      handedOff: boolean;
+      budget: BudgetDecision | undefined;
+    };
 
 /** The visitor and, from a browser, the visitor token to send back (none on the API-key path). */
 export interface VisitorOf {
@@ -226,6 +242,7 @@ export class ChatService implements OnApplicationShutdown {
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly repository: ChatRepository,
+    private readonly servableBots: ServableBots,
     private readonly log: ConversationLog,
     private readonly transactions: TransactionRunner,
     private readonly statements: StatementRunner,
@@ -257,10 +274,10 @@ export class ChatService implements OnApplicationShutdown {
    * visitor's first request creates their conversation, e.g. a lead left at the bot's budget), and
    * the page the conversation may record (storablePageUrl). The first part of admit.
    */
-  async resolveCaller(botId: number, caller: ChatCaller): Promise<ResolvedCaller> {
-    const found = await this.repository.findServableBot(botId);
+  async resolveCaller(botId: number, caller: ChatCaller, read: 'fresh' | 'cached' = 'fresh'): Promise<ResolvedCaller> {
+    const found = read === 'cached' ? await this.servableBots.cached(botId) : await this.servableBots.fresh(botId);
     if (!found) throw AppError.notFound(REFUSALS.BOT_NOT_FOUND, 'BOT_NOT_FOUND');
-    const { bot, ownerIsSystem: houseBot, owner, hasActions } = found;
+    const { bot, ownerIsSystem: houseBot, version: botVersion } = found;
     const viaApiKey = this.checkCaller(bot, caller, houseBot);
     // From a browser, the visitor is who the server's token says (or a new one); from the owner's
     // own server, who the owner says.
@@ -277,7 +294,7 @@ export class ChatService implements OnApplicationShutdown {
       ? { id: verifiedVisitorId(bot.id, verified.sub), token: anonymous.token, verified }
       : { ...anonymous, ...(proof ? { identityRefused: true } : {}) };
     const pageUrl = storablePageUrl(this.domainOf(bot, houseBot), caller.origin, caller.pageUrl);
-    return { bot, houseBot, owner, visitor, pageUrl, hasActions };
+    return { bot, houseBot, botVersion, visitor, pageUrl };
   }
 
   /** One message, admit → gate → compose → complete → record; throws AppError for a refusal (nothing charged). */
@@ -302,41 +319,85 @@ export class ChatService implements OnApplicationShutdown {
   }
 
   /**
-   * admit: who is calling (resolveCaller), the rate limits, then the visitor's lock (this
-   * instance's set first, then the reservation row every instance sees). Writes nothing the
-   * caller can multiply: a refusal here stores no message.
+   * admit: who is calling (resolveCaller, from this instance's copy of the bot), the rate limits,
+   * then the visitor's lock (hold). Writes nothing the caller can multiply: a refusal here stores
+   * no message. When the lock's statement finds the copy out of date, the bot is read again and
+   * the caller checked anew against it before the lock is taken.
    */
   private async admit(input: ChatRequestDto, caller: ChatCaller): Promise<Turn> {
     const receivedAt = new Date();
-    const { bot, houseBot, owner, visitor, pageUrl, hasActions } = await this.resolveCaller(input.botId, caller);
-    await this.rateLimiter.hit(bot.id, visitor.id, caller.ip);
-    // Counted past the rate limits, so a flood of bad tokens writes no more than the limits allow.
-    if (visitor.identityRefused) await this.countIdentityRefusal(bot.id, receivedAt);
+    let resolved = await this.resolveCaller(input.botId, caller, 'cached');
+    await this.rateLimiter.hit(resolved.bot.id, resolved.visitor.id, caller.ip);
+    let held: HeldTurn;
+    try {
+      held = await this.hold(resolved, resolved.botVersion, receivedAt);
+      if (!held.current) {
+        this.servableBots.forget(resolved.bot.id);
+        resolved = await this.resolveCaller(input.botId, caller, 'fresh');
+        // As fresh as a read can be: the lock is taken while the bot and its owner exist.
+        held = await this.hold(resolved, null, receivedAt);
+        if (!held.current) throw AppError.notFound(REFUSALS.BOT_NOT_FOUND, 'BOT_NOT_FOUND');
+      }
+    } finally {
+      // Counted past the rate limits, so a flood of bad tokens writes no more than the limits
+      // allow; and against the bot the lock found current (a copy from before the owner made or
+      // rotated the identity secret judges a proof by the old one), whether or not the lock was taken.
+      if (resolved.visitor.identityRefused) await this.countIdentityRefusal(resolved.bot.id, receivedAt);
+    }
+    const { bot, houseBot, visitor, pageUrl } = resolved;
+    const { reservationId, owner, hasActions, handedOff, budget } = held;
+    const conversation = { ownerId: bot.ownerId, botId: bot.id, botName: bot.name, visitorId: visitor.id, pageUrl };
+    return {
+      input,
+      receivedAt,
+      bot,
+      houseBot,
+      owner,
+      visitor,
+      conversation,
+      reservationId,
+      hasActions,
+      handedOff,
+      budget,
+    };
+  }
 
+  /**
+   * The visitor's lock: this instance's set first, then, in one round trip, the reservation row
+   * every instance sees (taken only while the bot row is still `version`, when one is given),
+   * with the owner's billing row and whether a person handles the conversation, read on the
+   * statement's snapshot, which is as fresh as the lock. 409 while another message is in flight.
+   * For a bot with a monthly budget, the message's price is reserved in the same round trip.
+   */
+  private async hold(resolved: ResolvedCaller, version: string | null, receivedAt: Date): Promise<HeldTurn> {
+    const { bot, visitor } = resolved;
     const lockKey = inFlightKey(bot.id, visitor.id);
     if (this.inFlight.has(lockKey)) throw inFlightRefusal();
     this.inFlight.add(lockKey);
-    let reservationId: string | null;
-    let handedOff: boolean;
     try {
-      // One round trip: the lock, and whether a person handles the conversation (read on the
-      // statement's snapshot, which is as fresh as the lock).
       const statement = this.statements.begin();
-      const acquired = this.repository.acquireInFlightIn(statement, bot.id, visitor.id, CHAT_IN_FLIGHT_TTL_MS);
+      const held = this.repository.holdIn(statement, {
+        botId: bot.id,
+        visitorId: visitor.id,
+        ttlMs: CHAT_IN_FLIGHT_TTL_MS,
+        version,
+      });
       const handoff = this.log.isHandedOffIn(statement, bot.id, visitor.id);
-      const row = await this.statements.run(statement);
-      reservationId = acquired.read(row);
-      handedOff = handoff.read(row);
+      const { row, budget } =
+        bot.usageLimitDollars > 0
+          ? await this.repository.runHoldingBudget(statement, held.reservationId, bot.id, periodStartFor(receivedAt))
+          : { row: await this.statements.run(statement), budget: undefined };
+      const found = held.read(row);
+      if (!found.current) {
+        this.inFlight.delete(lockKey);
+        return found;
+      }
+      if (!found.reservationId) throw inFlightRefusal();
+      return { ...found, reservationId: found.reservationId, handedOff: handoff.read(row), budget };
     } catch (error) {
       this.inFlight.delete(lockKey);
       throw error;
     }
-    if (!reservationId) {
-      this.inFlight.delete(lockKey);
-      throw inFlightRefusal();
-    }
-    const conversation = { ownerId: bot.ownerId, botId: bot.id, botName: bot.name, visitorId: visitor.id, pageUrl };
-    return { input, receivedAt, bot, houseBot, owner, visitor, conversation, reservationId, hasActions, handedOff };
   }
 
   /**
@@ -356,7 +417,8 @@ export class ChatService implements OnApplicationShutdown {
     }
     if (bot.usageLimitDollars <= 0) return { ...turn, tier: bot.model, priceCents: priceOf(bot.model) };
 
-    const decision = await this.repository.reserveBudget(turn.reservationId, bot.id, periodStartFor(turn.receivedAt));
+    const decision =
+      turn.budget ?? (await this.repository.reserveBudget(turn.reservationId, bot.id, periodStartFor(turn.receivedAt)));
     if (!decision.reserved) {
       if (decision.reason === 'GONE') throw AppError.notFound(REFUSALS.BOT_NOT_FOUND, 'BOT_NOT_FOUND');
       // A budget lowered below what was spent is reached without any charge: tell the owner too.
