@@ -7,7 +7,7 @@ import { mountApiReference } from './api-reference.js';
 import { configureSessions } from './modules/auth/sessions.js';
 import { mountUploads } from './modules/uploads/file-serving.js';
 import { mountTestCheckoutPage } from './modules/billing/test-mode/test-checkout.page.js';
-import { mountWidgetCors } from './modules/chat/widget-cors.js';
+import { mountWidgetCors, WIDGET_API_PATHS } from './modules/chat/widget-cors.js';
 import { createLogger } from './common/logger.js';
 import { requestLogger } from './common/request-logger.middleware.js';
 import { answerClientErrors } from './common/client-error.js';
@@ -66,7 +66,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   // right after it sees form bodies too.
   app.useBodyParser('urlencoded', { extended: true, limit: REQUEST_BODY_MAX_BYTES });
   app.use(refuseMalformedBodies);
-  configureSessions(app, config);
+  configureSessions(app, config, WIDGET_API_PATHS);
   mountTestCheckoutPage(app);
   mountUploads(app.getHttpAdapter().getInstance(), app);
   mountApiReference(app);

@@ -1,6 +1,7 @@
 import { SESSION_COOKIE } from '../../src/modules/auth/sessions.js';
 import { createUser, signedInAgent, TEST_PASSWORD } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { createChatBot } from '../support/chat-factories.js';
 
 function sessionCookie(setCookie: string[] | string | undefined): string | undefined {
   const cookies = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
@@ -102,6 +103,36 @@ describe('sessions', () => {
     expect(new Date(touched.expire).getTime()).toBeGreaterThan(Date.now() + idleMs - 60_000);
     await t.dataSource.query(`UPDATE sessions SET expire = now() - interval '1 second' WHERE sid = $1`, [sid]);
     expect((await agent.get('/api/user/me')).status).toBe(401);
+  });
+
+  it("the widget's API neither reads nor renews a session; the dashboard's API still does", async () => {
+    const user = await createUser(t);
+    const agent = t.agent();
+    const login = await agent.post('/api/auth/login').send({ email: user.email, password: TEST_PASSWORD }).expect(200);
+    const { sid } = await sessionRow(sessionCookie(login.headers['set-cookie'])!);
+    const bot = await createChatBot(t, user.id);
+    const soon = `UPDATE sessions SET expire = now() + interval '1 minute' WHERE sid = $1`;
+    const expiry = async () =>
+      new Date(
+        (await t.dataSource.query<{ expire: Date }[]>(`SELECT expire FROM sessions WHERE sid = $1`, [sid]))[0].expire,
+      );
+    await t.dataSource.query(soon, [sid]);
+    const before = await expiry();
+
+    // The owner's own browser, cookie and all, on the visitor routes: answered as any visitor.
+    const chat = await agent.post('/api/chat').send({ botId: bot.id, prompt: 'When do you open?' });
+    expect(chat.status).toBe(200);
+    expect(sessionCookie(chat.headers['set-cookie'])).toBeUndefined();
+    const face = await agent.get(`/api/widget/bots/${bot.id}`);
+    expect(face.status).toBe(200);
+    expect(sessionCookie(face.headers['set-cookie'])).toBeUndefined();
+    expect((await expiry()).getTime()).toBe(before.getTime());
+
+    // The dashboard's routes still read and renew it.
+    const me = await agent.get('/api/user/me');
+    expect(me.status).toBe(200);
+    expect(sessionCookie(me.headers['set-cookie'])).toBeDefined();
+    expect((await expiry()).getTime()).toBeGreaterThan(before.getTime());
   });
 });
 

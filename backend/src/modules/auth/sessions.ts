@@ -20,13 +20,16 @@ declare module 'express-session' {
 
 /**
  * Cookie sessions stored in PostgreSQL: HttpOnly, SameSite=Lax, Secure behind https, an idle
- * lifetime (rolling cookie) and an absolute one (checked on every request).
+ * lifetime (rolling cookie) and an absolute one (checked on every request). Not on `sessionless`
+ * paths (the widget's API: every route there is public and identifies visitors by their own
+ * token, so reading a session there is work for nothing on the busiest path, and a session
+ * cookie sent there is neither read nor renewed).
  */
-export function configureSessions(app: INestApplication, config: AppConfig): void {
+export function configureSessions(app: INestApplication, config: AppConfig, sessionless: readonly string[] = []): void {
   const idleMs = config.session.idleMinutes * 60_000;
   const absoluteMs = config.session.absoluteHours * 3_600_000;
   const secure = config.publicUrl.startsWith('https://');
-  app.use(
+  const middleware = [
     session({
       name: SESSION_COOKIE,
       secret: sessionSecret(config),
@@ -37,15 +40,25 @@ export function configureSessions(app: INestApplication, config: AppConfig): voi
       proxy: secure,
       cookie: { httpOnly: true, sameSite: 'lax', secure, maxAge: idleMs, path: '/' },
     }),
-  );
-  app.use(passport.initialize());
-  app.use(passport.session());
-  app.use((req: Request, _res: Response, next: NextFunction) => {
-    if (!req.user) return next();
-    req.session.authenticatedAt ??= Date.now();
-    if (Date.now() - req.session.authenticatedAt <= absoluteMs) return next();
-    endSession(req).then(() => next(), next);
-  });
+    passport.initialize(),
+    passport.session(),
+    (req: Request, _res: Response, next: NextFunction) => {
+      if (!req.user) return next();
+      req.session.authenticatedAt ??= Date.now();
+      if (Date.now() - req.session.authenticatedAt <= absoluteMs) return next();
+      endSession(req).then(() => next(), next);
+    },
+  ] as Array<(req: Request, res: Response, next: NextFunction) => void>;
+  for (const handler of middleware) {
+    app.use((req: Request, res: Response, next: NextFunction) =>
+      sessionless.some((path) => isUnder(req.path, path)) ? next() : handler(req, res, next),
+    );
+  }
+}
+
+/** Whether `path` is `prefix` or below it (`/api/chat/feedback` is under `/api/chat`, `/api/chatter` is not). */
+function isUnder(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}/`);
 }
 
 /**
