@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createChatBot, creditsOf, usageOfOwner } from '../support/chat-factories.js';
+import { createChatBot, creditsOf, reservationsOf, usageOfOwner } from '../support/chat-factories.js';
 import { createUser, signedInAgent, TEST_PASSWORD } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { serverUrl } from '../support/test-database.js';
@@ -37,14 +37,6 @@ async function messagesOfOwner(ownerId: number): Promise<number> {
   return Number(rows[0].n);
 }
 
-async function reservations(botId: number): Promise<number> {
-  const rows: Array<{ n: string }> = await t.dataSource.query(
-    `SELECT COUNT(*) AS n FROM chat_reservations WHERE bot_id = $1`,
-    [botId],
-  );
-  return Number(rows[0].n);
-}
-
 describe('POST /api/chat after the bot changed (this instance answered for it before)', () => {
   it('a domain the owner saved on the dashboard applies from the next message', async () => {
     const { agent, user } = await signedInAgent(t);
@@ -58,7 +50,7 @@ describe('POST /api/chat after the bot changed (this instance answered for it be
     expect(refused.body.code).toBe('DOMAIN_NOT_ALLOWED');
     expect((await chatFrom(t, bot.id, 'https://shop.test')).status).toBe(200);
     expect((await usageOfOwner(t, user.id)).rows).toBe(2);
-    expect(await reservations(bot.id)).toBe(0);
+    expect(await reservationsOf(t, bot.id)).toBe(0);
   });
 
   it('a rotated API key: the old key is refused (401) from the next message, the new one answers', async () => {
@@ -98,7 +90,7 @@ describe('POST /api/chat after the bot changed (this instance answered for it be
     expect(gone.body).toEqual({ error: 'This chatbot does not exist.', code: 'BOT_NOT_FOUND' });
     expect(await creditsOf(t, user.id)).toBe(credits);
     expect(await messagesOfOwner(user.id)).toBe(logged);
-    expect(await reservations(bot.id)).toBe(0);
+    expect(await reservationsOf(t, bot.id)).toBe(0);
   });
 
   it("a deleted owner account: 404, though the bot's row is untouched", async () => {
@@ -107,7 +99,7 @@ describe('POST /api/chat after the bot changed (this instance answered for it be
     expect((await chatFrom(t, bot.id, 'https://elsewhere.test')).status).toBe(200);
     await t.dataSource.query(`UPDATE users SET deleted_at = now() WHERE id = $1`, [owner.id]);
     expect((await chatFrom(t, bot.id, 'https://elsewhere.test')).status).toBe(404);
-    expect(await reservations(bot.id)).toBe(0);
+    expect(await reservationsOf(t, bot.id)).toBe(0);
   });
 
   it("the owner's credits and payment state are read with every message, never from the copy", async () => {
@@ -177,7 +169,7 @@ describe('POST /api/chat to a bot with a monthly budget: the lock and the reserv
         .send({ botId: bot.id, prompt: 'When do you open?' });
       expect(response.status).toBe(200);
       expect((await usageOfOwner(t, owner.id)).rows).toBe(1);
-      expect(await reservations(bot.id)).toBe(0);
+      expect(await reservationsOf(t, bot.id)).toBe(0);
       const bots: Array<{ n: string }> = await t.dataSource.query(`SELECT COUNT(*) AS n FROM bots WHERE id = $1`, [
         bot.id,
       ]);
@@ -198,7 +190,7 @@ describe('POST /api/chat to a bot with a monthly budget: the lock and the reserv
     expect(quiet.body.messageId).toBeNull();
     expect(await creditsOf(t, owner.id)).toBe(credits);
     expect((await usageOfOwner(t, owner.id)).rows).toBe(1);
-    expect(await reservations(bot.id)).toBe(0);
+    expect(await reservationsOf(t, bot.id)).toBe(0);
   });
 
   it('an owner who cannot be billed is refused for that (402 PAYMENT_FAILED), and the reservation goes', async () => {
@@ -207,7 +199,7 @@ describe('POST /api/chat to a bot with a monthly budget: the lock and the reserv
     const refused = await chatWithKey(bot.id, bot.apiKey);
     expect(refused.status).toBe(402);
     expect(refused.body.code).toBe('PAYMENT_FAILED');
-    expect(await reservations(bot.id)).toBe(0);
+    expect(await reservationsOf(t, bot.id)).toBe(0);
     expect((await usageOfOwner(t, owner.id)).rows).toBe(0);
   });
 });

@@ -9,6 +9,7 @@ import {
   listen,
   messagesOfBot,
   parseSse,
+  reservationsOf,
   samplePdf,
   usageOfOwner,
   visitor,
@@ -58,14 +59,6 @@ function chat(body: Record<string, unknown>, headers: Record<string, string> = {
 async function expectNothingCharged(ownerId: number, creditsBefore: number): Promise<void> {
   expect(await usageOfOwner(t, ownerId)).toEqual({ rows: 0, priceCents: 0, creditsCents: 0, billableCents: 0 });
   expect(await creditsOf(t, ownerId)).toBe(creditsBefore);
-}
-
-async function reservations(botId: number): Promise<number> {
-  const rows: Array<{ n: string }> = await t.dataSource.query(
-    `SELECT COUNT(*) AS n FROM chat_reservations WHERE bot_id = $1`,
-    [botId],
-  );
-  return Number(rows[0].n);
 }
 
 describe('GET /api/widget/bots/{id}: the public face', () => {
@@ -218,7 +211,7 @@ describe('POST /api/chat: answering', () => {
     expect(conversations).toEqual([
       { owner_id: owner.id, bot_name: 'Acme Helper', visitor_id: visitorId, page_url: 'https://acme.test/contact' },
     ]);
-    expect(await reservations(bot.id)).toBe(0);
+    expect(await reservationsOf(t, bot.id)).toBe(0);
   });
 
   it('streams server-sent events: token events, then one done event with the whole message and its cost', async () => {
@@ -369,7 +362,7 @@ describe('POST /api/chat: answering', () => {
       { role: 'error', content: 'The visitor left before the answer was complete.' },
     ]);
     await expectNothingCharged(owner.id, 500);
-    expect(await reservations(bot.id)).toBe(0);
+    expect(await reservationsOf(t, bot.id)).toBe(0);
   });
 });
 
@@ -557,7 +550,7 @@ describe('POST /api/chat: refusals, in order, each with its code, none charged',
     expect(b.status).toBe(402);
     expect(b.body.code).toBe('OUT_OF_CREDITS');
     await expectNothingCharged(broke.id, 0);
-    expect(await reservations(brokeBot.id)).toBe(0);
+    expect(await reservationsOf(t, brokeBot.id)).toBe(0);
   });
 
   it('402 BOT_BUDGET_REACHED: 50 concurrent messages against a budget that fits 10 answer exactly 10', async () => {
@@ -585,7 +578,7 @@ describe('POST /api/chat: refusals, in order, each with its code, none charged',
       [bot.id],
     );
     expect(spent[0]).toEqual({ sum: '100', n: '11' });
-    expect(await reservations(bot.id)).toBe(0);
+    expect(await reservationsOf(t, bot.id)).toBe(0);
 
     const face = await t.http().get(`/api/widget/bots/${bot.id}`);
     // A new bot takes leads: at its budget it offers the lead form instead of hiding.

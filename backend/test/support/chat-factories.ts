@@ -63,6 +63,15 @@ export interface UsageSummary {
   billableCents: number;
 }
 
+/** The bot's rows in chat_reservations: the visitors' locks and budget reservations still held. */
+export async function reservationsOf(t: TestApp, botId: number): Promise<number> {
+  const rows: Array<{ n: string }> = await t.dataSource.query(
+    `SELECT COUNT(*) AS n FROM chat_reservations WHERE bot_id = $1`,
+    [botId],
+  );
+  return Number(rows[0].n);
+}
+
 export async function usageOfOwner(t: TestApp, ownerId: number): Promise<UsageSummary> {
   const rows: Array<Record<string, string>> = await t.dataSource.query(
     `SELECT COUNT(*) AS rows, COALESCE(SUM(price_cents), 0) AS price, COALESCE(SUM(credits_cents), 0) AS credits,
