@@ -7,7 +7,7 @@ import { chargeMessage } from '../support/billing-helpers.js';
 import { createChatBot, usageOfOwner } from '../support/chat-factories.js';
 import { createUser, signedInAgent } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { serverUrl } from '../support/test-database.js';
+import { itOnServer } from '../support/test-database.js';
 
 /**
  * Budget alerts through the real chat path: the owner is mailed when a bot's period spend passes
@@ -308,7 +308,7 @@ describe('account spend alert (Settings)', () => {
 // Last: a second app on the same database registers its own passport strategies (a process-wide
 // singleton), so logins in this file must happen before it starts and closes.
 describe('across instances', () => {
-  (serverUrl() ? it : it.skip)('sends one mail across two instances crossing the same step', async () => {
+  itOnServer('sends one mail across two instances crossing the same step', async () => {
     const second = await startTestApp({ DATABASE_URL: t.database.url, SESSION_SECRET });
     try {
       const owner = await createUser(t, { creditsCents: 5000 });

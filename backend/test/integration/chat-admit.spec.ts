@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createChatBot, creditsOf, reservationsOf, usageOfOwner } from '../support/chat-factories.js';
 import { createUser, signedInAgent, TEST_PASSWORD } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { serverUrl } from '../support/test-database.js';
+import { itOnServer } from '../support/test-database.js';
 
 /**
  * Each instance keeps a copy of the bots it answered for (ServableBots), and the statement that
@@ -116,8 +116,7 @@ describe('POST /api/chat after the bot changed (this instance answered for it be
     expect((await chatFrom(t, bot.id, 'https://elsewhere.test')).body.code).toBe('PAYMENT_FAILED');
   });
 
-  // Two instances need a database server: an embedded PGlite data folder is owned by one process.
-  (serverUrl() ? it : it.skip)('across instances: a save made through one is applied by the other', async () => {
+  itOnServer('across instances: a save made through one is applied by the other', async () => {
     const second = await startTestApp({ DATABASE_URL: t.database.url });
     try {
       const { user } = await signedInAgent(t);

@@ -18,7 +18,7 @@ import { chargeMessage } from '../support/billing-helpers.js';
 import { PUBLIC_BOT_KEYS } from '../support/bot-factories.js';
 import { createUser, signedInAgent } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { serverUrl } from '../support/test-database.js';
+import { itOnServer } from '../support/test-database.js';
 
 /**
  * POST /api/chat and GET /api/widget/bots/{id} through the real app on a real database, with the
@@ -504,30 +504,26 @@ describe('POST /api/chat: refusals, in order, each with its code, none charged',
     expect((await chat({ botId: bot.id, prompt: 'Thanks' }, { 'X-Visitor-Token': token })).status).toBe(200);
   });
 
-  // Two instances need a database server: an embedded PGlite data folder is owned by one process.
-  (serverUrl() ? it : it.skip)(
-    '409 across instances: the lock lives in the database, not only in one process',
-    async () => {
-      const second = await startTestApp({
-        DATABASE_URL: t.database.url,
-        SESSION_SECRET,
-        OFFLINE_MODEL_WORD_DELAY_MS: '10',
-      });
-      try {
-        const owner = await createUser(t);
-        const bot = await createChatBot(t, owner.id);
-        // A token one instance issued is honoured by the other (same secret).
-        const token = tokenOf(await chat({ botId: bot.id, prompt: 'Hello' }));
-        const send = (app: TestApp) =>
-          app.http().post('/api/chat').set('X-Visitor-Token', token).send({ botId: bot.id, prompt: 'Shop hours?' });
-        const [a, b] = await Promise.all([send(t), send(second)]);
-        expect([a.status, b.status].sort()).toEqual([200, 409]);
-        expect((await usageOfOwner(t, owner.id)).rows).toBe(2);
-      } finally {
-        await second.close();
-      }
-    },
-  );
+  itOnServer('409 across instances: the lock lives in the database, not only in one process', async () => {
+    const second = await startTestApp({
+      DATABASE_URL: t.database.url,
+      SESSION_SECRET,
+      OFFLINE_MODEL_WORD_DELAY_MS: '10',
+    });
+    try {
+      const owner = await createUser(t);
+      const bot = await createChatBot(t, owner.id);
+      // A token one instance issued is honoured by the other (same secret).
+      const token = tokenOf(await chat({ botId: bot.id, prompt: 'Hello' }));
+      const send = (app: TestApp) =>
+        app.http().post('/api/chat').set('X-Visitor-Token', token).send({ botId: bot.id, prompt: 'Shop hours?' });
+      const [a, b] = await Promise.all([send(t), send(second)]);
+      expect([a.status, b.status].sort()).toEqual([200, 409]);
+      expect((await usageOfOwner(t, owner.id)).rows).toBe(2);
+    } finally {
+      await second.close();
+    }
+  });
 
   it('402 PAYMENT_FAILED and OUT_OF_CREDITS from the owner state, logged for the owner, never charged', async () => {
     const failed = await createUser(t, { billing: 'failed', creditsCents: 200 });

@@ -5,7 +5,7 @@ import { chargeMessage } from '../support/billing-helpers.js';
 import { createChatBot, creditsOf, NO_LEADS, usageOfOwner } from '../support/chat-factories.js';
 import { signedInAgent } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { serverUrl } from '../support/test-database.js';
+import { itOnServer } from '../support/test-database.js';
 
 /**
  * The fair meter (docs/product.md#the-fair-meter): an answer the bot could not give keeps its one
@@ -147,8 +147,7 @@ describe('the fair meter', () => {
     expect(await reservations(bot.id)).toBe(0);
   });
 
-  // Two instances need a database server: an embedded PGlite data folder is owned by one process.
-  (serverUrl() ? it : it.skip)('holds across two instances: one row each, only answered ones charged', async () => {
+  itOnServer('holds across two instances: one row each, only answered ones charged', async () => {
     const second = await startTestApp({
       DATABASE_URL: t.database.url,
       OFFLINE_MODEL_WORD_DELAY_MS: '0',

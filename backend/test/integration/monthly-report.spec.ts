@@ -6,7 +6,7 @@ import { mailsTo, type ReadMail } from '../support/account-helpers.js';
 import { createChatBot } from '../support/chat-factories.js';
 import { createUser, signedInAgent } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { serverUrl } from '../support/test-database.js';
+import { itOnServer } from '../support/test-database.js';
 
 /**
  * The monthly report mail (docs/product.md#monthly-report) and the Settings fields it reads: the
@@ -290,9 +290,7 @@ describe('the monthly report', () => {
 // Last: a second app on the same database registers its own passport strategies (a process-wide
 // singleton), so logins in this file must happen before it starts and closes.
 describe('across instances', () => {
-  // Two app instances need one database both reach: the PostgreSQL server. An embedded PGlite
-  // belongs to one process (its folder is locked), so on the PGlite pass this case is skipped.
-  (serverUrl() ? it : it.skip)('sends one report per account with two instances running the job', async () => {
+  itOnServer('sends one report per account with two instances running the job', async () => {
     const second = await startTestApp({ DATABASE_URL: t.database.url, SESSION_SECRET });
     try {
       const owners = [await ownerWithPeriod(), await ownerWithPeriod(), await ownerWithPeriod()];

@@ -1,3 +1,4 @@
+import { it } from '@jest/globals';
 import crypto from 'node:crypto';
 import pg from 'pg';
 
@@ -8,6 +9,16 @@ import pg from 'pg';
  */
 export function serverUrl(): string | undefined {
   return process.env.TEST_DATABASE_URL || undefined;
+}
+
+/**
+ * A test that needs a PostgreSQL server (two app instances on one database: the embedded PGlite
+ * serves one session at a time). Without TEST_DATABASE_URL it is skipped, and the reason is in
+ * its reported name.
+ */
+export function itOnServer(name: string, test: () => Promise<void>): void {
+  if (serverUrl()) it(name, test);
+  else it.skip(`${name} (needs a PostgreSQL server: PGlite serves one session at a time)`, test);
 }
 
 export function withDatabase(url: string, database: string): string {
