@@ -114,7 +114,7 @@ export class ChatRepository {
    * unknown bots and bots whose owner account is deleted, as `findServableBot`), its owner's
    * billing row, and, for a bot with a monthly limit, what its answered messages cost in the
    * period that starts at `periodStart` (0 without a limit). A read for display only: the budget
-   * check that must be atomic is `reserveBudget`.
+   * check that must be atomic is `runHoldingBudget`.
    */
   async findPublicBotInputs(
     botId: number,
@@ -190,28 +190,19 @@ export class ChatRepository {
   }
 
   /**
-   * Reserves the price of the bot's tier from its monthly budget for one message, or refuses. The
-   * bot row is locked (FOR NO KEY UPDATE: it still lets rows referencing the bot be inserted), so
-   * budget checks of one bot run one at a time, and each sees every reservation committed before
-   * it: concurrent messages cannot overshoot the budget. The sum is the period's ledger plus the
-   * live reservations of other messages.
-   *
-   * One round trip (docs/decisions/0016-chat-path-cost.md): the transaction's statements travel as
-   * one simple-protocol batch, the lock first, then the reservation as its own statement (READ
-   * COMMITTED: its snapshot is taken after the lock was granted, so it holds every reservation and
-   * ledger row committed before), then what a refusal needs to say why. The batch carries no
-   * outside text: every value is an integer, a date or a UUID checked here.
-   */
-  async reserveBudget(reservationId: string, botId: number, periodStart: Date): Promise<BudgetDecision> {
-    return (await this.runBudgetBatch('', reservationId, botId, periodStart)).budget;
-  }
-
-  /**
    * Runs a statement that holds a message (holdIn, with `reservationId` the reservation it takes)
-   * and then reserves the message's price from the bot's budget (as reserveBudget) in the same
-   * transaction and round trip: the statement's values are written into the batch
-   * (StatementParts.toInlinedSql takes only ids, numbers and dates). When the statement took no
-   * lock, the reservation finds no row and refuses; holdIn's reading says why.
+   * and reserves the price of the bot's tier from its monthly budget for that message, or
+   * refuses, in one transaction and one round trip (docs/decisions/0016-chat-path-cost.md): a
+   * simple-protocol batch of the statement, the bot row's lock (FOR NO KEY UPDATE: it still lets
+   * rows referencing the bot be inserted), then the reservation as its own statement (READ
+   * COMMITTED: its snapshot is taken after the lock was granted, so it holds every reservation and
+   * ledger row committed before), then what a refusal needs to say why. Budget checks of one bot
+   * thus run one at a time and each sees every reservation committed before it: concurrent
+   * messages cannot overshoot the budget. The sum is the period's ledger plus the live
+   * reservations of other messages. The batch carries no outside text: the statement's values are
+   * written in by StatementParts.toInlinedSql (ids, numbers and dates only), and the others are
+   * an integer, a date and a UUID checked here. When the statement took no lock, the reservation
+   * finds no row and refuses; holdIn's reading says why.
    */
   async runHoldingBudget(
     statement: Statement,
@@ -219,18 +210,8 @@ export class ChatRepository {
     botId: number,
     periodStart: Date,
   ): Promise<{ row: StatementRow; budget: BudgetDecision }> {
-    return this.runBudgetBatch(`${partsOf(statement).toInlinedSql()};\n`, reservationId, botId, periodStart);
-  }
-
-  /** RESERVE_BATCH after `first` (a statement ending in ';', or nothing), in one transaction. */
-  private async runBudgetBatch(
-    first: string,
-    reservationId: string,
-    botId: number,
-    periodStart: Date,
-  ): Promise<{ row: StatementRow; budget: BudgetDecision }> {
     if (!Number.isSafeInteger(botId) || !UUID.test(reservationId) || Number.isNaN(periodStart.getTime())) {
-      throw new Error('reserveBudget: a bot id, a reservation UUID and a period start are required');
+      throw new Error('runHoldingBudget: a bot id, a reservation UUID and a period start are required');
     }
     const values = [
       String(botId),
@@ -238,7 +219,8 @@ export class ChatRepository {
       `'${isoDate(periodStart)}'`,
       `'${reservationId}'::uuid`,
     ];
-    const sql = `BEGIN;\n${first}${RESERVE_BATCH.replace(/\$([1-4])\b/g, (_, n: string) => values[Number(n) - 1])}`;
+    const reserve = RESERVE_BATCH.replace(/\$([1-4])\b/g, (_, n: string) => values[Number(n) - 1]);
+    const sql = `BEGIN;\n${partsOf(statement).toInlinedSql()};\n${reserve}`;
     const runner = this.dataSource.createQueryRunner();
     try {
       const client = (await runner.connect()) as { query(sql: string): Promise<Array<{ rows: unknown[] }>> };
@@ -251,14 +233,15 @@ export class ChatRepository {
         await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       }
-      // BEGIN, then `first`'s result when there is one, then the lock, the reservation and the state.
-      const [row = {}] = (first ? results[1].rows : []) as StatementRow[];
-      const [, reserved, state] = results.slice(first ? 2 : 1) as [
+      // BEGIN, the statement's row, the lock, the reservation, the state, COMMIT.
+      const [, held, , reserved, state] = results as [
+        unknown,
+        { rows: StatementRow[] },
         unknown,
         { rows: Array<{ model: ModelTier }> },
         { rows: Array<{ limit_dollars: number | null; mine: boolean }> },
       ];
-      return { row, budget: budgetDecision(reserved.rows, state.rows[0]) };
+      return { row: held.rows[0] ?? {}, budget: budgetDecision(reserved.rows, state.rows[0]) };
     } finally {
       await runner.release();
     }

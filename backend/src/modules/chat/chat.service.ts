@@ -18,7 +18,7 @@ import { BudgetAlertsService } from '../usage/budget-alerts.service.js';
 import { UsageLedgerService, type OwnerBillingRow } from '../usage/usage-ledger.service.js';
 import { ConversationLog, type ConversationKey } from '../conversations/conversation-log.js';
 import type { StoredCitation } from '../conversations/message.entity.js';
-import { ChatRepository, type BudgetDecision } from './chat.repository.js';
+import { ChatRepository, type BudgetDecision, type HeldMessage } from './chat.repository.js';
 import { ServableBots } from './servable-bots.js';
 import type { ChatRequestDto } from './chat.dto.js';
 import { isOriginAllowed, storablePageUrl } from './domain-match.js';
@@ -137,8 +137,9 @@ export interface Turn {
   /** A person handles the conversation (docs/product.md#owner-replies): the bot stays quiet. */
   readonly handedOff: boolean;
   /**
-   * For a bot with a monthly budget, the reservation of the message's price made with the lock
-   * (one round trip); gate decides from it once the owner's billing state allowed the message.
+   * For a bot with a monthly budget (and only then), the reservation of the message's price made
+   * with the lock (one round trip); gate decides from it once the owner's billing state allowed
+   * the message.
    */
   readonly budget?: BudgetDecision;
 }
@@ -189,14 +190,11 @@ export interface ResolvedCaller {
 /** What hold found: the copy of the bot was out of date, or the lock and what was read with it. */
 type HeldTurn =
   | { current: false }
-  | {
-      current: true;
+  | (Extract<HeldMessage, { current: true }> & {
       reservationId: string;
-      owner: OwnerBillingRow;
-      hasActions: boolean;
       handedOff: boolean;
       budget: BudgetDecision | undefined;
-    };
+    });
 
 /** The visitor and, from a browser, the visitor token to send back (none on the API-key path). */
 export interface VisitorOf {
@@ -415,10 +413,9 @@ export class ChatService implements OnApplicationShutdown {
         REFUSALS.UNAVAILABLE,
       );
     }
-    if (bot.usageLimitDollars <= 0) return { ...turn, tier: bot.model, priceCents: priceOf(bot.model) };
-
-    const decision =
-      turn.budget ?? (await this.repository.reserveBudget(turn.reservationId, bot.id, periodStartFor(turn.receivedAt)));
+    // A bot without a budget (admit reserved nothing for it).
+    const decision = turn.budget;
+    if (!decision) return { ...turn, tier: bot.model, priceCents: priceOf(bot.model) };
     if (!decision.reserved) {
       if (decision.reason === 'GONE') throw AppError.notFound(REFUSALS.BOT_NOT_FOUND, 'BOT_NOT_FOUND');
       // A budget lowered below what was spent is reached without any charge: tell the owner too.
