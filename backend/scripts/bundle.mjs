@@ -30,7 +30,7 @@ const out = path.join(dist, 'bundle');
 const ENTRY = '\0botsmith-entry';
 
 /** Loaded lazily by our code, only when configured or first used (decision 0016, "optional SDKs"). */
-const LAZY_PACKAGES = ['exceljs', '@aws-sdk/client-s3', 'stripe', 'openai', 'ioredis'];
+const LAZY_PACKAGES = ['exceljs', '@aws-sdk/client-s3', 'stripe', 'openai', 'ioredis', 'nodemailer', 'file-type'];
 
 /**
  * Package names (and their subpaths) left to node_modules; see above for why. Packages our code

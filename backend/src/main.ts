@@ -9,9 +9,12 @@ import { describeError, describeErrorWithStack } from './common/error-descriptio
 async function main(): Promise<void> {
   const started = performance.now();
   const config: AppConfig = buildConfig();
-  // The embedded database opens (its WASM compiles on other threads) while the application's
-  // modules load: the two were the largest parts of a start (docs/decisions/0015-a-migrated-template-for-new-data-folders.md).
-  const opening = config.database.url ? undefined : EmbeddedPostgres.start(config.dataDir);
+  // The embedded database opens on a thread of its own while the application's modules load here:
+  // the two were the largest parts of a start (docs/decisions/0015-a-migrated-template-for-new-data-folders.md,
+  // docs/decisions/0016-chat-path-cost.md, "Start-up: the database on its own thread").
+  const opening = config.database.url
+    ? undefined
+    : EmbeddedPostgres.start(config.dataDir, { onLost: (error) => databaseLost(error) });
   opening?.catch(() => undefined); // awaited below; this only keeps a refusal from being "unhandled" meanwhile
   // Nest and everything else load after the database began to open: the modules imported above
   // are the few it needs.
@@ -50,6 +53,14 @@ async function main(): Promise<void> {
     `Botsmith is running at ${config.publicUrl} (database: ${where}; ready in ${Math.round(performance.now() - started)} ms)`,
     'Bootstrap',
   );
+}
+
+/** The embedded database's thread ended under a running app: nothing can be answered any more. */
+function databaseLost(error: Error): never {
+  process.stderr.write(
+    `Botsmith stopped: the embedded database ended unexpectedly: ${describeErrorWithStack(error)}\n`,
+  );
+  process.exit(1);
 }
 
 main().catch((error: unknown) => {

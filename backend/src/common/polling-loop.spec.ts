@@ -29,6 +29,35 @@ describe('PollingLoop', () => {
     await loop.stop();
   });
 
+  it('can wait before its first run, never longer than a poll, unless kicked', async () => {
+    const { runs, drain } = gatedDrain();
+    const loop = new PollingLoop(60_000, drain);
+    loop.start(1000);
+    await jest.advanceTimersByTimeAsync(999);
+    expect(runs).toHaveLength(0);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(runs).toHaveLength(1);
+    runs[0]();
+    await loop.stop();
+
+    const quick = gatedDrain();
+    const polling = new PollingLoop(50, quick.drain);
+    polling.start(1000);
+    await jest.advanceTimersByTimeAsync(50);
+    expect(quick.runs).toHaveLength(1); // a poll of 50 ms: the first run waits 50 ms, not 1 s
+    quick.runs[0]();
+    await polling.stop();
+
+    const kicked = gatedDrain();
+    const waiting = new PollingLoop(60_000, kicked.drain);
+    waiting.start(1000);
+    waiting.kick();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(kicked.runs).toHaveLength(1); // work queued here does not wait for the first look
+    kicked.runs[0]();
+    await waiting.stop();
+  });
+
   it('runs once more at once when kicked during a run, however often', async () => {
     const { runs, drain } = gatedDrain();
     const loop = new PollingLoop(60_000, drain);

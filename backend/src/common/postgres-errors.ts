@@ -23,3 +23,9 @@ export function isDeadlock(error: unknown): boolean {
   const driverError = (error as { driverError?: { code?: string } } | null)?.driverError ?? error;
   return (driverError as { code?: string } | null)?.code === '40P01';
 }
+
+/** True when `error` is PostgreSQL's undefined_table (42P01): the statement names a table that does not exist. */
+export function isUndefinedTable(error: unknown): boolean {
+  const driverError = (error as { driverError?: { code?: string } } | null)?.driverError ?? error;
+  return (driverError as { code?: string } | null)?.code === '42P01';
+}

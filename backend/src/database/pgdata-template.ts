@@ -2,9 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite-pgvector';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { Worker } from 'node:worker_threads';
 import type { MigrationInterface } from 'typeorm';
 
 export type MigrationList = Array<new () => MigrationInterface>;
@@ -73,22 +71,89 @@ export function templateKey(migrations: MigrationList): string {
  */
 const EMBEDDED_SHARED_BUFFERS = '32MB';
 
-/** A PGlite on `pgdata` served on a random loopback port, for the `pg` driver (ADR 0001). */
-export async function servePglite(pgdata: string): Promise<{ db: PGlite; server: PGLiteSocketServer; url: string }> {
-  // pgvector is loaded on every start: a data folder whose passages were embedded has vector columns.
-  const db = await PGlite.create({
-    dataDir: pgdata,
-    extensions: { vector },
-    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
+/** A PGlite served on a loopback port by its own thread; `stop` closes it (and ends the thread). */
+export interface ServedPglite {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface ServeOptions {
+  /** Runs before anyone can connect (a folder restored from the template gets its own values). */
+  setupSql?: string;
+  /** Called if the thread ends without being stopped (PostgreSQL aborted); the default throws it. */
+  onLost?: (error: Error) => void;
+}
+
+type WorkerReply =
+  { type: 'ready'; host: string; port: number } | { type: 'stopped' } | { type: 'failed'; message: string };
+
+/** The thread's file, plain JavaScript beside this one (in src/ under the tests, in dist/ when built). */
+export const PGLITE_WORKER_URL = new URL('./pglite.worker.mjs', import.meta.url);
+
+function nextReply(worker: Worker): Promise<WorkerReply> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number) => reject(new Error(`The embedded database's thread ended (exit code ${code}).`));
+    worker.once('error', reject);
+    worker.once('exit', onExit);
+    worker.once('message', (reply: WorkerReply) => {
+      worker.off('error', reject);
+      worker.off('exit', onExit);
+      resolve(reply);
+    });
   });
+}
+
+/**
+ * A PGlite on `pgdata` served on a random loopback port, for the `pg` driver (ADR 0001), from a
+ * worker thread (pglite.worker.mjs): opening the folder and running statements in WebAssembly
+ * would otherwise take the event loop the application serves its requests on.
+ */
+export async function servePglite(pgdata: string, options: ServeOptions = {}): Promise<ServedPglite> {
+  const worker = new Worker(PGLITE_WORKER_URL, {
+    workerData: {
+      pgdata,
+      sharedBuffers: EMBEDDED_SHARED_BUFFERS,
+      setupSql: options.setupSql,
+    },
+  });
+  let reply: WorkerReply;
   try {
-    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 1 });
-    await server.start();
-    return { db, server, url: `postgresql://postgres@${server.getServerConn()}/postgres` };
+    reply = await nextReply(worker);
   } catch (error) {
-    await db.close();
+    await worker.terminate();
     throw error;
   }
+  if (reply.type !== 'ready') {
+    await worker.terminate();
+    throw new Error(reply.type === 'failed' ? reply.message : 'The embedded database did not start.');
+  }
+  let stopping = false;
+  const onLost =
+    options.onLost ??
+    ((error: Error) => {
+      throw error;
+    });
+  worker.on('error', (error) => {
+    if (!stopping) onLost(error);
+  });
+  worker.on('exit', (code) => {
+    if (!stopping) onLost(new Error(`The embedded database stopped unexpectedly (exit code ${code}).`));
+  });
+  return {
+    url: `postgresql://postgres@${reply.host}:${reply.port}/postgres`,
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      const stopped = nextReply(worker);
+      worker.postMessage('stop');
+      try {
+        const outcome = await stopped;
+        if (outcome.type === 'failed') throw new Error(outcome.message);
+      } finally {
+        await worker.terminate();
+      }
+    },
+  };
 }
 
 async function buildTemplate(dir: string, migrations: MigrationList): Promise<void> {
@@ -98,15 +163,17 @@ async function buildTemplate(dir: string, migrations: MigrationList): Promise<vo
     import('typeorm'),
     import('./database.options.js'),
   ]);
-  const { db, server, url } = await servePglite(dir);
-  const dataSource = new DataSource({ ...dataSourceOptions({ url, embedded: true, poolSize: 1 }), migrations });
+  const served = await servePglite(dir);
+  const dataSource = new DataSource({
+    ...dataSourceOptions({ url: served.url, embedded: true, poolSize: 1 }),
+    migrations,
+  });
   try {
     await dataSource.initialize();
     await dataSource.runMigrations({ transaction: 'each' });
   } finally {
     if (dataSource.isInitialized) await dataSource.destroy();
-    await server.stop();
-    await db.close();
+    await served.stop();
   }
 }
 
@@ -191,7 +258,5 @@ export async function restoreTemplate(pgdata: string, source: TemplateSource): P
   }
 }
 
-/** Run on a folder restored from the template before anything else sees it. */
-export async function freshenPerFolderValues(db: PGlite): Promise<void> {
-  await db.exec(PER_FOLDER_VALUES);
-}
+/** Runs on a folder restored from the template before anything else sees it (ServeOptions.setupSql). */
+export const FRESHEN_PER_FOLDER_VALUES = PER_FOLDER_VALUES;

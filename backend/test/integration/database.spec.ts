@@ -2,10 +2,12 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DataSource } from 'typeorm';
+import { jest } from '@jest/globals';
+import { DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { DataDirLock, DataDirLockedError } from '../../src/database/data-dir-lock.js';
 import { dataSourceOptions } from '../../src/database/database.options.js';
 import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
+import { runPendingMigrations } from '../../src/database/pending-migrations.js';
 import { createFileDatabase, serverUrl } from '../support/test-database.js';
 
 interface Engine {
@@ -21,7 +23,7 @@ const engines: Engine[] = [
       const embedded = await EmbeddedPostgres.start(dir);
       const dataSource = new DataSource(dataSourceOptions({ url: embedded.url, embedded: true, poolSize: 1 }));
       await dataSource.initialize();
-      await dataSource.runMigrations();
+      await runPendingMigrations(dataSource);
       return {
         dataSource,
         async close() {
@@ -40,7 +42,7 @@ if (serverUrl()) {
       const db = await createFileDatabase();
       const dataSource = new DataSource(dataSourceOptions({ url: db.url, embedded: false, poolSize: 10 }));
       await dataSource.initialize();
-      await dataSource.runMigrations();
+      await runPendingMigrations(dataSource);
       return {
         dataSource,
         async close() {
@@ -65,6 +67,40 @@ describe.each(engines)('database on $name', (engine) => {
     const rows = await handle.dataSource.query('SELECT name FROM migrations ORDER BY id');
     expect(rows.map((r: { name: string }) => r.name)).toEqual(handle.dataSource.migrations.map((m) => m.name));
     expect(await handle.dataSource.showMigrations()).toBe(false);
+  });
+
+  it('runs nothing at a start with every migration applied, and a migration added since', async () => {
+    const { dataSource } = handle;
+    const runs = jest.spyOn(dataSource, 'runMigrations');
+    const queries = jest.spyOn(dataSource, 'query');
+    try {
+      await runPendingMigrations(dataSource);
+      expect(runs).not.toHaveBeenCalled();
+      expect(queries).toHaveBeenCalledTimes(1);
+
+      class AddedSince1999999999999 implements MigrationInterface {
+        name = 'AddedSince1999999999999';
+        async up(runner: QueryRunner): Promise<void> {
+          await runner.query('CREATE TABLE added_since (id int)');
+        }
+        async down(runner: QueryRunner): Promise<void> {
+          await runner.query('DROP TABLE added_since');
+        }
+      }
+      dataSource.migrations.push(new AddedSince1999999999999());
+      await runPendingMigrations(dataSource);
+      expect(runs).toHaveBeenCalledTimes(1);
+      const names: Array<{ name: string }> = await dataSource.query('SELECT name FROM migrations ORDER BY id');
+      expect(names.at(-1)?.name).toBe('AddedSince1999999999999');
+      expect(await dataSource.query('SELECT count(*)::int AS n FROM added_since')).toEqual([{ n: 0 }]);
+    } finally {
+      runs.mockRestore();
+      queries.mockRestore();
+      if (dataSource.migrations.at(-1)?.name === 'AddedSince1999999999999') {
+        await dataSource.undoLastMigration();
+        dataSource.migrations.pop();
+      }
+    }
   });
 
   it('keeps concurrent transactions apart: rolled-back writes never appear', async () => {

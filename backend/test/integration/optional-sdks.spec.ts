@@ -10,10 +10,16 @@ import type { TestApp } from '../support/test-app.js';
  * app below works as usual and the test sees what it loaded.
  */
 const OPTIONAL_SDKS = ['exceljs', '@aws-sdk/client-s3', 'stripe', 'openai', 'ioredis'] as const;
-type Sdk = (typeof OPTIONAL_SDKS)[number];
+/**
+ * Needed by every configuration, but not to start: mail (the outbox). file-type (sniffing uploads)
+ * is loaded on first use too, but it is an ES module only, which Jest cannot record this way; the
+ * bundle's build checks it instead (backend/scripts/bundle.mjs, LAZY_PACKAGES).
+ */
+const LOADED_ON_FIRST_USE = ['nodemailer'] as const;
+type Sdk = (typeof OPTIONAL_SDKS)[number] | (typeof LOADED_ON_FIRST_USE)[number];
 
 const loaded = new Set<Sdk>();
-for (const name of OPTIONAL_SDKS) {
+for (const name of [...OPTIONAL_SDKS, ...LOADED_ON_FIRST_USE]) {
   const real = (): Record<string, unknown> => {
     loaded.add(name);
     return jest.requireActual<Record<string, unknown>>(name);
@@ -28,6 +34,7 @@ for (const name of OPTIONAL_SDKS) {
 // After the mocks, so that every module of the app imports the recording ones.
 const { startTestApp } = await import('../support/test-app.js');
 const { signedInAgent } = await import('../support/factories.js');
+const { mailsTo } = await import('../support/account-helpers.js');
 const { LLM } = await import('../../src/modules/chat/llm/llm.port.js');
 
 describe('a start with the default configuration', () => {
@@ -39,7 +46,7 @@ describe('a start with the default configuration', () => {
     await t.close();
   });
 
-  it('loads none of the optional SDKs (exceljs, S3, Stripe, OpenAI, Redis)', () => {
+  it('loads none of the optional SDKs (exceljs, S3, Stripe, OpenAI, Redis), nor nodemailer', () => {
     expect([...loaded]).toEqual([]);
   });
 
@@ -58,6 +65,14 @@ describe('a start with the default configuration', () => {
     expect(forged.status).toBe(400);
     expect(forged.body.code).toBe('WEBHOOK_SIGNATURE_INVALID');
     expect(loaded).toEqual(new Set(['exceljs', 'stripe']));
+  });
+
+  it('loads nodemailer with the first mail', async () => {
+    const { user } = await signedInAgent(t);
+    expect(loaded.has('nodemailer')).toBe(false);
+    await t.http().post('/api/auth/forgot-password').set('Origin', t.origin).send({ email: user.email }).expect(200);
+    expect(await mailsTo(t, user.email)).toHaveLength(1);
+    expect(loaded.has('nodemailer')).toBe(true);
   });
 });
 

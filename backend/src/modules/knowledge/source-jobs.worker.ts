@@ -6,7 +6,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { SOURCE_JOB_SLOTS } from '../../common/constants.js';
-import { PollingLoop } from '../../common/polling-loop.js';
+import { FIRST_LOOK_AFTER_START_MS, PollingLoop } from '../../common/polling-loop.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { PassageEmbeddingsService } from './passage-embeddings.service.js';
 import { SourceJobsService } from './source-jobs.service.js';
@@ -63,7 +63,7 @@ export class SourceJobsWorker implements OnApplicationBootstrap, BeforeApplicati
 
   onApplicationBootstrap(): void {
     if (!this.loop.enabled) return;
-    this.loop.start();
+    this.loop.start(FIRST_LOOK_AFTER_START_MS);
     this.watch = setInterval(() => void this.checkClaims(), SOURCE_JOB_SLOTS.watchMs);
     this.watch.unref();
   }

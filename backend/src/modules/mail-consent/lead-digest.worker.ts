@@ -5,7 +5,7 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { PollingLoop } from '../../common/polling-loop.js';
+import { FIRST_LOOK_AFTER_START_MS, PollingLoop } from '../../common/polling-loop.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { LeadNoticesService } from './lead-notices.service.js';
 import { describeError } from '../../common/error-description.js';
@@ -28,7 +28,7 @@ export class LeadDigestWorker implements OnApplicationBootstrap, BeforeApplicati
   }
 
   onApplicationBootstrap(): void {
-    this.loop.start();
+    this.loop.start(FIRST_LOOK_AFTER_START_MS);
   }
 
   beforeApplicationShutdown(): Promise<void> {

@@ -26,7 +26,7 @@ describe('the mail outbox', () => {
   });
 
   async function sendWith(env: NodeJS.ProcessEnv): Promise<string> {
-    const port = createMailPort(buildConfig({ ...env, DATA_DIR: dataDir }, '/repo')) as OutboxMailAdapter;
+    const port = (await createMailPort(buildConfig({ ...env, DATA_DIR: dataDir }, '/repo'))) as OutboxMailAdapter;
     expect(port.kind).toBe('outbox');
     await port.send({ to: 'owner@example.com', subject: 'Reset your password', text: link, html: link, link });
     const files = fs.readdirSync(port.outboxDir);
@@ -55,7 +55,7 @@ describe('the mail outbox', () => {
   });
 
   it('names files so they sort in the order mails were handed over, even when built at once', async () => {
-    const port = createMailPort(buildConfig({ DATA_DIR: dataDir }, '/repo')) as OutboxMailAdapter;
+    const port = (await createMailPort(buildConfig({ DATA_DIR: dataDir }, '/repo'))) as OutboxMailAdapter;
     // Larger mails first: they take longer to build, so they would be written last.
     const sizes = Array.from({ length: 30 }, (_, i) => (30 - i) * 20_000);
     await Promise.all(

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Logger } from '@nestjs/common';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { MailMessage, MailPort } from './mail.port.js';
 
 /**
@@ -17,22 +17,26 @@ import type { MailMessage, MailPort } from './mail.port.js';
 export class OutboxMailAdapter implements MailPort {
   readonly kind = 'outbox' as const;
   private readonly logger = new Logger('Mail');
-  private readonly builder: Transporter;
+  /** nodemailer's message builder, made with the first mail (see createMailPort). */
+  private builder: Promise<Transporter> | undefined;
   private handedOver = 0;
 
   constructor(
     readonly outboxDir: string,
     private readonly from: string,
     private readonly logLinks = true,
-  ) {
-    this.builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  }
+  ) {}
 
   async send({ to, subject, text, html, link }: MailMessage): Promise<void> {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const order = String((this.handedOver += 1)).padStart(9, '0');
     const file = path.join(this.outboxDir, `${stamp}-${order}-${crypto.randomBytes(4).toString('hex')}.eml`);
-    const info = (await this.builder.sendMail({ from: this.from, to, subject, text, html })) as { message: Buffer };
+    this.builder ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    );
+    const info = (await (await this.builder).sendMail({ from: this.from, to, subject, text, html })) as {
+      message: Buffer;
+    };
     await fs.mkdir(this.outboxDir, { recursive: true });
     await fs.writeFile(file, info.message, { mode: 0o600 });
     const shown = link && this.logLinks ? `; link: ${link}` : '';

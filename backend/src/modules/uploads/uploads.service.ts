@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
-import { fileTypeFromBuffer } from 'file-type';
+import { sniffFileType } from '../../common/file-type.js';
 import { AppError } from '../../common/app-error.js';
 import type { UploadedFileLike } from '../../common/single-file.interceptor.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
@@ -42,7 +42,7 @@ export class UploadsService {
 
   async uploadIcon(ownerId: number, botId: number, file: UploadedFileLike): Promise<{ fileUrl: string }> {
     await this.bots.assertOwned(ownerId, botId);
-    const detected = await fileTypeFromBuffer(file.buffer);
+    const detected = await sniffFileType(file.buffer);
     const extension = detected ? ICON_TYPES[detected.mime] : undefined;
     if (!extension) {
       throw new AppError(
@@ -64,7 +64,7 @@ export class UploadsService {
     file: UploadedFileLike,
   ): Promise<{ document: DocumentResponse }> {
     await this.bots.assertOwned(ownerId, botId);
-    const detected = await fileTypeFromBuffer(file.buffer);
+    const detected = await sniffFileType(file.buffer);
     if (detected?.mime !== 'application/pdf') {
       throw new AppError(
         HttpStatus.UNSUPPORTED_MEDIA_TYPE,

@@ -5,7 +5,7 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { PollingLoop } from '../../common/polling-loop.js';
+import { FIRST_LOOK_AFTER_START_MS, PollingLoop } from '../../common/polling-loop.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { WebhooksService } from './webhooks.service.js';
 import { describeError } from '../../common/error-description.js';
@@ -32,7 +32,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
   onApplicationBootstrap(): void {
     if (!this.loop.enabled) return;
     this.webhooks.onQueued(() => this.loop.kick());
-    this.loop.start();
+    this.loop.start(FIRST_LOOK_AFTER_START_MS);
   }
 
   kick(): void {

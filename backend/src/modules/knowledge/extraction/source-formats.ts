@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { fileTypeFromBuffer } from 'file-type';
+import { sniffFileType } from '../../../common/file-type.js';
 import type { SourceFormat } from '../bot-source.entity.js';
 
 const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -22,7 +22,7 @@ const TEXT_EXTENSIONS: Record<string, SourceFormat> = {
  * Anything else, including text under a foreign extension (.js, .exe), is null: not accepted.
  */
 export async function detectSourceFormat(bytes: Buffer, fileName: string): Promise<SourceFormat | null> {
-  const detected = await fileTypeFromBuffer(bytes);
+  const detected = await sniffFileType(bytes);
   if (detected?.mime === 'application/pdf') return 'pdf';
   if (detected?.mime === DOCX_MIME) return 'docx';
   if (detected) return null;
