@@ -146,3 +146,60 @@ describe('BudgetAlertsService: the forecast in a bot budget alert', () => {
     expect(events).toEqual(['bot.budget_reached']);
   });
 });
+
+describe('BudgetAlertsService: claims', () => {
+  it('claims only the steps not known to be claimed: a bot or account past a step makes no claim for it again', async () => {
+    let spentCents = 60;
+    const claims: Array<[number | null, string, number[]]> = [];
+    const sent: unknown[] = [];
+    const repository = {
+      snapshot: () =>
+        Promise.resolve({
+          email: 'owner@example.org',
+          isSystem: false,
+          spendAlertDollars: 1,
+          accountSpendCents: spentCents,
+          bot: { name: 'Shop helper', usageLimitDollars: 1, model: 'gpt-3.5-turbo', spendCents: spentCents },
+        }),
+      // Every step is new to the database except the account's 50 %, which another instance claimed.
+      claim: (_owner: number, botId: number | null, periodStart: Date, steps: number[]) => {
+        claims.push([botId, periodStart.toISOString().slice(0, 10), steps]);
+        return Promise.resolve(botId === null ? steps.filter((step) => step !== 50) : steps);
+      },
+    } as unknown as BudgetAlertsRepository;
+    const mail = {
+      sendBotBudgetAlert: (_to: string, alert: { percent: number }) => sent.push(['bot', alert.percent]),
+      sendAccountSpendAlert: (_to: string, alert: { percent: number }) => sent.push(['account', alert.percent]),
+    } as unknown as MailService;
+    const usage = { dailyBotUsage: () => Promise.resolve([]) } as unknown as UsageRepository;
+    const alerts = new BudgetAlertsService(repository, mail, {} as WebhooksService, usage);
+    const check = async (at: string) => {
+      alerts.afterSpend(1, 2, new Date(at));
+      await alerts.settled();
+    };
+
+    await check('2026-11-13T10:00:00Z');
+    expect(claims).toEqual([
+      [2, '2026-11-03', [50]],
+      [null, '2026-11-03', [50]],
+    ]);
+    expect(sent).toEqual([['bot', 50]]); // the account's 50 % was another instance's to mail
+
+    await check('2026-11-13T10:01:00Z'); // still past 50 % only: nothing to claim
+    expect(claims).toHaveLength(2);
+
+    spentCents = 85;
+    await check('2026-11-13T10:02:00Z');
+    expect(claims.slice(2)).toEqual([[2, '2026-11-03', [80]]]); // the account is still at its 50 % step
+    expect(sent).toEqual([
+      ['bot', 50],
+      ['bot', 80],
+    ]);
+
+    await check('2026-12-04T10:00:00Z'); // a new period: its steps are claimed anew
+    expect(claims.slice(3)).toEqual([
+      [2, '2026-12-03', [50, 80]],
+      [null, '2026-12-03', [50]],
+    ]);
+  });
+});

@@ -33,6 +33,9 @@ export function accountSpendStep(spentCents: number, thresholdCents: number): nu
   return Math.floor((spentCents * 100) / (thresholdCents * step)) * step;
 }
 
+/** How many owners' and bots' periods one instance remembers the claimed alert steps of; past it, the oldest go. */
+export const CLAIMED_STEPS_REMEMBERED = 10_000;
+
 /**
  * Budget alerts by e-mail: to the owner when a bot's period spend passes 50 %, 80 % and 100 % of
  * its monthly budget, and when the account's period spend passes each 50 % step of the owner's
@@ -50,6 +53,12 @@ export class BudgetAlertsService implements OnApplicationShutdown {
   private readonly background = new BackgroundTasks(this.logger);
   /** The checks running, by owner and bot, with the spends to check after them, by period. */
   private readonly running = new Map<string, Map<string, Date>>();
+  /**
+   * The steps known to be claimed already, by owner, bot (or the account) and period. A claim is
+   * never undone, so a check that passes only these steps needs no claim statement: once a bot or
+   * an account is past a step, every later check of the period would otherwise make one for nothing.
+   */
+  private readonly claimedSteps = new Map<string, Set<number>>();
 
   constructor(
     private readonly repository: BudgetAlertsRepository,
@@ -121,7 +130,7 @@ export class BudgetAlertsService implements OnApplicationShutdown {
     if (bot && bot.usageLimitDollars > 0) {
       const price = (MODEL_CATALOGUE[bot.model] ?? MODEL_CATALOGUE['gpt-3.5-turbo']).priceCents;
       const passed = botBudgetSteps(bot.spendCents, bot.usageLimitDollars * 100, price);
-      const claimed = await this.repository.claim(ownerId, botId, periodStart, passed);
+      const claimed = await this.claimNew(ownerId, botId, periodStart, passed);
       if (claimed.length > 0) {
         const percent = Math.max(...claimed);
         this.mail.sendBotBudgetAlert(spend.email, {
@@ -147,7 +156,7 @@ export class BudgetAlertsService implements OnApplicationShutdown {
 
     const step = accountSpendStep(spend.accountSpendCents, spend.spendAlertDollars * 100);
     if (step > 0) {
-      const claimed = await this.repository.claim(ownerId, null, periodStart, [step]);
+      const claimed = await this.claimNew(ownerId, null, periodStart, [step]);
       if (claimed.length > 0) {
         this.mail.sendAccountSpendAlert(spend.email, {
           percent: step,
@@ -156,5 +165,22 @@ export class BudgetAlertsService implements OnApplicationShutdown {
         });
       }
     }
+  }
+
+  /** Claims the steps not known to be claimed already (BudgetAlertsRepository.claim), and remembers them all. */
+  private async claimNew(ownerId: number, botId: number | null, periodStart: Date, steps: number[]): Promise<number[]> {
+    const key = `${ownerId}:${botId ?? 'account'}:${isoDate(periodStart)}`;
+    const known = this.claimedSteps.get(key) ?? new Set<number>();
+    const unknown = steps.filter((step) => !known.has(step));
+    if (unknown.length === 0) return [];
+    const claimed = await this.repository.claim(ownerId, botId, periodStart, unknown);
+    // Claimed now, here or by another instance before: either way, claimed for the period.
+    for (const step of unknown) known.add(step);
+    this.claimedSteps.delete(key);
+    if (this.claimedSteps.size >= CLAIMED_STEPS_REMEMBERED) {
+      this.claimedSteps.delete(this.claimedSteps.keys().next().value as string);
+    }
+    this.claimedSteps.set(key, known);
+    return claimed;
   }
 }
