@@ -4,12 +4,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { WEBHOOK_LIMITS } from '@botsmith/contract';
 import type request from 'supertest';
 import type { ConnectTarget } from '../../src/common/outbound/guarded-agent.js';
 import { BudgetAlertsService } from '../../src/modules/usage/budget-alerts.service.js';
 import { UNREACHABLE_NAME, WebhookSender } from '../../src/modules/webhooks/webhook-sender.js';
+import { WebhooksRepository } from '../../src/modules/webhooks/webhooks.repository.js';
 import { WebhooksService } from '../../src/modules/webhooks/webhooks.service.js';
 import { chargeMessage } from '../support/billing-helpers.js';
 import { createChatBot, eventually } from '../support/chat-factories.js';
@@ -427,6 +428,35 @@ describe('webhooks (loopback endpoints allowed)', () => {
     });
     expect(event.data.conversationId).toEqual(expect.any(Number));
     expect((await deliveriesOf(webhook.id))[0]).toMatchObject({ status: 'delivered' });
+  });
+
+  it("queues an answer's event only when an endpoint takes its type, and from the next message after one is added", async () => {
+    const bot = await createChatBot(t, ownerId, { name: 'Unheard Bot' });
+    const enqueue = jest.spyOn(t.app.get(WebhooksRepository), 'enqueue');
+    try {
+      // No endpoint, then one that takes other types: the unanswered answer queues nothing, with no statement.
+      for (const events of [null, ['lead.created']]) {
+        if (events) await endpoint(events);
+        const asked = await t.http().post('/api/chat').send({ botId: bot.id, prompt: 'Do you sell green paint?' });
+        expect(asked.status).toBe(200);
+        await webhooks.settled();
+        expect(enqueue).not.toHaveBeenCalled();
+      }
+      await endpoint(['conversation.unanswered']);
+      const asked = await t.http().post('/api/chat').send({ botId: bot.id, prompt: 'Do you sell red paint?' });
+      expect(asked.status).toBe(200);
+      await webhooks.settled();
+      expect(enqueue).toHaveBeenCalledTimes(1);
+      expect(await webhooks.deliverDue(new Date())).toBe(1);
+      expect(receiver.received.map((r) => JSON.parse(r.body))).toEqual([
+        expect.objectContaining({
+          type: 'conversation.unanswered',
+          data: expect.objectContaining({ botId: bot.id, question: 'Do you sell red paint?' }),
+        }),
+      ]);
+    } finally {
+      enqueue.mockRestore();
+    }
   });
 
   it('queues conversation.unanswered when a visitor rates an answer down, once per answer', async () => {

@@ -9,6 +9,7 @@ import { BotEntity } from '../bots/bot.entity.js';
 import { isoDate } from '../../common/billing-period.js';
 import { MODEL_TIERS, priceOf, type ModelTier } from '../../common/constants.js';
 import { hasActionsSql } from '../actions/actions.repository.js';
+import { subscribedEventsSql } from '../webhooks/webhooks.repository.js';
 import { nextMessageFitsSql } from '../usage/budget.js';
 import { toOwnerBillingRow, type OwnerBillingColumns, type OwnerBillingRow } from '../usage/usage-ledger.repository.js';
 
@@ -20,9 +21,19 @@ export interface ServableBot {
   version: string;
 }
 
-/** What holdIn found: the lock (null while another message of the visitor is in flight) and the owner's billing row. */
+/**
+ * What holdIn found: the lock (null while another message of the visitor is in flight), the owner's
+ * billing row, whether the bot has actions and the webhook event types the owner subscribes to.
+ */
 export type HeldMessage =
-  { current: true; reservationId: string | null; owner: OwnerBillingRow; hasActions: boolean } | { current: false };
+  | {
+      current: true;
+      reservationId: string | null;
+      owner: OwnerBillingRow;
+      hasActions: boolean;
+      webhookEvents: readonly string[];
+    }
+  | { current: false };
 
 export type BudgetDecision =
   { reserved: true; tier: ModelTier } | { reserved: false; reason: 'BUDGET' | 'GONE'; limitCents: number };
@@ -71,8 +82,9 @@ export class ChatRepository {
    * A chat message's first write, as a part of a statement (with what admit reads beside it): the
    * visitor's lock for the bot (as `acquireInFlight`), taken only while the bot and its owner's
    * account exist and, given a `version`, only while the bot row is still that version; and,
-   * read on the same snapshot, the owner's billing row (the message's gate decides from it) and
-   * whether the bot has actions. `current` false: the bot is gone, or was written since the copy
+   * read on the same snapshot, the owner's billing row (the message's gate decides from it),
+   * whether the bot has actions and which webhook events the owner's endpoints take (an event of
+   * the answer nobody takes is not queued: no statement for it). `current` false: the bot is gone, or was written since the copy
    * was read, and no lock was taken.
    */
   holdIn(
@@ -84,7 +96,7 @@ export class ChatRepository {
     parts.with(
       'servable',
       `SELECT b.xmin::text AS version, ${OWNER_COLUMNS.map((c) => `u.${c}`).join(', ')},
-              ${hasActionsSql('b.id')} AS has_actions
+              ${hasActionsSql('b.id')} AS has_actions, ${subscribedEventsSql('u.id')} AS webhook_events
          FROM bots b JOIN users u ON u.id = b.owner_id AND u.deleted_at IS NULL
         WHERE b.id = ${botId}`,
     );
@@ -97,13 +109,15 @@ export class ChatRepository {
     return {
       reservationId,
       read: (row) => {
-        const servable = row.servable_owner as (OwnerBillingColumns & { has_actions: boolean }) | null;
+        const servable = row.servable_owner as
+          (OwnerBillingColumns & { has_actions: boolean; webhook_events: string[] | null }) | null;
         if (row.servable_current !== true || !servable) return { current: false };
         return {
           current: true,
           reservationId: acquired.read(row),
           owner: toOwnerBillingRow(servable),
           hasActions: servable.has_actions === true,
+          webhookEvents: servable.webhook_events ?? [],
         };
       },
     };

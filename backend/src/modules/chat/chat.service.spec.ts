@@ -77,6 +77,7 @@ function chatServiceWith(setup: Setup = {}) {
         reservationId: 'reservation-1',
         owner: { isSystem: setup.ownerIsSystem ?? false },
         hasActions: false,
+        webhookEvents: [],
       }),
     }),
     countIdentityRefusal: async () => undefined,

@@ -134,6 +134,11 @@ export interface Turn {
   readonly reservationId: string;
   /** The bot has actions the model may call (docs/product.md#actions). */
   readonly hasActions: boolean;
+  /**
+   * The webhook event types the owner's endpoints take, as the lock was taken: the answer's events
+   * are queued only for these (an endpoint added while the message is answered gets the next ones).
+   */
+  readonly webhookEvents: readonly string[];
   /** A person handles the conversation (docs/product.md#owner-replies): the bot stays quiet. */
   readonly handedOff: boolean;
   /**
@@ -343,7 +348,7 @@ export class ChatService implements OnApplicationShutdown {
       if (resolved.visitor.identityRefused) await this.countIdentityRefusal(resolved.bot.id, receivedAt);
     }
     const { bot, houseBot, visitor, pageUrl } = resolved;
-    const { reservationId, owner, hasActions, handedOff, budget } = held;
+    const { reservationId, owner, hasActions, webhookEvents, handedOff, budget } = held;
     const conversation = { ownerId: bot.ownerId, botId: bot.id, botName: bot.name, visitorId: visitor.id, pageUrl };
     return {
       input,
@@ -355,6 +360,7 @@ export class ChatService implements OnApplicationShutdown {
       conversation,
       reservationId,
       hasActions,
+      webhookEvents,
       handedOff,
       budget,
     };
@@ -568,7 +574,7 @@ export class ChatService implements OnApplicationShutdown {
     const messageId = messageIds[1];
     // Committed: the alert check sees this charge, and runs in the background (never fails the answer).
     if (!turn.unanswered) this.alerts.afterSpend(bot.ownerId, bot.id, chargedAt);
-    if (turn.unanswered) {
+    if (turn.unanswered && turn.webhookEvents.includes('conversation.unanswered')) {
       // Queued in the background: a webhook problem never fails the answer (docs/product.md#webhooks).
       this.webhooks.notify(bot.ownerId, 'conversation.unanswered', {
         botId: bot.id,
@@ -579,7 +585,7 @@ export class ChatService implements OnApplicationShutdown {
         answer: turn.text,
       });
     }
-    for (const call of turn.failedActionCalls) {
+    for (const call of turn.webhookEvents.includes('action.failed') ? turn.failedActionCalls : []) {
       this.webhooks.notify(bot.ownerId, 'action.failed', {
         botId: bot.id,
         botName: bot.name,

@@ -131,6 +131,16 @@ function delivery(row: RawDelivery): DeliveryRow {
   };
 }
 
+/**
+ * The event types any of the owner's endpoints subscribes to, as a SQL expression (a text array,
+ * empty without endpoints): a chat message reads it with its lock, so an event nobody subscribes
+ * to costs no statement to queue (`enqueue` would insert no row).
+ */
+export function subscribedEventsSql(ownerIdSql: string): string {
+  return `(SELECT COALESCE(array_agg(DISTINCT t), '{}') FROM webhook_endpoints e, unnest(e.events) AS t
+            WHERE e.owner_id = ${ownerIdSql})`;
+}
+
 /** `webhook_endpoints` and `webhook_deliveries` (the queue and the delivery log). */
 @Injectable()
 export class WebhooksRepository {
