@@ -2,7 +2,7 @@ import path from 'node:path';
 import { DataDirLock } from './data-dir-lock.js';
 import { MIGRATIONS } from './migrations/index.js';
 import {
-  FRESHEN_PER_FOLDER_VALUES,
+  PER_FOLDER_VALUES,
   defaultTemplateRoot,
   isNewPgdata,
   removePartialCopies,
@@ -53,7 +53,7 @@ export class EmbeddedPostgres {
         origin = template && (await restoreTemplate(pgdata, template)) ? 'template' : 'initdb';
       }
       const served = await servePglite(pgdata, {
-        setupSql: origin === 'template' ? FRESHEN_PER_FOLDER_VALUES : undefined,
+        setupSql: origin === 'template' ? PER_FOLDER_VALUES : undefined,
         onLost: options.onLost,
       });
       return new EmbeddedPostgres(served, lock, origin);

@@ -22,10 +22,11 @@ const STALE_TEMPLATE_MS = 24 * 60 * 60 * 1000;
 /**
  * The one value the migrations make at random (1795305978000: the demo bot's API key). A folder
  * copied from the template gets its own, as if it had been migrated itself; a migration that
- * writes another per-installation random value must add it here
+ * writes another per-installation random value must add it here. It runs on a folder restored from
+ * the template before anyone can connect (ServeOptions.setupSql)
  * (docs/decisions/0015-a-migrated-template-for-new-data-folders.md).
  */
-const PER_FOLDER_VALUES = `DO $$ BEGIN
+export const PER_FOLDER_VALUES = `DO $$ BEGIN
   IF to_regclass('public.bots') IS NOT NULL THEN
     UPDATE bots SET api_key = replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', '')
      WHERE id = 1;
@@ -257,6 +258,3 @@ export async function restoreTemplate(pgdata: string, source: TemplateSource): P
     return false;
   }
 }
-
-/** Runs on a folder restored from the template before anything else sees it (ServeOptions.setupSql). */
-export const FRESHEN_PER_FOLDER_VALUES = PER_FOLDER_VALUES;

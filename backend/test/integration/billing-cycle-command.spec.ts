@@ -9,6 +9,7 @@ import { runBillingCycleCommand, UsageError } from '../../src/modules/billing/bi
 import { chargeMessage, completeSetup } from '../support/billing-helpers.js';
 import { signedInAgent } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { describeOnServer } from '../support/test-database.js';
 
 const nextCycle = () => `--at=${new Date(nextPeriodStart(new Date()).getTime() + 60_000).toISOString()}`;
 
@@ -72,9 +73,7 @@ describe('npm run billing:cycle on the embedded database', () => {
 });
 
 // Against a PostgreSQL server, next to a running app (PGlite serves one connection only).
-const onServer = process.env.TEST_DATABASE_URL ? describe : describe.skip;
-
-onServer('npm run billing:cycle with DATABASE_URL, next to a running server', () => {
+describeOnServer('npm run billing:cycle with DATABASE_URL, next to a running server', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();

@@ -14,7 +14,7 @@ import {
 } from '../support/chat-factories.js';
 import { createUser } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { serverUrl } from '../support/test-database.js';
+import { describeOnServer } from '../support/test-database.js';
 
 /**
  * The chat path with the production model adapter: the app (OPENAI_API_KEY + OPENAI_BASE_URL)
@@ -209,7 +209,7 @@ describe('chat through the OpenAI adapter (local Chat Completions server)', () =
 
 // Two app instances need one database both reach: the PostgreSQL server. An embedded PGlite belongs
 // to one process (its folder is locked), so without TEST_DATABASE_URL this part is skipped.
-(serverUrl() ? describe : describe.skip)('rate limits in Redis (REDIS_URL) hold across instances', () => {
+describeOnServer('rate limits in Redis (REDIS_URL) hold across instances', () => {
   it('counts one visitor across two app instances sharing Redis and the database', async () => {
     const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
     // One session secret, as every instance of one deployment has: a visitor token one issues, the other honours.

@@ -8,7 +8,7 @@ import { createBotViaApi } from '../support/bot-factories.js';
 import { signedInAgent } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { SourcesRepository } from '../../src/modules/knowledge/sources.repository.js';
-import { createFileDatabase, serverUrl } from '../support/test-database.js';
+import { createFileDatabase, describeOnServer } from '../support/test-database.js';
 import { page, startTestWebsite } from '../support/test-website.js';
 
 /*
@@ -20,7 +20,7 @@ import { page, startTestWebsite } from '../support/test-website.js';
  */
 const SOURCE_ENV = { SOURCE_JOBS_POLL_MS: '50', OFFLINE_MODEL_WORD_DELAY_MS: '0', CRAWL_ALLOW_PRIVATE: 'true' };
 
-(serverUrl() ? describe : describe.skip)('knowledge jobs across restarts and instances (PostgreSQL server)', () => {
+describeOnServer('knowledge jobs across restarts and instances (PostgreSQL server)', () => {
   let database: { url: string; drop: () => Promise<void> };
   let shared: string;
   const apps: TestApp[] = [];

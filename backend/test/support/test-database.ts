@@ -1,4 +1,4 @@
-import { it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import crypto from 'node:crypto';
 import pg from 'pg';
 
@@ -18,8 +18,16 @@ export function serverUrl(): string | undefined {
  */
 export function itOnServer(name: string, test: () => Promise<void>): void {
   if (serverUrl()) it(name, test);
-  else it.skip(`${name} (needs a PostgreSQL server: PGlite serves one session at a time)`, test);
+  else it.skip(`${name} ${NEEDS_SERVER}`, test);
 }
+
+/** `itOnServer` for a group of tests: skipped without TEST_DATABASE_URL, the reason in its reported name. */
+export function describeOnServer(name: string, tests: () => void): void {
+  if (serverUrl()) describe(name, tests);
+  else describe.skip(`${name} ${NEEDS_SERVER}`, tests);
+}
+
+const NEEDS_SERVER = '(needs a PostgreSQL server: PGlite serves one session at a time)';
 
 export function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
