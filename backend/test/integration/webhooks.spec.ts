@@ -524,8 +524,13 @@ describe('webhooks worker', () => {
       expect(created.status).toBe(201);
       await t.app.get(WebhooksService).publish(user.id, 'lead.created', { leadId: 1 });
       await eventually(async () => receiver.received.length === 1);
-      const [row]: Array<{ status: string }> = await t.dataSource.query(`SELECT status FROM webhook_deliveries`);
-      expect(row.status).toBe('delivered');
+      // The worker marks the delivery after the receiver's answer reached it: wait for that write.
+      const status = async () => {
+        const rows: Array<{ status: string }> = await t.dataSource.query(`SELECT status FROM webhook_deliveries`);
+        return rows[0]?.status;
+      };
+      await eventually(async () => (await status()) === 'delivered');
+      expect(await status()).toBe('delivered');
     } finally {
       await receiver.close();
       await t.close();
