@@ -1,8 +1,8 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS preload, loaded with node --require */
 /**
  * Preloaded into the app by bench/chat.mjs (`node --require`): counts the database round trips
- * (each `query` of a `pg` client: the app reaches PostgreSQL and the embedded PGlite through the
- * same driver) and, between two SIGUSR2 signals, records a CPU profile. At the second signal it
+ * (each `query` of a `pg` client but those pipelined behind another: the app reaches PostgreSQL
+ * and the embedded PGlite through the same driver) and, between two SIGUSR2 signals, records a CPU profile. At the second signal it
  * writes `{ queries, profile }` to BENCH_PROBE_DIR/probe-<n>.json. The bench reads the count
  * before and after a run; nothing in the app knows about it.
  */
@@ -16,7 +16,10 @@ const pg = require(require.resolve('pg', { paths: [process.env.BENCH_BACKEND_DIR
 let queries = 0;
 const query = pg.Client.prototype.query;
 pg.Client.prototype.query = function countedQuery(...args) {
-  queries += 1;
+  // A statement that joins others already on the wire in pipeline mode (the app's
+  // database/pipeline.ts sends them in one write) waits for no round trip of its own.
+  const joinsPipeline = this.pipeline && (this._activeQuery || this._sentQueryQueue.length > 0);
+  if (!joinsPipeline) queries += 1;
   return query.apply(this, args);
 };
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { sendPipelined, type Pipeline, type PipelinedResult } from './pipeline.js';
 
 /** The `pg` pool behind TypeORM's PostgreSQL driver (the embedded PGlite is reached through it too). */
 interface PgPool {
@@ -14,11 +15,19 @@ interface PgPool {
  * system call. The name is the text's hash, so a text is prepared once per connection and two
  * texts never share a name; only statements whose text does not carry values belong here (a
  * bounded set of texts: values are parameters). Errors are the driver's, as `isDeadlock` and the
- * other checks in common/postgres-errors.ts read them.
+ * other checks in common/postgres-errors.ts read them. With a `pipeline`, it goes with the
+ * pipeline's other statements (database/pipeline.ts).
  */
-export async function queryPrepared<T>(dataSource: DataSource, text: string, values: unknown[]): Promise<T[]> {
+export async function queryPrepared<T>(
+  dataSource: DataSource,
+  text: string,
+  values: unknown[],
+  pipeline?: Pipeline,
+): Promise<T[]> {
+  const query = { name: preparedName(text), text, values };
+  if (pipeline) return ((await sendPipelined(pipeline, query)) as PipelinedResult).rows as T[];
   const pool = (dataSource.driver as unknown as { master: PgPool }).master;
-  const result = await pool.query({ name: preparedName(text), text, values });
+  const result = await pool.query(query);
   return result.rows as T[];
 }
 

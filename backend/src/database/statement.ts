@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { isDeadlock } from '../common/postgres-errors.js';
+import { beginPipeline, type Pipeline } from './pipeline.js';
 import { queryPrepared } from './prepared.js';
 import { entityManagerOf, type Transaction } from './transaction.js';
 
@@ -132,11 +133,26 @@ export class StatementRunner {
     return new StatementParts() as unknown as Statement;
   }
 
+  /** Statements sent together (database/pipeline.ts): one round trip for those sent in one turn. */
+  beginPipeline(): Pipeline {
+    return beginPipeline(this.dataSource);
+  }
+
   /** Runs the statement, in `tx` when given (then it is one of the transaction's statements). */
   async run(statement: Statement, tx?: Transaction): Promise<StatementRow> {
     if (tx) return runParts(entityManagerOf(tx), partsOf(statement));
+    return this.runPrepared(statement);
+  }
+
+  /** Runs the statement with the pipeline's others (one round trip for all of them). */
+  runPipelined(statement: Statement, pipeline: Pipeline): Promise<StatementRow> {
+    return this.runPrepared(statement, pipeline);
+  }
+
+  private async runPrepared(statement: Statement, pipeline?: Pipeline): Promise<StatementRow> {
     // On its own, a statement's text carries no values (parameters only): it may be prepared.
-    const [row] = await queryPrepared<StatementRow>(this.dataSource, ...partsOf(statement).toQuery());
+    const [sql, params] = partsOf(statement).toQuery();
+    const [row] = await queryPrepared<StatementRow>(this.dataSource, sql, params, pipeline);
     return row ?? {};
   }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createChatBot, creditsOf, reservationsOf, usageOfOwner } from '../support/chat-factories.js';
 import { createUser, signedInAgent, TEST_PASSWORD } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { watchPool } from '../support/pool-watch.js';
 import { itOnServer } from '../support/test-database.js';
 
 /**
@@ -199,6 +200,56 @@ describe('POST /api/chat to a bot with a monthly budget: the lock and the reserv
     expect(refused.status).toBe(402);
     expect(refused.body.code).toBe('PAYMENT_FAILED');
     expect(await reservationsOf(t, bot.id)).toBe(0);
+    expect((await usageOfOwner(t, owner.id)).rows).toBe(0);
+  });
+});
+
+describe("POST /api/chat: the lock and the question's retrieval in one round trip (database/pipeline.ts)", () => {
+  it.each([
+    ['without a budget (a prepared statement)', 0],
+    ['with a monthly budget (the batch with the reservation)', 10],
+  ])('%s: both leave in one write, and the answer cites what retrieval found', async (_name, usageLimitDollars) => {
+    const owner = await createUser(t);
+    const bot = await createChatBot(t, owner.id, { usageLimitDollars });
+    const [source] = await t.dataSource.query<Array<{ id: number }>>(
+      `INSERT INTO bot_sources (bot_id, kind, name, status) VALUES ($1, 'text', 'Opening hours', 'ready') RETURNING id`,
+      [bot.id],
+    );
+    await t.dataSource.query(
+      `INSERT INTO document_chunks (source_id, bot_id, page, ordinal, content) VALUES ($1, $2, 1, 0, $3)`,
+      [source.id, bot.id, 'We open at nine in the morning on weekdays and at ten on Saturdays.'],
+    );
+    const watch = watchPool(t.dataSource);
+    let response;
+    try {
+      response = await chatWithKey(bot.id, bot.apiKey);
+    } finally {
+      watch.restore();
+    }
+    expect(response.status).toBe(200);
+    expect(response.body.citations).toEqual([expect.objectContaining({ sourceId: source.id, name: 'Opening hours' })]);
+    const together = watch.writes.filter(
+      (texts) =>
+        texts.some((text) => text.includes('chat_reservations')) && texts.some((text) => text.includes('WITH q AS')),
+    );
+    expect(together).toHaveLength(1);
+    expect(together[0]).toHaveLength(2);
+    expect((await usageOfOwner(t, owner.id)).rows).toBe(1);
+    expect(await reservationsOf(t, bot.id)).toBe(0);
+  });
+
+  it('a message refused by the lock (another is in flight) is refused as before; its retrieval is read by no one', async () => {
+    const owner = await createUser(t);
+    const bot = await createChatBot(t, owner.id);
+    // Another instance's message of this visitor in flight: its reservation row.
+    await t.dataSource.query(
+      `INSERT INTO chat_reservations (id, bot_id, visitor_id, expires_at) VALUES (gen_random_uuid(), $1, $2, now() + interval '1 minute')`,
+      [bot.id, 'api-busy-visitor'],
+    );
+    const refused = await chatWithKey(bot.id, bot.apiKey).set('X-Visitor-Id', 'busy-visitor');
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('MESSAGE_IN_FLIGHT');
+    expect(await messagesOfOwner(owner.id)).toBe(0);
     expect((await usageOfOwner(t, owner.id)).rows).toBe(0);
   });
 });

@@ -8,6 +8,9 @@ import { DataDirLock, DataDirLockedError } from '../../src/database/data-dir-loc
 import { dataSourceOptions } from '../../src/database/database.options.js';
 import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
 import { runPendingMigrations } from '../../src/database/pending-migrations.js';
+import { beginPipeline, sendPipelined, type PipelinedResult } from '../../src/database/pipeline.js';
+import { queryPrepared } from '../../src/database/prepared.js';
+import { watchPool } from '../support/pool-watch.js';
 import { createFileDatabase, serverUrl } from '../support/test-database.js';
 
 interface Engine {
@@ -124,6 +127,90 @@ describe.each(engines)('database on $name', (engine) => {
       .map((i) => `evt_${i}`)
       .sort();
     expect(rows.map((r: { id: string }) => r.id)).toEqual(expected);
+  });
+
+  describe('a pipeline (database/pipeline.ts)', () => {
+    it('sends the statements of one turn on one connection, in one write, each answered on its own', async () => {
+      const { dataSource } = handle;
+      const watch = watchPool(dataSource);
+      try {
+        const pipeline = beginPipeline(dataSource);
+        const [prepared, batch] = await Promise.all([
+          queryPrepared<{ n: number; pid: number }>(
+            dataSource,
+            'SELECT $1::int + 1 AS n, pg_backend_pid() AS pid',
+            [41],
+            pipeline,
+          ),
+          sendPipelined(pipeline, { text: 'SELECT 1 AS a; SELECT pg_backend_pid() AS pid' }),
+        ]);
+        const [first, second] = batch as PipelinedResult[];
+        expect(prepared).toEqual([{ n: 42, pid: expect.any(Number) }]);
+        expect(first.rows).toEqual([{ a: 1 }]);
+        expect(second.rows).toEqual([{ pid: prepared[0].pid }]);
+        expect(watch.connections).toBe(1);
+        expect(watch.writes).toEqual([
+          [expect.stringMatching(/^SELECT \$1::int \+ 1 AS n/), expect.stringMatching(/^SELECT 1 AS a; SELECT/)],
+        ]);
+        expect(watch.released).toEqual([undefined]);
+      } finally {
+        watch.restore();
+      }
+    });
+
+    it('sends what comes after a turn in a write of its own', async () => {
+      const { dataSource } = handle;
+      const watch = watchPool(dataSource);
+      try {
+        const pipeline = beginPipeline(dataSource);
+        const first = await queryPrepared<{ n: number }>(dataSource, 'SELECT $1::int AS n', [1], pipeline);
+        const second = await queryPrepared<{ n: number }>(dataSource, 'SELECT $1::int AS n', [2], pipeline);
+        expect([first, second]).toEqual([[{ n: 1 }], [{ n: 2 }]]);
+        expect(watch.connections).toBe(2);
+        expect(watch.writes).toHaveLength(2);
+      } finally {
+        watch.restore();
+      }
+    });
+
+    it('fails a failed statement alone, and the connection goes back to the pool as it was', async () => {
+      const { dataSource } = handle;
+      const watch = watchPool(dataSource);
+      try {
+        const pipeline = beginPipeline(dataSource);
+        const [failed, fine] = await Promise.allSettled([
+          queryPrepared(dataSource, 'SELECT 1 / $1::int AS n', [0], pipeline),
+          queryPrepared<{ n: number }>(dataSource, 'SELECT $1::int AS n', [7], pipeline),
+        ]);
+        expect(failed).toMatchObject({ status: 'rejected', reason: { code: '22012' } });
+        expect(fine).toEqual({ status: 'fulfilled', value: [{ n: 7 }] });
+        expect(watch.released).toEqual([undefined]);
+      } finally {
+        watch.restore();
+      }
+      expect(await dataSource.query('SELECT 1 AS n')).toEqual([{ n: 1 }]);
+    });
+
+    it('leaves no transaction open when a batch fails halfway: the statements behind it fail too, and nothing is kept', async () => {
+      const { dataSource } = handle;
+      await dataSource.query('CREATE TABLE IF NOT EXISTS pipeline_probe (id int)');
+      try {
+        const pipeline = beginPipeline(dataSource);
+        const [batch, behind] = await Promise.allSettled([
+          sendPipelined(pipeline, { text: 'BEGIN; INSERT INTO pipeline_probe VALUES (1); SELECT 1 / 0; COMMIT' }),
+          queryPrepared(dataSource, 'SELECT count(*)::int AS n FROM pipeline_probe', [], pipeline),
+        ]);
+        expect(batch).toMatchObject({ status: 'rejected', reason: { code: '22012' } });
+        // In the batch's aborted transaction: "current transaction is aborted".
+        expect(behind).toMatchObject({ status: 'rejected', reason: { code: '25P02' } });
+        // Rolled back before the connection went back: the next statement on it (the embedded
+        // database has only one) runs outside any transaction.
+        expect(await dataSource.query('SELECT count(*)::int AS n FROM pipeline_probe')).toEqual([{ n: 0 }]);
+        expect(await dataSource.query(`SELECT txid_current_if_assigned() AS open`)).toEqual([{ open: null }]);
+      } finally {
+        await dataSource.query('DROP TABLE pipeline_probe');
+      }
+    });
   });
 
   it('enforces the ledger invariants in the schema itself', async () => {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { beginPipeline, sendPipelined, type Pipeline, type PipelinedResult } from '../../database/pipeline.js';
 import { queryPrepared } from '../../database/prepared.js';
 import { partsOf, runParts, StatementParts, type Statement, type StatementRow } from '../../database/statement.js';
 import { entityManagerOf, type Transaction } from '../../database/transaction.js';
@@ -216,13 +217,15 @@ export class ChatRepository {
    * reservations of other messages. The batch carries no outside text: the statement's values are
    * written in by StatementParts.toInlinedSql (ids, numbers and dates only), and the others are
    * an integer, a date and a UUID checked here. When the statement took no lock, the reservation
-   * finds no row and refuses; holdIn's reading says why.
+   * finds no row and refuses; holdIn's reading says why. With a `pipeline`, the batch goes with
+   * its other statements (the question's retrieval: database/pipeline.ts).
    */
   async runHoldingBudget(
     statement: Statement,
     reservationId: string,
     botId: number,
     periodStart: Date,
+    pipeline: Pipeline = beginPipeline(this.dataSource),
   ): Promise<{ row: StatementRow; budget: BudgetDecision }> {
     if (!Number.isSafeInteger(botId) || !UUID.test(reservationId) || Number.isNaN(periodStart.getTime())) {
       throw new Error('runHoldingBudget: a bot id, a reservation UUID and a period start are required');
@@ -235,30 +238,18 @@ export class ChatRepository {
     ];
     const reserve = RESERVE_BATCH.replace(/\$([1-4])\b/g, (_, n: string) => values[Number(n) - 1]);
     const sql = `BEGIN;\n${partsOf(statement).toInlinedSql()};\n${reserve}`;
-    const runner = this.dataSource.createQueryRunner();
-    try {
-      const client = (await runner.connect()) as { query(sql: string): Promise<Array<{ rows: unknown[] }>> };
-      let results: Array<{ rows: unknown[] }>;
-      try {
-        results = await client.query(sql);
-      } catch (error) {
-        // A failed statement leaves the batch's transaction open and aborted: end it before the
-        // connection goes back to the pool.
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
-      // BEGIN, the statement's row, the lock, the reservation, the state, COMMIT.
-      const [, held, , reserved, state] = results as [
-        unknown,
-        { rows: StatementRow[] },
-        unknown,
-        { rows: Array<{ model: ModelTier }> },
-        { rows: Array<{ limit_dollars: number | null; mine: boolean }> },
-      ];
-      return { row: held.rows[0] ?? {}, budget: budgetDecision(reserved.rows, state.rows[0]) };
-    } finally {
-      await runner.release();
-    }
+    // A failed statement leaves the batch's transaction open and aborted: the pipeline closes
+    // that connection rather than return it to the pool.
+    const results = (await sendPipelined(pipeline, { text: sql })) as PipelinedResult[];
+    // BEGIN, the statement's row, the lock, the reservation, the state, COMMIT.
+    const [, held, , reserved, state] = results as [
+      unknown,
+      { rows: StatementRow[] },
+      unknown,
+      { rows: Array<{ model: ModelTier }> },
+      { rows: Array<{ limit_dollars: number | null; mine: boolean }> },
+    ];
+    return { row: held.rows[0] ?? {}, budget: budgetDecision(reserved.rows, state.rows[0]) };
   }
 
   /** One more refused identity proof (docs/product.md#verified-visitors) for the bot on `day`. */

@@ -109,7 +109,13 @@ function chatServiceWith(setup: Setup = {}) {
     },
   };
   // Statements: the parts above are the fakes; running one answers an empty row.
-  const statements = { begin: () => ({}), run: async () => ({}), runRetryingDeadlocks: async () => ({}) };
+  const statements = {
+    begin: () => ({}),
+    beginPipeline: () => ({}),
+    run: async () => ({}),
+    runPipelined: async () => ({}),
+    runRetryingDeadlocks: async () => ({}),
+  };
   const run = async <T>(work: (tx: never) => Promise<T>) => work({} as never);
   const transactions = { run, runRetryingDeadlocks: run };
   const ledger = {

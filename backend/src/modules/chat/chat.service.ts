@@ -39,6 +39,7 @@ import { TurnActions } from './turn-actions.js';
 import { VisitorTokens } from './visitor-token.js';
 import { verifiedVisitorId, verifyIdentity, type IdentityProof, type VerifiedVisitor } from './visitor-identity.js';
 import { IdentitySecretBox } from '../bots/identity-secret.js';
+import type { Pipeline } from '../../database/pipeline.js';
 import { StatementRunner } from '../../database/statement.js';
 import { TransactionRunner } from '../../database/transaction.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
@@ -51,11 +52,14 @@ export interface ChunkSearch {
    * the addresses of the bot's website sources, the sites its answers may link to (read with the
    * passages, docs/decisions/0016-chat-path-cost.md).
    */
-  searchForAnswer(
-    botId: number,
-    query: string,
-    limit: number,
-  ): Promise<{ passages: Passage[]; nothingRelevant: boolean; sourceSites: string[] }>;
+  searchForAnswer(botId: number, query: string, limit: number, pipeline?: Pipeline): Promise<Retrieved>;
+}
+
+/** What retrieval found for a question (ChunkSearch.searchForAnswer). */
+export interface Retrieved {
+  passages: Passage[];
+  nothingRelevant: boolean;
+  sourceSites: string[];
 }
 
 /** What the HTTP layer knows about the caller. */
@@ -142,6 +146,11 @@ export interface Turn {
   /** A person handles the conversation (docs/product.md#owner-replies): the bot stays quiet. */
   readonly handedOff: boolean;
   /**
+   * The question's passages, asked for with the lock (one round trip, hold); compose awaits them.
+   * Never rejects (retrieve); a refused turn leaves it unread.
+   */
+  readonly retrieval: Promise<Retrieved>;
+  /**
    * For a bot with a monthly budget (and only then), the reservation of the message's price made
    * with the lock (one round trip); gate decides from it once the owner's billing state allowed
    * the message.
@@ -199,6 +208,7 @@ type HeldTurn =
       reservationId: string;
       handedOff: boolean;
       budget: BudgetDecision | undefined;
+      retrieval: Promise<Retrieved>;
     });
 
 /** The visitor and, from a browser, the visitor token to send back (none on the API-key path). */
@@ -333,12 +343,12 @@ export class ChatService implements OnApplicationShutdown {
     await this.rateLimiter.hit(resolved.bot.id, resolved.visitor.id, caller.ip);
     let held: HeldTurn;
     try {
-      held = await this.hold(resolved, resolved.botVersion, receivedAt);
+      held = await this.hold(resolved, resolved.botVersion, receivedAt, input.prompt);
       if (!held.current) {
         this.servableBots.forget(resolved.bot.id);
         resolved = await this.resolveCaller(input.botId, caller, 'fresh');
         // As fresh as a read can be: the lock is taken while the bot and its owner exist.
-        held = await this.hold(resolved, null, receivedAt);
+        held = await this.hold(resolved, null, receivedAt, input.prompt);
         if (!held.current) throw AppError.notFound(REFUSALS.BOT_NOT_FOUND, 'BOT_NOT_FOUND');
       }
     } finally {
@@ -348,7 +358,7 @@ export class ChatService implements OnApplicationShutdown {
       if (resolved.visitor.identityRefused) await this.countIdentityRefusal(resolved.bot.id, receivedAt);
     }
     const { bot, houseBot, visitor, pageUrl } = resolved;
-    const { reservationId, owner, hasActions, webhookEvents, handedOff, budget } = held;
+    const { reservationId, owner, hasActions, webhookEvents, handedOff, budget, retrieval } = held;
     const conversation = { ownerId: bot.ownerId, botId: bot.id, botName: bot.name, visitorId: visitor.id, pageUrl };
     return {
       input,
@@ -363,6 +373,7 @@ export class ChatService implements OnApplicationShutdown {
       webhookEvents,
       handedOff,
       budget,
+      retrieval,
     };
   }
 
@@ -371,9 +382,17 @@ export class ChatService implements OnApplicationShutdown {
    * every instance sees (taken only while the bot row is still `version`, when one is given),
    * with the owner's billing row and whether a person handles the conversation, read on the
    * statement's snapshot, which is as fresh as the lock. 409 while another message is in flight.
-   * For a bot with a monthly budget, the message's price is reserved in the same round trip.
+   * For a bot with a monthly budget, the message's price is reserved in the same round trip. The
+   * passages for `question` are asked for in that round trip too (a pipeline: the two statements
+   * are independent), once this instance's set let the message through, so a refusal by the set
+   * costs no search; a refusal by the statement leaves the search unread.
    */
-  private async hold(resolved: ResolvedCaller, version: string | null, receivedAt: Date): Promise<HeldTurn> {
+  private async hold(
+    resolved: ResolvedCaller,
+    version: string | null,
+    receivedAt: Date,
+    question: string,
+  ): Promise<HeldTurn> {
     const { bot, visitor } = resolved;
     const lockKey = inFlightKey(bot.id, visitor.id);
     if (this.inFlight.has(lockKey)) throw inFlightRefusal();
@@ -387,17 +406,26 @@ export class ChatService implements OnApplicationShutdown {
         version,
       });
       const handoff = this.log.isHandedOffIn(statement, bot.id, visitor.id);
-      const { row, budget } =
+      const pipeline = this.statements.beginPipeline();
+      const holding =
         bot.usageLimitDollars > 0
-          ? await this.repository.runHoldingBudget(statement, held.reservationId, bot.id, periodStartFor(receivedAt))
-          : { row: await this.statements.run(statement), budget: undefined };
+          ? this.repository.runHoldingBudget(
+              statement,
+              held.reservationId,
+              bot.id,
+              periodStartFor(receivedAt),
+              pipeline,
+            )
+          : this.statements.runPipelined(statement, pipeline).then((row) => ({ row, budget: undefined }));
+      const retrieval = this.retrieve(bot.id, question, pipeline);
+      const { row, budget } = await holding;
       const found = held.read(row);
       if (!found.current) {
         this.inFlight.delete(lockKey);
         return found;
       }
       if (!found.reservationId) throw inFlightRefusal();
-      return { ...found, reservationId: found.reservationId, handedOff: handoff.read(row), budget };
+      return { ...found, reservationId: found.reservationId, handedOff: handoff.read(row), budget, retrieval };
     } catch (error) {
       this.inFlight.delete(lockKey);
       throw error;
@@ -438,7 +466,7 @@ export class ChatService implements OnApplicationShutdown {
   /** compose: the bot's passages for the question, the model's input, and the links the answer may carry. */
   private async compose(turn: GatedTurn): Promise<ComposedTurn> {
     const { bot, input } = turn;
-    const { passages, nothingRelevant, sourceSites } = await this.retrieve(bot.id, input.prompt);
+    const { passages, nothingRelevant, sourceSites } = await turn.retrieval;
     const modelInput = buildModelInput({
       botName: bot.name,
       botPrompt: bot.prompt,
@@ -721,12 +749,9 @@ export class ChatService implements OnApplicationShutdown {
     });
   }
 
-  private async retrieve(
-    botId: number,
-    question: string,
-  ): Promise<{ passages: Passage[]; nothingRelevant: boolean; sourceSites: string[] }> {
+  private async retrieve(botId: number, question: string, pipeline: Pipeline): Promise<Retrieved> {
     try {
-      return await this.chunks.searchForAnswer(botId, question, CHAT_LIMITS.retrievalPassages);
+      return await this.chunks.searchForAnswer(botId, question, CHAT_LIMITS.retrievalPassages, pipeline);
     } catch (error) {
       // An answer from the prompt alone beats no answer: log it and carry on (unflagged: the
       // search failed, not the knowledge).

@@ -10,6 +10,7 @@ import { correctionName, normaliseQuestion, questionSimilarity, SAME_QUESTION_SI
 import { reciprocalRankFusion } from './rank-fusion.js';
 import { SourcesRepository, type CorrectionCandidate } from './sources.repository.js';
 import { englishSynonyms, relatedWords } from './synonyms.js';
+import type { Pipeline } from '../../database/pipeline.js';
 import { describeError } from '../../common/error-description.js';
 
 /** Where a passage comes from, as an answer cites it: the contract's (contract/src/chat.ts). */
@@ -131,10 +132,12 @@ export class KnowledgeSearchService implements OnModuleInit {
    * search ranks passages holding ANY of the question's words, so its best is not necessarily
    * about the question: a passage counts as relevant when it holds at least half of the
    * question's search terms (or their synonyms), or (with embeddings) when its vector is near enough the question's.
+   * With a `pipeline`, the full-text search's statement goes with the pipeline's others (one round
+   * trip: database/pipeline.ts); hybrid search, which first asks the embeddings model, does not.
    */
-  async searchForAnswer(botId: number, query: string, limit = 5): Promise<AnswerPassages> {
+  async searchForAnswer(botId: number, query: string, limit = 5, pipeline?: Pipeline): Promise<AnswerPassages> {
     const text = cleanQuery(query);
-    if (text && !this.embeddings) return this.fullTextForAnswer(botId, text, correctionText(query), limit);
+    if (text && !this.embeddings) return this.fullTextForAnswer(botId, text, correctionText(query), limit, pipeline);
     const similarity = new Map<number, number>();
     const [correction, matches] = await Promise.all([
       this.correctionFor(botId, query),
@@ -161,7 +164,13 @@ export class KnowledgeSearchService implements OnModuleInit {
    * `searchForAnswer` without embeddings: the search, its matches' coverage, the bot's facts and
    * the correction candidates are one statement; a matched correction's text is a second.
    */
-  private async fullTextForAnswer(botId: number, text: string, asked: string, limit: number): Promise<AnswerPassages> {
+  private async fullTextForAnswer(
+    botId: number,
+    text: string,
+    asked: string,
+    limit: number,
+    pipeline: Pipeline | undefined,
+  ): Promise<AnswerPassages> {
     const bounded = Math.min(Math.max(Math.trunc(limit) || 1, 1), SEARCH_LIMIT_MAX);
     const found = await this.passages.searchWithCoverage(
       botId,
@@ -169,6 +178,7 @@ export class KnowledgeSearchService implements OnModuleInit {
       bounded,
       relatedWords(text, await englishSynonyms()),
       asked || null,
+      pipeline,
     );
     const correction = asked ? await this.correctionAmong(botId, asked, found.correctionCandidates) : null;
     return {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import type { Pipeline } from '../../database/pipeline.js';
 import { queryPrepared } from '../../database/prepared.js';
 import { entityManagerOf, type Transaction } from '../../database/transaction.js';
 import type { Chunk } from './chunking.js';
@@ -107,6 +108,12 @@ const SEARCH_CTES = `q AS (
          SELECT q.loose || COALESCE((SELECT string_agg(g.synonyms::text, ' | ') FROM groups g)::tsquery, ''::tsquery) AS any
            FROM q
        )`;
+
+/**
+ * `searchWithCoverage`'s text, built on first use and then the same string: the chat path's
+ * prepared statement is looked up by its text with every message (database/prepared.ts).
+ */
+let searchWithCoverageSql: string | undefined;
 
 /** A passage `c` of source `s` the search finds (with `SEARCH_CTES`). */
 const SEARCH_MATCHES = `c.bot_id = $1 AND s.status <> 'failed' AND c.search_vector @@ wanted.any`;
@@ -244,6 +251,7 @@ export class PassagesRepository {
     limit: number,
     related: readonly RelatedWords[],
     correctionQuestion: string | null,
+    pipeline?: Pipeline,
   ): Promise<SearchWithCoverage> {
     // The matches are joined to the one row of the bot's facts, so that a search without matches
     // still answers them. The candidates come from their own ordered query, aggregated with
@@ -257,7 +265,7 @@ export class PassagesRepository {
       }
     > = await queryPrepared(
       this.passages.manager.connection,
-      `WITH ${SEARCH_CTES}, ${COVERAGE_CTES},
+      (searchWithCoverageSql ??= `WITH ${SEARCH_CTES}, ${COVERAGE_CTES},
        facts AS (
          SELECT ${BOT_FACTS},
                 CASE WHEN $6::text IS NOT NULL THEN
@@ -268,8 +276,9 @@ export class PassagesRepository {
          FROM q CROSS JOIN wanted CROSS JOIN coverage_terms CROSS JOIN facts
          LEFT JOIN (document_chunks c JOIN bot_sources s ON s.id = c.source_id) ON ${SEARCH_MATCHES}
         ORDER BY ${SEARCH_ORDER}
-        LIMIT $3`,
+        LIMIT $3`),
       [botId, query, limit, ...relatedParams(related), correctionQuestion, CORRECTION_CANDIDATES],
+      pipeline,
     );
     const matches: PassageMatch[] = [];
     const coverage = new Map<number, number>();
