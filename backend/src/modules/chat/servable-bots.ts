@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { RecentlyUsedMap } from '../../common/recently-used-map.js';
 import { ChatRepository, type ServableBot } from './chat.repository.js';
 
 /** How many bots one instance keeps: past it, the least recently used goes. */
@@ -14,20 +15,13 @@ export const SERVABLE_BOTS_CACHED = 5_000;
  */
 @Injectable()
 export class ServableBots {
-  private readonly copies = new Map<number, ServableBot>();
+  private readonly copies = new RecentlyUsedMap<number, ServableBot>(SERVABLE_BOTS_CACHED);
 
   constructor(private readonly repository: ChatRepository) {}
 
   /** The bot as last read on this instance, else read now. */
   async cached(botId: number): Promise<ServableBot | null> {
-    const copy = this.copies.get(botId);
-    if (copy) {
-      // Most recently used last: the Map's first key is the one to let go.
-      this.copies.delete(botId);
-      this.copies.set(botId, copy);
-      return copy;
-    }
-    return this.fresh(botId);
+    return this.copies.get(botId) ?? this.fresh(botId);
   }
 
   /** The bot as the database has it now (kept for the next message). */
@@ -37,7 +31,6 @@ export class ServableBots {
     if (!found) return null;
     // Shared by every message that finds it here: nothing may change it.
     Object.freeze(found.bot);
-    if (this.copies.size >= SERVABLE_BOTS_CACHED) this.copies.delete(this.copies.keys().next().value as number);
     this.copies.set(botId, found);
     return found;
   }

@@ -10,6 +10,7 @@ import { BudgetAlertsRepository } from './budget-alerts.repository.js';
 import { FORECAST_HISTORY_DAYS, forecastSpend } from './spend-forecast.js';
 import { UsageRepository } from './usage.repository.js';
 import { historyWindow } from './usage.service.js';
+import { RecentlyUsedMap } from '../../common/recently-used-map.js';
 
 /**
  * The bot budget steps a period spend has passed. 50 and 80 are plain shares of the budget; 100
@@ -58,7 +59,7 @@ export class BudgetAlertsService implements OnApplicationShutdown {
    * never undone, so a check that passes only these steps needs no claim statement: once a bot or
    * an account is past a step, every later check of the period would otherwise make one for nothing.
    */
-  private readonly claimedSteps = new Map<string, Set<number>>();
+  private readonly claimedSteps = new RecentlyUsedMap<string, Set<number>>(CLAIMED_STEPS_REMEMBERED);
 
   constructor(
     private readonly repository: BudgetAlertsRepository,
@@ -176,10 +177,6 @@ export class BudgetAlertsService implements OnApplicationShutdown {
     const claimed = await this.repository.claim(ownerId, botId, periodStart, unknown);
     // Claimed now, here or by another instance before: either way, claimed for the period.
     for (const step of unknown) known.add(step);
-    this.claimedSteps.delete(key);
-    if (this.claimedSteps.size >= CLAIMED_STEPS_REMEMBERED) {
-      this.claimedSteps.delete(this.claimedSteps.keys().next().value as string);
-    }
     this.claimedSteps.set(key, known);
     return claimed;
   }
