@@ -101,7 +101,9 @@ describe("an owner's bot: synonyms find a passage in other words, ranked below t
 
   it("finds an answer's passages and their relevance in one statement (docs/decisions/0016-chat-path-cost.md)", async () => {
     const search = t.app.get(KnowledgeSearchService);
-    // Counted where every statement leaves, the driver's client (prepared ones skip TypeORM).
+    // Counted where every statement leaves, the driver's client (prepared ones skip TypeORM). The
+    // app's background work (its workers' first look after the start, the outbox) may make
+    // statements meanwhile: those about passages or the bot's website sources are the search's.
     const statements = jest.spyOn(pg.Client.prototype, 'query');
     try {
       const found = await search.searchForAnswer(botId, 'What does it cost?');
@@ -109,7 +111,13 @@ describe("an owner's bot: synonyms find a passage in other words, ranked below t
       expect(found).toMatchObject({ nothingRelevant: false, sourceSites: [] });
       const unrelated = await search.searchForAnswer(botId, 'Do you repair bicycles?');
       expect(unrelated).toMatchObject({ nothingRelevant: true, sourceSites: [] });
-      expect(statements).toHaveBeenCalledTimes(2);
+      const texts = statements.mock.calls.map(([config]) =>
+        typeof config === 'string' ? config : (config as { text: string }).text,
+      );
+      const searches = texts.filter((text) => /document_chunks|kind = 'website'/.test(text));
+      expect(searches).toHaveLength(2);
+      expect(searches[0]).toBe(searches[1]);
+      expect(searches[0]).toMatch(/^WITH q AS/);
     } finally {
       statements.mockRestore();
     }
