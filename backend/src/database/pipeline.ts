@@ -39,6 +39,12 @@ interface PgClient {
   release(error?: Error): void;
 }
 
+/** What we use of the `pg` pool: a connection of our own, or one statement on any. */
+interface PgPool {
+  connect(): Promise<PgClient>;
+  query(config: PipelinedQuery): Promise<PipelinedResult>;
+}
+
 interface PendingQuery {
   query: PipelinedQuery;
   resolve(result: PipelinedResult | PipelinedResult[]): void;
@@ -63,7 +69,7 @@ class QueryPipeline {
     this.pending = [];
     let client: PgClient;
     try {
-      client = await poolOf(this.dataSource).connect();
+      client = await pgPoolOf(this.dataSource).connect();
     } catch (error) {
       for (const entry of batch) entry.reject(error);
       return;
@@ -112,8 +118,9 @@ async function endOpenTransaction(client: PgClient): Promise<Error | undefined> 
   }
 }
 
-function poolOf(dataSource: DataSource): { connect(): Promise<PgClient> } {
-  return (dataSource.driver as unknown as { master: { connect(): Promise<PgClient> } }).master;
+/** The `pg` pool behind TypeORM's PostgreSQL driver (the embedded PGlite is reached through it too). */
+export function pgPoolOf(dataSource: DataSource): PgPool {
+  return (dataSource.driver as unknown as { master: PgPool }).master;
 }
 
 function asError(reason: unknown): Error {

@@ -1,11 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { sendPipelined, type Pipeline, type PipelinedResult } from './pipeline.js';
-
-/** The `pg` pool behind TypeORM's PostgreSQL driver (the embedded PGlite is reached through it too). */
-interface PgPool {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
-}
+import { pgPoolOf, sendPipelined, type Pipeline, type PipelinedResult } from './pipeline.js';
 
 /**
  * Runs a statement of the chat path as a named prepared statement on the pool, outside any
@@ -26,8 +21,7 @@ export async function queryPrepared<T>(
 ): Promise<T[]> {
   const query = { name: preparedName(text), text, values };
   if (pipeline) return ((await sendPipelined(pipeline, query)) as PipelinedResult).rows as T[];
-  const pool = (dataSource.driver as unknown as { master: PgPool }).master;
-  const result = await pool.query(query);
+  const result = await pgPoolOf(dataSource).query(query);
   return result.rows as T[];
 }
 
