@@ -333,101 +333,104 @@ describe('WebsiteCrawler network guard', () => {
   });
 
   const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
-  if (!hasOpenssl) console.warn('https crawl cases skipped: the openssl command is not installed');
-  (hasOpenssl ? describe : describe.skip)('https through the guard', () => {
-    let directory: string;
-    let secure: https.Server;
-    let securePaths: string[];
-    let ca: string;
+  // The https cases make their certificate with the openssl command; without it they are skipped, saying why.
+  (hasOpenssl ? describe : describe.skip)(
+    `https through the guard${hasOpenssl ? '' : ' (skipped: the openssl command is not installed here)'}`,
+    () => {
+      let directory: string;
+      let secure: https.Server;
+      let securePaths: string[];
+      let ca: string;
 
-    /** A self-signed certificate for one name, made with the openssl command line. */
-    function certificate(name: string): { key: string; cert: string } {
-      const prefix = path.join(directory, name);
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'ec',
-          '-pkeyopt',
-          'ec_paramgen_curve:prime256v1',
-          '-nodes',
-          '-days',
-          '1',
-          '-keyout',
-          `${prefix}.key`,
-          '-out',
-          `${prefix}.crt`,
-          '-subj',
-          `/CN=${name}`,
-          '-addext',
-          `subjectAltName=DNS:${name}`,
-        ],
-        { stdio: 'ignore' },
-      );
-      return { key: readFileSync(`${prefix}.key`, 'utf8'), cert: readFileSync(`${prefix}.crt`, 'utf8') };
-    }
+      /** A self-signed certificate for one name, made with the openssl command line. */
+      function certificate(name: string): { key: string; cert: string } {
+        const prefix = path.join(directory, name);
+        execFileSync(
+          'openssl',
+          [
+            'req',
+            '-x509',
+            '-newkey',
+            'ec',
+            '-pkeyopt',
+            'ec_paramgen_curve:prime256v1',
+            '-nodes',
+            '-days',
+            '1',
+            '-keyout',
+            `${prefix}.key`,
+            '-out',
+            `${prefix}.crt`,
+            '-subj',
+            `/CN=${name}`,
+            '-addext',
+            `subjectAltName=DNS:${name}`,
+          ],
+          { stdio: 'ignore' },
+        );
+        return { key: readFileSync(`${prefix}.key`, 'utf8'), cert: readFileSync(`${prefix}.crt`, 'utf8') };
+      }
 
-    async function startSecure(name: string): Promise<number> {
-      const { key, cert } = certificate(name);
-      ca = cert;
-      securePaths = [];
-      secure = https.createServer({ key, cert }, (request, response) => {
-        securePaths.push(request.url ?? '');
-        if (request.url === '/') {
-          response.writeHead(200, { 'content-type': 'text/html' });
-          response.end(page('Secure home', '<p>Served over TLS.</p>', ['/inward']));
-        } else if (request.url === '/inward') {
-          response.writeHead(302, { location: 'https://10.0.0.1/' });
-          response.end();
-        } else {
-          response.writeHead(404);
-          response.end();
-        }
+      async function startSecure(name: string): Promise<number> {
+        const { key, cert } = certificate(name);
+        ca = cert;
+        securePaths = [];
+        secure = https.createServer({ key, cert }, (request, response) => {
+          securePaths.push(request.url ?? '');
+          if (request.url === '/') {
+            response.writeHead(200, { 'content-type': 'text/html' });
+            response.end(page('Secure home', '<p>Served over TLS.</p>', ['/inward']));
+          } else if (request.url === '/inward') {
+            response.writeHead(302, { location: 'https://10.0.0.1/' });
+            response.end();
+          } else {
+            response.writeHead(404);
+            response.end();
+          }
+        });
+        await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
+        return (secure.address() as net.AddressInfo).port;
+      }
+
+      /** "secure.test" resolves to a public address; the hook sends its port 443 to the TLS server. */
+      function secureNetwork(port: number): Network {
+        const network = stubNetwork({ 'secure.test': [PUBLIC_ADDRESS] });
+        const record = network.connect;
+        network.connect = (target) => {
+          if (target.host === PUBLIC_ADDRESS && target.port === 443) {
+            network.connections.push(target);
+            return net.connect({ host: '127.0.0.1', port });
+          }
+          return record(target);
+        };
+        return network;
+      }
+
+      beforeEach(() => {
+        directory = mkdtempSync(path.join(os.tmpdir(), 'crawl-tls-'));
       });
-      await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
-      return (secure.address() as net.AddressInfo).port;
-    }
+      afterEach(async () => {
+        secure.closeAllConnections();
+        await new Promise((resolve) => secure.close(resolve));
+        rmSync(directory, { recursive: true, force: true });
+      });
 
-    /** "secure.test" resolves to a public address; the hook sends its port 443 to the TLS server. */
-    function secureNetwork(port: number): Network {
-      const network = stubNetwork({ 'secure.test': [PUBLIC_ADDRESS] });
-      const record = network.connect;
-      network.connect = (target) => {
-        if (target.host === PUBLIC_ADDRESS && target.port === 443) {
-          network.connections.push(target);
-          return net.connect({ host: '127.0.0.1', port });
-        }
-        return record(target);
-      };
-      return network;
-    }
+      it('crawls over TLS to the checked address, verifying the certificate against the URL name', async () => {
+        const network = secureNetwork(await startSecure('secure.test'));
+        const result = await guardedCrawler({ ...network, tlsCa: ca }).crawl('https://secure.test/');
+        expect(result.pages).toMatchObject([
+          { url: 'https://secure.test/', title: 'Secure home', text: 'Served over TLS.' },
+        ]);
+        expect(result.skipped).toContainEqual({ url: 'https://secure.test/inward', reason: 'address_not_allowed' });
+        expect(network.connections.every((c) => c.host === PUBLIC_ADDRESS && c.port === 443)).toBe(true);
+      });
 
-    beforeEach(() => {
-      directory = mkdtempSync(path.join(os.tmpdir(), 'crawl-tls-'));
-    });
-    afterEach(async () => {
-      secure.closeAllConnections();
-      await new Promise((resolve) => secure.close(resolve));
-      rmSync(directory, { recursive: true, force: true });
-    });
-
-    it('crawls over TLS to the checked address, verifying the certificate against the URL name', async () => {
-      const network = secureNetwork(await startSecure('secure.test'));
-      const result = await guardedCrawler({ ...network, tlsCa: ca }).crawl('https://secure.test/');
-      expect(result.pages).toMatchObject([
-        { url: 'https://secure.test/', title: 'Secure home', text: 'Served over TLS.' },
-      ]);
-      expect(result.skipped).toContainEqual({ url: 'https://secure.test/inward', reason: 'address_not_allowed' });
-      expect(network.connections.every((c) => c.host === PUBLIC_ADDRESS && c.port === 443)).toBe(true);
-    });
-
-    it('refuses a certificate made out to another name', async () => {
-      const network = secureNetwork(await startSecure('other.test'));
-      const error = await crawlError(guardedCrawler({ ...network, tlsCa: ca }).crawl('https://secure.test/'));
-      expect(error.code).toBe('SITE_UNREACHABLE');
-      expect(securePaths).toEqual([]);
-    });
-  });
+      it('refuses a certificate made out to another name', async () => {
+        const network = secureNetwork(await startSecure('other.test'));
+        const error = await crawlError(guardedCrawler({ ...network, tlsCa: ca }).crawl('https://secure.test/'));
+        expect(error.code).toBe('SITE_UNREACHABLE');
+        expect(securePaths).toEqual([]);
+      });
+    },
+  );
 });
